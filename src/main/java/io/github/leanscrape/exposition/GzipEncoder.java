@@ -1,0 +1,147 @@
+package io.github.leanscrape.exposition;
+
+import java.util.zip.CRC32;
+import java.util.zip.Deflater;
+
+/**
+ * Compresses a {@link ScrapeBody} into a gzip body, also of pooled chunks.
+ * <p>
+ * {@link java.util.zip.GZIPOutputStream} makes a new {@link Deflater} (and its native
+ * memory) per stream and cannot be handed one; this class writes the gzip header and
+ * trailer (RFC 1952) itself around a raw deflate stream so that deflaters are reused. A
+ * small stack of them is kept, enough for the scrapes that compress at the same time.
+ *
+ * @author leanscrape
+ */
+public final class GzipEncoder {
+
+	private static final byte[] HEADER = { 0x1f, (byte) 0x8b, Deflater.DEFLATED, 0, 0, 0, 0, 0, 0, 0 };
+
+	private static final int MAX_POOLED = 4;
+
+	private final ChunkPool pool;
+
+	private final int level;
+
+	private final Compressor[] idle = new Compressor[MAX_POOLED];
+
+	private int idleCount;
+
+	/**
+	 * Create a new encoder.
+	 * @param pool the pool for the compressed chunks
+	 * @param level the deflate level, 1 (fastest) to 9 (smallest)
+	 */
+	public GzipEncoder(ChunkPool pool, int level) {
+		if (level < Deflater.BEST_SPEED || level > Deflater.BEST_COMPRESSION) {
+			throw new IllegalArgumentException("Compression level must be between 1 and 9, not " + level);
+		}
+		this.pool = pool;
+		this.level = level;
+	}
+
+	/**
+	 * Compress a body. The input is not released.
+	 * @param body the body to compress
+	 * @param kind the kind of the compressed body
+	 * @param expectedSize the expected compressed size
+	 * @return a new body holding the gzip stream
+	 */
+	public ScrapeBody encode(ScrapeBody body, Object kind, long expectedSize) {
+		Compressor compressor = take();
+		ScrapeBuffer out = new ScrapeBuffer(this.pool, kind, expectedSize);
+		try {
+			compressor.compress(body, out);
+			ScrapeBody encoded = out.toBody();
+			give(compressor);
+			return encoded;
+		}
+		catch (RuntimeException | Error ex) {
+			out.discard();
+			compressor.end();
+			throw ex;
+		}
+	}
+
+	private Compressor take() {
+		synchronized (this) {
+			if (this.idleCount > 0) {
+				Compressor compressor = this.idle[--this.idleCount];
+				this.idle[this.idleCount] = null;
+				return compressor;
+			}
+		}
+		return new Compressor(this.level);
+	}
+
+	private void give(Compressor compressor) {
+		compressor.reset();
+		synchronized (this) {
+			if (this.idleCount < MAX_POOLED) {
+				this.idle[this.idleCount++] = compressor;
+				return;
+			}
+		}
+		compressor.end();
+	}
+
+	/**
+	 * A reusable deflater, checksum and output window.
+	 */
+	private static final class Compressor {
+
+		private final Deflater deflater;
+
+		private final CRC32 crc = new CRC32();
+
+		private final byte[] window = new byte[16 * 1024];
+
+		Compressor(int level) {
+			this.deflater = new Deflater(level, true);
+		}
+
+		void compress(ScrapeBody body, ScrapeBuffer out) {
+			out.write(HEADER, 0, HEADER.length);
+			for (int i = 0; i < body.chunkCount(); i++) {
+				byte[] chunk = body.chunk(i);
+				int length = body.chunkLength(i);
+				this.crc.update(chunk, 0, length);
+				this.deflater.setInput(chunk, 0, length);
+				while (!this.deflater.needsInput()) {
+					drain(out);
+				}
+			}
+			this.deflater.finish();
+			while (!this.deflater.finished()) {
+				drain(out);
+			}
+			writeIntLittleEndian(out, (int) this.crc.getValue());
+			writeIntLittleEndian(out, (int) body.length());
+		}
+
+		private void drain(ScrapeBuffer out) {
+			int n = this.deflater.deflate(this.window, 0, this.window.length, Deflater.NO_FLUSH);
+			if (n > 0) {
+				out.write(this.window, 0, n);
+			}
+		}
+
+		private static void writeIntLittleEndian(ScrapeBuffer out, int value) {
+			out.write(value & 0xFF);
+			out.write((value >>> 8) & 0xFF);
+			out.write((value >>> 16) & 0xFF);
+			out.write((value >>> 24) & 0xFF);
+		}
+
+		void reset() {
+			this.deflater.reset();
+			this.crc.reset();
+		}
+
+		void end() {
+			this.deflater.end();
+		}
+
+	}
+
+}

@@ -1,0 +1,152 @@
+package io.github.leanscrape.exposition;
+
+import java.io.OutputStream;
+
+/**
+ * An {@link OutputStream} that collects one scrape's output in pooled chunks.
+ * <p>
+ * Nothing is ever copied to grow it: a full chunk is followed by a new one from the pool.
+ * When the output is complete, {@link #toBody()} hands the chunks over to a
+ * {@link ScrapeBody} without copying; on failure {@link #discard()} gives them back.
+ * Not thread-safe: one scrape writes it.
+ *
+ * @author leanscrape
+ */
+public final class ScrapeBuffer extends OutputStream {
+
+	private final ChunkPool pool;
+
+	private byte[][] chunks;
+
+	private int chunkCount;
+
+	private byte[] chunk;
+
+	private int position;
+
+	private final Object kind;
+
+	private boolean handedOver;
+
+	/**
+	 * Create a buffer expecting about {@code expectedSize} bytes of output.
+	 * @param pool the pool to take chunks from
+	 * @param kind what kind of scrape this is, kept with the body for its size hints
+	 * @param expectedSize the expected size, from the previous scrape of the same kind
+	 */
+	public ScrapeBuffer(ChunkPool pool, Object kind, long expectedSize) {
+		this.pool = pool;
+		this.kind = kind;
+		int expectedChunks = (int) Math.min(1 << 20, expectedSize / pool.chunkSize() + 1);
+		this.chunks = new byte[Math.max(4, expectedChunks)][];
+		this.chunk = pool.acquire();
+		this.chunks[this.chunkCount++] = this.chunk;
+	}
+
+	@Override
+	public void write(int b) {
+		if (this.position == this.chunk.length) {
+			nextChunk();
+		}
+		this.chunk[this.position++] = (byte) b;
+	}
+
+	@Override
+	public void write(byte[] bytes, int offset, int length) {
+		while (length > 0) {
+			if (this.position == this.chunk.length) {
+				nextChunk();
+			}
+			int n = Math.min(length, this.chunk.length - this.position);
+			System.arraycopy(bytes, offset, this.chunk, this.position, n);
+			this.position += n;
+			offset += n;
+			length -= n;
+		}
+	}
+
+	/**
+	 * Write the characters of an ASCII string, one byte each.
+	 * @param ascii a string whose characters are all below 128
+	 */
+	public void writeAscii(String ascii) {
+		int length = ascii.length();
+		int offset = 0;
+		while (offset < length) {
+			if (this.position == this.chunk.length) {
+				nextChunk();
+			}
+			int n = Math.min(length - offset, this.chunk.length - this.position);
+			// getBytes(int, int, byte[], int) copies the low byte of each char without
+			// allocating: exact for ASCII.
+			ascii.getBytes(offset, offset + n, this.chunk, this.position);
+			this.position += n;
+			offset += n;
+		}
+	}
+
+	/**
+	 * Write the ASCII characters of a builder, one byte each.
+	 * @param ascii characters all below 128
+	 */
+	public void writeAscii(StringBuilder ascii) {
+		int length = ascii.length();
+		for (int i = 0; i < length; i++) {
+			if (this.position == this.chunk.length) {
+				nextChunk();
+			}
+			this.chunk[this.position++] = (byte) ascii.charAt(i);
+		}
+	}
+
+	/**
+	 * Return how many bytes have been written.
+	 * @return the size of the output so far
+	 */
+	public long size() {
+		return (long) (this.chunkCount - 1) * this.pool.chunkSize() + this.position;
+	}
+
+	private void nextChunk() {
+		if (this.chunkCount == this.chunks.length) {
+			byte[][] larger = new byte[this.chunks.length * 2][];
+			System.arraycopy(this.chunks, 0, larger, 0, this.chunkCount);
+			this.chunks = larger;
+		}
+		this.chunk = this.pool.acquire();
+		this.chunks[this.chunkCount++] = this.chunk;
+		this.position = 0;
+	}
+
+	/**
+	 * Hand the chunks over to a body. The buffer must not be used afterwards.
+	 * @return the body holding this buffer's output
+	 */
+	public ScrapeBody toBody() {
+		assertNotHandedOver();
+		this.handedOver = true;
+		return new ScrapeBody(this.pool, this.kind, this.chunks, this.chunkCount, this.position);
+	}
+
+	/**
+	 * Give the chunks back to the pool, discarding the output. Does nothing once the
+	 * chunks were handed over or discarded.
+	 */
+	public void discard() {
+		if (this.handedOver) {
+			return;
+		}
+		this.handedOver = true;
+		for (int i = 0; i < this.chunkCount; i++) {
+			this.pool.release(this.chunks[i]);
+			this.chunks[i] = null;
+		}
+	}
+
+	private void assertNotHandedOver() {
+		if (this.handedOver) {
+			throw new IllegalStateException("Buffer already handed over or discarded");
+		}
+	}
+
+}

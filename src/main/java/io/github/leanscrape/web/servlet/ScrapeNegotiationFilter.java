@@ -1,0 +1,95 @@
+package io.github.leanscrape.web.servlet;
+
+import java.io.IOException;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.List;
+
+import io.github.leanscrape.endpoint.ScrapeFormatNegotiator;
+import io.github.leanscrape.web.ScrapeEndpointPaths;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpHeaders;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Negotiates the scrape format with q-values and hands the choice to the endpoint as an
+ * {@code Accept} header naming just that format. Spring Boot's own choice ignores q-values.
+ * <p>
+ * Ordered after Spring Security's filter chain, so it runs only for requests that security
+ * let through. Headers it cannot parse are passed on untouched.
+ *
+ * @author leanscrape
+ */
+public final class ScrapeNegotiationFilter extends OncePerRequestFilter implements Ordered {
+
+	/**
+	 * The order of this filter: after Spring Security's ({@code -100}).
+	 */
+	public static final int ORDER = Ordered.LOWEST_PRECEDENCE - 100;
+
+	private final ScrapeEndpointPaths paths;
+
+	/**
+	 * Create a new filter.
+	 * @param paths where the endpoint is
+	 */
+	public ScrapeNegotiationFilter(ScrapeEndpointPaths paths) {
+		this.paths = paths;
+	}
+
+	@Override
+	public int getOrder() {
+		return ORDER;
+	}
+
+	@Override
+	protected boolean shouldNotFilter(HttpServletRequest request) {
+		String uri = request.getRequestURI();
+		String contextPath = request.getContextPath();
+		String path = (contextPath != null && uri.startsWith(contextPath)) ? uri.substring(contextPath.length())
+				: uri;
+		return !this.paths.matches(path);
+	}
+
+	@Override
+	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+			throws ServletException, IOException {
+		List<String> accept = Collections.list(request.getHeaders(HttpHeaders.ACCEPT));
+		PrometheusOutputFormat format = ScrapeFormatNegotiator.negotiate(accept).format();
+		chain.doFilter((format != null) ? new NegotiatedRequest(request, format) : request, response);
+	}
+
+	/**
+	 * A request whose {@code Accept} header names the negotiated format only.
+	 */
+	private static final class NegotiatedRequest extends HttpServletRequestWrapper {
+
+		private final String accept;
+
+		NegotiatedRequest(HttpServletRequest request, PrometheusOutputFormat format) {
+			super(request);
+			this.accept = format.getProducedMimeType().toString();
+		}
+
+		@Override
+		public @Nullable String getHeader(String name) {
+			return HttpHeaders.ACCEPT.equalsIgnoreCase(name) ? this.accept : super.getHeader(name);
+		}
+
+		@Override
+		public Enumeration<String> getHeaders(String name) {
+			return HttpHeaders.ACCEPT.equalsIgnoreCase(name) ? Collections.enumeration(List.of(this.accept))
+					: super.getHeaders(name);
+		}
+
+	}
+
+}
