@@ -1,17 +1,21 @@
 package io.github.leanscrape.autoconfigure;
 
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
+import io.github.leanscrape.exposition.Scraper;
 import io.github.leanscrape.web.ScrapeEndpointPaths;
 import io.github.leanscrape.web.reactive.ScrapeBodyHttpMessageWriter;
 import io.github.leanscrape.web.reactive.ScrapeNegotiationWebFilter;
 
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.web.ManagementContextConfiguration;
 import org.springframework.boot.actuate.autoconfigure.web.ManagementContextType;
 import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusScrapeEndpoint;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.codec.ServerCodecConfigurer;
 import org.springframework.web.reactive.DispatcherHandler;
@@ -19,24 +23,28 @@ import org.springframework.web.reactive.config.WebFluxConfigurer;
 
 /**
  * The reactive glue of the leanscrape endpoint, in whichever context serves actuator
- * endpoints (the main one, or the child one of {@code management.server.port}).
+ * endpoints (the main one, or the child one of {@code management.server.port}). Its
+ * conditions are those of the endpoint itself; whether the endpoint is the starter's is
+ * known only once it exists, so each piece checks that lazily.
  *
  * @author leanscrape
  */
 @ManagementContextConfiguration(value = ManagementContextType.ANY, proxyBeanMethods = false)
 @ConditionalOnWebApplication(type = Type.REACTIVE)
 @ConditionalOnClass(DispatcherHandler.class)
-@ConditionalOnBean({ LeanscrapeScrapeEndpoint.class, PathMappedEndpoints.class })
+@ConditionalOnBooleanProperty(name = "leanscrape.enabled", matchIfMissing = true)
+@ConditionalOnAvailableEndpoint(PrometheusScrapeEndpoint.class)
 public final class LeanscrapeReactiveManagementContextConfiguration {
 
 	@Bean
-	ScrapeNegotiationWebFilter leanscrapeNegotiationWebFilter(PathMappedEndpoints pathMappedEndpoints) {
-		return new ScrapeNegotiationWebFilter(new ScrapeEndpointPaths(pathMappedEndpoints));
+	ScrapeNegotiationWebFilter leanscrapeNegotiationWebFilter(ObjectProvider<PathMappedEndpoints> pathMappedEndpoints,
+			ObjectProvider<LeanscrapeScrapeEndpoint> endpoint) {
+		return new ScrapeNegotiationWebFilter(new ScrapeEndpointPaths(pathMappedEndpoints, endpoint));
 	}
 
 	@Bean
-	WebFluxConfigurer leanscrapeWebFluxConfigurer(LeanscrapeScrapeEndpoint endpoint) {
-		ScrapeBodyHttpMessageWriter writer = new ScrapeBodyHttpMessageWriter(endpoint.scraper());
+	WebFluxConfigurer leanscrapeWebFluxConfigurer(ObjectProvider<Scraper> scraper) {
+		ScrapeBodyHttpMessageWriter writer = new ScrapeBodyHttpMessageWriter(scraper);
 		return new WebFluxConfigurer() {
 
 			@Override

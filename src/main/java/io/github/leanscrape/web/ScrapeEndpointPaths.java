@@ -1,11 +1,19 @@
 package io.github.leanscrape.web;
 
+import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
+
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 
 /**
  * Tells whether a request path, taken within the application (after any context path),
- * is the {@code prometheus} endpoint's.
+ * is the path of the {@code prometheus} endpoint served by the starter.
+ * <p>
+ * Both are resolved lazily, on the first request: the glue lives in whichever context
+ * serves actuator endpoints, and is created before the endpoints are discovered. When the
+ * endpoint is not the starter's (a user's own endpoint bean), nothing matches, so the
+ * glue stays out of the way.
  *
  * @author leanscrape
  */
@@ -13,16 +21,23 @@ public final class ScrapeEndpointPaths {
 
 	private static final EndpointId PROMETHEUS = EndpointId.of("prometheus");
 
-	private final PathMappedEndpoints pathMappedEndpoints;
+	private static final String NONE = "";
+
+	private final ObjectProvider<PathMappedEndpoints> pathMappedEndpoints;
+
+	private final ObjectProvider<LeanscrapeScrapeEndpoint> endpoint;
 
 	private volatile String path;
 
 	/**
 	 * Create a new instance.
 	 * @param pathMappedEndpoints the web endpoints and their paths
+	 * @param endpoint the starter's endpoint, if it serves {@code prometheus}
 	 */
-	public ScrapeEndpointPaths(PathMappedEndpoints pathMappedEndpoints) {
+	public ScrapeEndpointPaths(ObjectProvider<PathMappedEndpoints> pathMappedEndpoints,
+			ObjectProvider<LeanscrapeScrapeEndpoint> endpoint) {
 		this.pathMappedEndpoints = pathMappedEndpoints;
+		this.endpoint = endpoint;
 	}
 
 	/**
@@ -32,7 +47,7 @@ public final class ScrapeEndpointPaths {
 	 */
 	public boolean matches(String pathWithinApplication) {
 		String endpointPath = endpointPath();
-		if (endpointPath == null || !pathWithinApplication.startsWith(endpointPath)) {
+		if (endpointPath.isEmpty() || !pathWithinApplication.startsWith(endpointPath)) {
 			return false;
 		}
 		int extra = pathWithinApplication.length() - endpointPath.length();
@@ -42,11 +57,19 @@ public final class ScrapeEndpointPaths {
 	private String endpointPath() {
 		String resolved = this.path;
 		if (resolved == null) {
-			// Resolved lazily: endpoints are discovered after the filters are created.
-			resolved = this.pathMappedEndpoints.getPath(PROMETHEUS);
+			resolved = resolvePath();
 			this.path = resolved;
 		}
 		return resolved;
+	}
+
+	private String resolvePath() {
+		PathMappedEndpoints endpoints = this.pathMappedEndpoints.getIfAvailable();
+		if (endpoints == null || this.endpoint.getIfAvailable() == null) {
+			return NONE;
+		}
+		String resolved = endpoints.getPath(PROMETHEUS);
+		return (resolved != null) ? resolved : NONE;
 	}
 
 }

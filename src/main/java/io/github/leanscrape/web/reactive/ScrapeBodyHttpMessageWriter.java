@@ -15,6 +15,7 @@ import reactor.core.publisher.Mono;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ReactiveHttpOutputMessage;
@@ -31,13 +32,14 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
  */
 public final class ScrapeBodyHttpMessageWriter implements HttpMessageWriter<ScrapeBody> {
 
-	private final Scraper scraper;
+	private final ObjectProvider<Scraper> scraper;
 
 	/**
 	 * Create a new writer.
-	 * @param scraper the scraper whose bodies it writes
+	 * @param scraper the scraper whose bodies it writes, looked up when the first body is
+	 * written
 	 */
-	public ScrapeBodyHttpMessageWriter(Scraper scraper) {
+	public ScrapeBodyHttpMessageWriter(ObjectProvider<Scraper> scraper) {
 		this.scraper = scraper;
 	}
 
@@ -73,10 +75,11 @@ public final class ScrapeBodyHttpMessageWriter implements HttpMessageWriter<Scra
 			if (headers.getContentType() == null && mediaType != null && mediaType.isConcrete()) {
 				headers.setContentType(mediaType);
 			}
-			if (this.scraper.canCompress()) {
+			Scraper scraper = this.scraper.getObject();
+			if (scraper.canCompress()) {
 				headers.add(HttpHeaders.VARY, HttpHeaders.ACCEPT_ENCODING);
 				if (AcceptEncoding.acceptsGzip(acceptEncoding)) {
-					toWrite = this.scraper.gzip(body);
+					toWrite = scraper.gzip(body);
 					body.release();
 					headers.set(HttpHeaders.CONTENT_ENCODING, AcceptEncoding.GZIP);
 				}

@@ -10,6 +10,7 @@ import io.github.leanscrape.web.AcceptEncoding;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpInputMessage;
 import org.springframework.http.HttpOutputMessage;
@@ -29,13 +30,14 @@ import org.springframework.web.context.request.ServletRequestAttributes;
  */
 public final class ScrapeBodyHttpMessageConverter implements HttpMessageConverter<ScrapeBody> {
 
-	private final Scraper scraper;
+	private final ObjectProvider<Scraper> scraper;
 
 	/**
 	 * Create a new converter.
-	 * @param scraper the scraper whose bodies it writes
+	 * @param scraper the scraper whose bodies it writes, looked up when the first body is
+	 * written
 	 */
-	public ScrapeBodyHttpMessageConverter(Scraper scraper) {
+	public ScrapeBodyHttpMessageConverter(ObjectProvider<Scraper> scraper) {
 		this.scraper = scraper;
 	}
 
@@ -66,7 +68,8 @@ public final class ScrapeBodyHttpMessageConverter implements HttpMessageConverte
 		if (headers.getContentType() == null && contentType != null && contentType.isConcrete()) {
 			headers.setContentType(contentType);
 		}
-		if (!this.scraper.canCompress()) {
+		Scraper scraper = this.scraper.getObject();
+		if (!scraper.canCompress()) {
 			write(body, headers, outputMessage);
 			return;
 		}
@@ -75,7 +78,7 @@ public final class ScrapeBodyHttpMessageConverter implements HttpMessageConverte
 			write(body, headers, outputMessage);
 			return;
 		}
-		ScrapeBody compressed = this.scraper.gzip(body);
+		ScrapeBody compressed = scraper.gzip(body);
 		try {
 			headers.set(HttpHeaders.CONTENT_ENCODING, AcceptEncoding.GZIP);
 			write(compressed, headers, outputMessage);

@@ -1,0 +1,221 @@
+package io.github.leanscrape.autoconfigure;
+
+import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
+import io.github.leanscrape.exposition.Scraper;
+import io.github.leanscrape.web.reactive.ScrapeNegotiationWebFilter;
+import io.github.leanscrape.web.servlet.ScrapeNegotiationFilter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.web.server.ManagementContextAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusScrapeEndpoint;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.webflux.autoconfigure.WebFluxAutoConfiguration;
+import org.springframework.boot.webflux.autoconfigure.actuate.web.WebFluxEndpointManagementContextConfiguration;
+import org.springframework.boot.webmvc.autoconfigure.DispatcherServletAutoConfiguration;
+import org.springframework.boot.webmvc.autoconfigure.WebMvcAutoConfiguration;
+import org.springframework.boot.webmvc.autoconfigure.actuate.web.WebMvcEndpointManagementContextConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.reactive.config.WebFluxConfigurer;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every condition of {@link LeanscrapeAutoConfiguration} and of the web glue.
+ */
+class LeanscrapeAutoConfigurationTests {
+
+	private static final AutoConfigurations METRICS = AutoConfigurations.of(MetricsAutoConfiguration.class,
+			PrometheusMetricsExportAutoConfiguration.class, EndpointAutoConfiguration.class,
+			WebEndpointAutoConfiguration.class, LeanscrapeAutoConfiguration.class);
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(METRICS)
+		.withPropertyValues("management.endpoints.web.exposure.include=prometheus");
+
+	@Test
+	void replacesSpringBootsEndpoint() {
+		this.runner.run((context) -> {
+			assertThat(context).hasSingleBean(PrometheusScrapeEndpoint.class);
+			assertThat(context.getBean(PrometheusScrapeEndpoint.class)).isInstanceOf(LeanscrapeScrapeEndpoint.class);
+			assertThat(context).hasSingleBean(Scraper.class);
+		});
+	}
+
+	@Test
+	void disabledGivesBackSpringBootsEndpoint() {
+		this.runner.withPropertyValues("leanscrape.enabled=false").run((context) -> {
+			assertThat(context).hasSingleBean(PrometheusScrapeEndpoint.class);
+			assertThat(context.getBean(PrometheusScrapeEndpoint.class).getClass())
+				.isEqualTo(PrometheusScrapeEndpoint.class);
+			assertThat(context).doesNotHaveBean(Scraper.class);
+		});
+	}
+
+	@Test
+	void backsOffWhenEndpointNotExposed() {
+		this.runner.withPropertyValues("management.endpoints.web.exposure.include=health").run((context) -> {
+			assertThat(context).doesNotHaveBean(PrometheusScrapeEndpoint.class);
+			assertThat(context).doesNotHaveBean(Scraper.class);
+		});
+	}
+
+	@Test
+	void backsOffWhenEndpointAccessIsNone() {
+		this.runner.withPropertyValues("management.endpoint.prometheus.access=NONE").run((context) -> {
+			assertThat(context).doesNotHaveBean(PrometheusScrapeEndpoint.class);
+			assertThat(context).doesNotHaveBean(Scraper.class);
+		});
+	}
+
+	@Test
+	void backsOffWhenPrometheusExportIsDisabled() {
+		this.runner.withPropertyValues("management.prometheus.metrics.export.enabled=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(PrometheusRegistry.class);
+			assertThat(context).doesNotHaveBean(PrometheusScrapeEndpoint.class);
+			assertThat(context).doesNotHaveBean(Scraper.class);
+		});
+	}
+
+	@Test
+	void backsOffWithoutMetrics() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class,
+					WebEndpointAutoConfiguration.class, LeanscrapeAutoConfiguration.class))
+			.withPropertyValues("management.endpoints.web.exposure.include=prometheus")
+			.run((context) -> assertThat(context).doesNotHaveBean(Scraper.class));
+	}
+
+	@Test
+	void backsOffWithoutPrometheusRegistryOnClassPath() {
+		this.runner.withClassLoader(new FilteredClassLoader("io.micrometer.prometheusmetrics"))
+			.run((context) -> assertThat(context).doesNotHaveBean(Scraper.class));
+	}
+
+	@Test
+	void backsOffForUserDefinedEndpoint() {
+		this.runner.withUserConfiguration(UserEndpointConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(PrometheusScrapeEndpoint.class);
+			assertThat(context.getBean(PrometheusScrapeEndpoint.class))
+				.isSameAs(context.getBean(UserEndpointConfiguration.class).endpoint);
+			assertThat(context).doesNotHaveBean(LeanscrapeScrapeEndpoint.class);
+		});
+	}
+
+	@Test
+	void userDefinedScraperIsUsed() {
+		this.runner.withUserConfiguration(UserScraperConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(Scraper.class);
+			assertThat(context.getBean(LeanscrapeScrapeEndpoint.class).scraper())
+				.isSameAs(context.getBean(UserScraperConfiguration.class).scraper);
+		});
+	}
+
+	@Test
+	void compressionCanBeTurnedOff() {
+		this.runner.withPropertyValues("leanscrape.compression.enabled=false")
+			.run((context) -> assertThat(context.getBean(Scraper.class).canCompress()).isFalse());
+		this.runner.run((context) -> assertThat(context.getBean(Scraper.class).canCompress()).isTrue());
+	}
+
+	@Test
+	void invalidCompressionLevelFailsStartup() {
+		this.runner.withPropertyValues("leanscrape.compression.level=12")
+			.run((context) -> assertThat(context).hasFailed());
+	}
+
+	@Test
+	void servletGlueInServletApplication() {
+		new WebApplicationContextRunner()
+			.withConfiguration(METRICS)
+			.withConfiguration(AutoConfigurations.of(ManagementContextAutoConfiguration.class,
+					DispatcherServletAutoConfiguration.class, WebMvcAutoConfiguration.class,
+					WebMvcEndpointManagementContextConfiguration.class,
+					LeanscrapeServletManagementContextConfiguration.class))
+			.withPropertyValues("management.endpoints.web.exposure.include=prometheus")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(ScrapeNegotiationFilter.class);
+				assertThat(context).hasBean("leanscrapeWebMvcConfigurer");
+				assertThat(context.getBean("leanscrapeWebMvcConfigurer")).isInstanceOf(WebMvcConfigurer.class);
+				assertThat(context).doesNotHaveBean(ScrapeNegotiationWebFilter.class);
+			});
+	}
+
+	@Test
+	void noServletGlueWhenDisabled() {
+		new WebApplicationContextRunner()
+			.withConfiguration(METRICS)
+			.withConfiguration(AutoConfigurations.of(ManagementContextAutoConfiguration.class,
+					DispatcherServletAutoConfiguration.class, WebMvcAutoConfiguration.class,
+					WebMvcEndpointManagementContextConfiguration.class,
+					LeanscrapeServletManagementContextConfiguration.class))
+			.withPropertyValues("management.endpoints.web.exposure.include=prometheus", "leanscrape.enabled=false")
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(ScrapeNegotiationFilter.class);
+				assertThat(context).doesNotHaveBean("leanscrapeWebMvcConfigurer");
+			});
+	}
+
+	@Test
+	void reactiveGlueInReactiveApplication() {
+		new ReactiveWebApplicationContextRunner()
+			.withConfiguration(METRICS)
+			.withConfiguration(AutoConfigurations.of(WebFluxAutoConfiguration.class,
+					WebFluxEndpointManagementContextConfiguration.class,
+					LeanscrapeReactiveManagementContextConfiguration.class,
+					LeanscrapeServletManagementContextConfiguration.class))
+			.withPropertyValues("management.endpoints.web.exposure.include=prometheus")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(ScrapeNegotiationWebFilter.class);
+				assertThat(context.getBean("leanscrapeWebFluxConfigurer")).isInstanceOf(WebFluxConfigurer.class);
+				assertThat(context).doesNotHaveBean(ScrapeNegotiationFilter.class);
+			});
+	}
+
+	@Test
+	void noReactiveGlueWhenDisabled() {
+		new ReactiveWebApplicationContextRunner()
+			.withConfiguration(METRICS)
+			.withConfiguration(AutoConfigurations.of(WebFluxAutoConfiguration.class,
+					WebFluxEndpointManagementContextConfiguration.class,
+					LeanscrapeReactiveManagementContextConfiguration.class))
+			.withPropertyValues("management.endpoints.web.exposure.include=prometheus", "leanscrape.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(ScrapeNegotiationWebFilter.class));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserEndpointConfiguration {
+
+		PrometheusScrapeEndpoint endpoint;
+
+		@Bean
+		PrometheusScrapeEndpoint userEndpoint(PrometheusRegistry registry) {
+			this.endpoint = new PrometheusScrapeEndpoint(registry, null);
+			return this.endpoint;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserScraperConfiguration {
+
+		Scraper scraper;
+
+		@Bean
+		Scraper userScraper(io.github.leanscrape.exposition.ScrapeRenderer renderer) {
+			this.scraper = io.github.leanscrape.support.ScrapeFixture.scraper(renderer);
+			return this.scraper;
+		}
+
+	}
+
+}

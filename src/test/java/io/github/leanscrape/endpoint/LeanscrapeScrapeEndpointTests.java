@@ -1,0 +1,88 @@
+package io.github.leanscrape.endpoint;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import io.github.leanscrape.exposition.ScrapeBody;
+import io.github.leanscrape.support.ScrapeFixture;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
+import org.springframework.core.io.Resource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The starter's endpoint against Spring Boot's, on the same registry, byte for byte.
+ */
+class LeanscrapeScrapeEndpointTests {
+
+	private final ScrapeFixture fixture = ScrapeFixture.create(500);
+
+	static Stream<Arguments> scrapes() {
+		List<Set<String>> filters = List.of(Set.of(), Set.of("rich_requests", "rich_gauge"),
+				Set.of("rich_requests_total", "rich_timer_histogram_seconds", "rich_summary_bytes", "unknown"),
+				new LinkedHashSet<>(List.of("rich_long_task_seconds", "rich_custom", "rich_multi_gauge_rows")));
+		Stream.Builder<Arguments> arguments = Stream.builder();
+		for (PrometheusOutputFormat format : PrometheusOutputFormat.values()) {
+			arguments.add(Arguments.of(format, null));
+			for (Set<String> filter : filters) {
+				arguments.add(Arguments.of(format, filter));
+			}
+		}
+		return arguments.build();
+	}
+
+	@ParameterizedTest
+	@MethodSource("scrapes")
+	void webOperationSendsSpringBootsBytes(PrometheusOutputFormat format, Set<String> includedNames)
+			throws IOException {
+		byte[] expected = this.fixture.bootBody(format, includedNames);
+		WebEndpointResponse<Resource> response = this.fixture.endpoint().scrapeBody(format, includedNames);
+		assertThat(response.getContentType()).isEqualTo(format.getProducedMimeType());
+		assertThat(response.getStatus()).isEqualTo(200);
+		ScrapeBody body = (ScrapeBody) response.getBody();
+		byte[] actual;
+		try (InputStream in = body.getInputStream()) {
+			ByteArrayOutputStream out = new ByteArrayOutputStream();
+			in.transferTo(out);
+			actual = out.toByteArray();
+		}
+		body.release();
+		assertThat(body.isReleased()).isTrue();
+		assertSameBytes(actual, expected, format);
+		assertThat(this.fixture.endpoint().scraper().pool().leasedChunks()).isZero();
+	}
+
+	@ParameterizedTest
+	@MethodSource("scrapes")
+	void programmaticScrapeSendsSpringBootsBytes(PrometheusOutputFormat format, Set<String> includedNames) {
+		byte[] expected = this.fixture.bootBody(format, includedNames);
+		WebEndpointResponse<byte[]> response = this.fixture.endpoint().scrape(format, includedNames);
+		assertThat(response.getContentType()).isEqualTo(format.getProducedMimeType());
+		assertSameBytes(response.getBody(), expected, format);
+		assertThat(this.fixture.endpoint().scraper().pool().leasedChunks()).isZero();
+	}
+
+	static void assertSameBytes(byte[] actual, byte[] expected, PrometheusOutputFormat format) {
+		if (format == PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF) {
+			assertThat(actual).isEqualTo(expected);
+		}
+		else {
+			// Text first, for a readable difference; then the bytes themselves.
+			assertThat(new String(actual, StandardCharsets.UTF_8))
+				.isEqualTo(new String(expected, StandardCharsets.UTF_8));
+			assertThat(actual).isEqualTo(expected);
+		}
+	}
+
+}
