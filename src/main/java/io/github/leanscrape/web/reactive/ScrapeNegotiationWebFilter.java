@@ -1,5 +1,6 @@
 package io.github.leanscrape.web.reactive;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import io.github.leanscrape.endpoint.ScrapeFormatNegotiator;
@@ -9,6 +10,8 @@ import reactor.core.publisher.Mono;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.web.server.NotAcceptableStatusException;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
@@ -17,8 +20,9 @@ import org.springframework.web.server.WebFilterChain;
  * Negotiates the scrape format with q-values and hands the choice to the endpoint as an
  * {@code Accept} header naming just that format. Spring Boot's own choice ignores q-values.
  * <p>
- * Ordered after Spring Security's web filter chain. Headers it cannot parse are passed on
- * untouched.
+ * A header that rules every format out (all with {@code q=0}, say) is answered 406 Not
+ * Acceptable. Ordered after Spring Security's web filter chain. Headers it cannot parse are
+ * passed on untouched, for Spring to answer as it answers Spring Boot's own endpoint.
  *
  * @author leanscrape
  */
@@ -28,6 +32,8 @@ public final class ScrapeNegotiationWebFilter implements WebFilter, Ordered {
 	 * The order of this filter: after Spring Security's ({@code -100}).
 	 */
 	public static final int ORDER = Ordered.LOWEST_PRECEDENCE - 100;
+
+	private static final List<MediaType> PRODUCIBLE = producibleMediaTypes();
 
 	private final ScrapeEndpointPaths paths;
 
@@ -50,7 +56,11 @@ public final class ScrapeNegotiationWebFilter implements WebFilter, Ordered {
 			return chain.filter(exchange);
 		}
 		List<String> accept = exchange.getRequest().getHeaders().get(HttpHeaders.ACCEPT);
-		PrometheusOutputFormat format = ScrapeFormatNegotiator.negotiate(accept).format();
+		ScrapeFormatNegotiator.Result result = ScrapeFormatNegotiator.negotiate(accept);
+		if (result.notAcceptable()) {
+			return Mono.error(new NotAcceptableStatusException(PRODUCIBLE));
+		}
+		PrometheusOutputFormat format = result.format();
 		if (format == null) {
 			return chain.filter(exchange);
 		}
@@ -59,6 +69,14 @@ public final class ScrapeNegotiationWebFilter implements WebFilter, Ordered {
 			.request((request) -> request.headers((headers) -> headers.set(HttpHeaders.ACCEPT, negotiated)))
 			.build();
 		return chain.filter(negotiatedExchange);
+	}
+
+	private static List<MediaType> producibleMediaTypes() {
+		List<MediaType> mediaTypes = new ArrayList<>();
+		for (PrometheusOutputFormat format : PrometheusOutputFormat.values()) {
+			mediaTypes.add(new MediaType(format.getProducedMimeType()));
+		}
+		return List.copyOf(mediaTypes);
 	}
 
 }

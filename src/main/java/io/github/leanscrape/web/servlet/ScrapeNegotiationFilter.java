@@ -23,8 +23,10 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Negotiates the scrape format with q-values and hands the choice to the endpoint as an
  * {@code Accept} header naming just that format. Spring Boot's own choice ignores q-values.
  * <p>
- * Ordered after Spring Security's filter chain, so it runs only for requests that security
- * let through. Headers it cannot parse are passed on untouched.
+ * A header that rules every format out (all with {@code q=0}, say) is answered 406 Not
+ * Acceptable. Ordered after Spring Security's filter chain, so it runs only for requests
+ * that security let through. Headers it cannot parse are passed on untouched, for Spring
+ * to answer as it answers Spring Boot's own endpoint.
  *
  * @author leanscrape
  */
@@ -63,7 +65,12 @@ public final class ScrapeNegotiationFilter extends OncePerRequestFilter implemen
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
 		List<String> accept = Collections.list(request.getHeaders(HttpHeaders.ACCEPT));
-		PrometheusOutputFormat format = ScrapeFormatNegotiator.negotiate(accept).format();
+		ScrapeFormatNegotiator.Result result = ScrapeFormatNegotiator.negotiate(accept);
+		if (result.notAcceptable()) {
+			response.sendError(HttpServletResponse.SC_NOT_ACCEPTABLE);
+			return;
+		}
+		PrometheusOutputFormat format = result.format();
 		chain.doFilter((format != null) ? new NegotiatedRequest(request, format) : request, response);
 	}
 
