@@ -6,12 +6,14 @@ import io.github.leanscrape.exposition.GzipEncoder;
 import io.github.leanscrape.exposition.ReferenceScrapeRenderer;
 import io.github.leanscrape.exposition.ScrapeRenderer;
 import io.github.leanscrape.exposition.ScrapeSizeHints;
+import io.github.leanscrape.exposition.direct.DirectTextRenderer;
 import io.github.leanscrape.exposition.Scraper;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -53,10 +55,20 @@ public final class LeanscrapeAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean(ScrapeRenderer.class)
-	ReferenceScrapeRenderer leanscrapeReferenceRenderer(PrometheusRegistry prometheusRegistry,
-			PrometheusConfig prometheusConfig) {
-		return new ReferenceScrapeRenderer(prometheusRegistry, prometheusConfig.prometheusProperties());
+	@ConditionalOnMissingBean
+	ScrapeRenderer leanscrapeRenderer(PrometheusRegistry prometheusRegistry, PrometheusConfig prometheusConfig,
+			ObjectProvider<PrometheusMeterRegistry> meterRegistry, LeanscrapeProperties properties) {
+		ReferenceScrapeRenderer reference = new ReferenceScrapeRenderer(prometheusRegistry,
+				prometheusConfig.prometheusProperties());
+		PrometheusMeterRegistry registry = meterRegistry.getIfUnique();
+		if (!properties.getDirect().isEnabled() || registry == null
+				|| registry.getPrometheusRegistry() != prometheusRegistry) {
+			// The direct path writes what the endpoint's registry holds; anything else is
+			// left to the reference path.
+			return reference;
+		}
+		return new DirectTextRenderer(registry, prometheusConfig, prometheusConfig.prometheusProperties(),
+				reference);
 	}
 
 	@Bean

@@ -17,6 +17,8 @@ public class LeanscrapeProperties {
 	 */
 	private boolean enabled = true;
 
+	private final Direct direct = new Direct();
+
 	private final Buffer buffer = new Buffer();
 
 	private final Compression compression = new Compression();
@@ -29,12 +31,38 @@ public class LeanscrapeProperties {
 		this.enabled = enabled;
 	}
 
+	public Direct getDirect() {
+		return this.direct;
+	}
+
 	public Buffer getBuffer() {
 		return this.buffer;
 	}
 
 	public Compression getCompression() {
 		return this.compression;
+	}
+
+	/**
+	 * Direct exposition settings.
+	 */
+	public static class Direct {
+
+		/**
+		 * Whether text 0.0.4 and OpenMetrics are written straight from the meters. When
+		 * false, every scrape goes through PrometheusRegistry.scrape() and client_java's
+		 * writers, as Spring Boot's endpoint does.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
 	}
 
 	/**

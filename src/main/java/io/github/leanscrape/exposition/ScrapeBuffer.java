@@ -14,6 +14,10 @@ import java.io.OutputStream;
  */
 public final class ScrapeBuffer extends OutputStream {
 
+	private static final byte[] PLUS_INF = { '+', 'I', 'n', 'f' };
+
+	private static final byte[] MINUS_INF = { '-', 'I', 'n', 'f' };
+
 	private final ChunkPool pool;
 
 	private byte[][] chunks;
@@ -27,6 +31,10 @@ public final class ScrapeBuffer extends OutputStream {
 	private final Object kind;
 
 	private boolean handedOver;
+
+	private final byte[] digits = new byte[20];
+
+	private final StringBuilder doubleText = new StringBuilder(32);
 
 	/**
 	 * Create a buffer expecting about {@code expectedSize} bytes of output.
@@ -83,6 +91,69 @@ public final class ScrapeBuffer extends OutputStream {
 			this.position += n;
 			offset += n;
 		}
+	}
+
+	/**
+	 * Write a whole array.
+	 * @param bytes the bytes to write
+	 */
+	public void write(byte[] bytes) {
+		write(bytes, 0, bytes.length);
+	}
+
+	/**
+	 * Write a long in decimal, as {@link Long#toString(long)} would, without allocating.
+	 * @param value the value
+	 */
+	public void writeLong(long value) {
+		if (value == Long.MIN_VALUE) {
+			writeAscii("-9223372036854775808");
+			return;
+		}
+		if (value < 0) {
+			write('-');
+			value = -value;
+		}
+		int position = this.digits.length;
+		do {
+			this.digits[--position] = (byte) ('0' + (value % 10));
+			value /= 10;
+		}
+		while (value > 0);
+		write(this.digits, position, this.digits.length - position);
+	}
+
+	/**
+	 * Write a double exactly as client_java's text writers do: {@code +Inf}, {@code -Inf},
+	 * otherwise the characters of {@link Double#toString(double)} on this JVM.
+	 * <p>
+	 * Integral values below 10<sup>7</sup> in magnitude (the common case: counts, integral
+	 * gauges, bucket bounds) print as their digits and {@code .0} on every JDK, so they are
+	 * written directly. Every other value goes through {@link StringBuilder#append(double)},
+	 * which the JDK specifies to produce the characters of {@code Double.toString} and
+	 * which, into this reused builder, allocates nothing.
+	 * @param value the value
+	 */
+	public void writeDouble(double value) {
+		if (value == Double.POSITIVE_INFINITY) {
+			write(PLUS_INF, 0, PLUS_INF.length);
+			return;
+		}
+		if (value == Double.NEGATIVE_INFINITY) {
+			write(MINUS_INF, 0, MINUS_INF.length);
+			return;
+		}
+		long integral = (long) value;
+		if (integral == value && integral > -10_000_000L && integral < 10_000_000L
+				&& (integral != 0 || Double.doubleToRawLongBits(value) == 0L)) {
+			writeLong(integral);
+			write('.');
+			write('0');
+			return;
+		}
+		this.doubleText.setLength(0);
+		this.doubleText.append(value);
+		writeAscii(this.doubleText);
 	}
 
 	/**

@@ -10,6 +10,7 @@ import io.github.leanscrape.exposition.ReferenceScrapeRenderer;
 import io.github.leanscrape.exposition.ScrapeRenderer;
 import io.github.leanscrape.exposition.ScrapeSizeHints;
 import io.github.leanscrape.exposition.Scraper;
+import io.github.leanscrape.exposition.direct.DirectTextRenderer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -31,6 +32,8 @@ public final class ScrapeFixture {
 
 	private final LeanscrapeScrapeEndpoint endpoint;
 
+	private final DirectTextRenderer renderer;
+
 	private ScrapeFixture(PrometheusMeterRegistry meterRegistry, int bulkSeries) {
 		this.meterRegistry = meterRegistry;
 		RichMeters.configure(meterRegistry);
@@ -38,8 +41,9 @@ public final class ScrapeFixture {
 		PrometheusRegistry prometheusRegistry = meterRegistry.getPrometheusRegistry();
 		Properties properties = PrometheusConfig.DEFAULT.prometheusProperties();
 		this.bootEndpoint = new PrometheusScrapeEndpoint(prometheusRegistry, properties);
-		this.endpoint = new LeanscrapeScrapeEndpoint(prometheusRegistry, properties,
-				scraper(new ReferenceScrapeRenderer(prometheusRegistry, properties)));
+		this.renderer = new DirectTextRenderer(meterRegistry, PrometheusConfig.DEFAULT, properties,
+				new ReferenceScrapeRenderer(prometheusRegistry, properties));
+		this.endpoint = new LeanscrapeScrapeEndpoint(prometheusRegistry, properties, scraper(this.renderer));
 	}
 
 	/**
@@ -69,6 +73,10 @@ public final class ScrapeFixture {
 
 	public RichMeters meters() {
 		return this.meters;
+	}
+
+	public DirectTextRenderer renderer() {
+		return this.renderer;
 	}
 
 	public LeanscrapeScrapeEndpoint endpoint() {

@@ -1,0 +1,217 @@
+package io.github.leanscrape.exposition.direct;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import io.github.leanscrape.exposition.direct.LabelEncoder.SortKey;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.config.NamingConvention;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The registry's meters, kept in exposition order as they come and go: families sorted by
+ * name, each with its series, plus the Prometheus names left to the reference path.
+ * <p>
+ * Meters are added and removed by the registry's listeners under this index's lock; a
+ * scrape holds the lock only to take a {@link ScrapePlan} (the families and the arrays of
+ * their series, reordered first where something changed), and reads every value after
+ * releasing it. Recording into a meter never touches the lock.
+ *
+ * @author leanscrape
+ */
+final class MeterIndex {
+
+	private final MeterRegistry registry;
+
+	private final LabelEncoder labelEncoder;
+
+	private final boolean descriptions;
+
+	private final Map<String, MeterFamilies> byConventionName = new HashMap<>();
+
+	private final TreeMap<String, Family> families = new TreeMap<>();
+
+	MeterIndex(MeterRegistry registry, boolean descriptions) {
+		this.registry = registry;
+		this.labelEncoder = new LabelEncoder(namingConvention());
+		this.descriptions = descriptions;
+		registry.config().onMeterAdded(this::add);
+		registry.config().onMeterRemoved(this::remove);
+		// Meters registered before the listeners; adding twice is harmless.
+		registry.forEachMeter(this::add);
+	}
+
+	private NamingConvention namingConvention() {
+		return this.registry.config().namingConvention();
+	}
+
+	synchronized void add(Meter meter) {
+		Meter.Id id = meter.getId();
+		String conventionName = id.getConventionName(namingConvention());
+		MeterFamilies entry = this.byConventionName.get(conventionName);
+		if (entry != null && entry.series.containsKey(id)) {
+			return;
+		}
+		ShapeOfMeter shape = ShapeOfMeter.of(meter);
+		if (entry == null) {
+			entry = new MeterFamilies(conventionName, meter, shape, help(id));
+			this.byConventionName.put(conventionName, entry);
+			if (!entry.isReferenceOnly()) {
+				claimFamilies(entry);
+			}
+		}
+		else if (!entry.isReferenceOnly() && !entry.accepts(meter, shape)) {
+			toReferenceOnly(entry);
+		}
+		if (entry.isReferenceOnly()) {
+			entry.series.put(id, new Series[0]);
+			return;
+		}
+		SortKey key = this.labelEncoder.sortKey(id, shape.reservedLabel());
+		if (key == null) {
+			toReferenceOnly(entry);
+			entry.series.put(id, new Series[0]);
+			return;
+		}
+		byte[] labels = LabelEncoder.encode(key);
+		boolean percentiles = hasPercentiles(meter);
+		Series[] series = new Series[entry.families.length];
+		for (int i = 0; i < series.length; i++) {
+			// One series object per family: removal marks each separately.
+			series[i] = new Series(meter, labels, percentiles);
+			entry.families[i].add(series[i]);
+		}
+		entry.series.put(id, series);
+	}
+
+	synchronized void remove(Meter meter) {
+		Meter.Id id = meter.getId();
+		MeterFamilies entry = this.byConventionName.get(id.getConventionName(namingConvention()));
+		if (entry == null) {
+			return;
+		}
+		Series[] series = entry.series.remove(id);
+		if (series == null) {
+			return;
+		}
+		for (int i = 0; i < series.length; i++) {
+			entry.families[i].remove(series[i]);
+		}
+		if (entry.isEmpty()) {
+			this.byConventionName.remove(entry.conventionName);
+			if (!entry.isReferenceOnly()) {
+				releaseFamilies(entry);
+			}
+		}
+	}
+
+	/**
+	 * Take what one scrape needs, with every family's series in order.
+	 * @return the plan of the scrape
+	 */
+	synchronized ScrapePlan plan() {
+		List<Family> direct = new ArrayList<>(this.families.size());
+		List<Series[]> series = new ArrayList<>(this.families.size());
+		for (Family family : this.families.values()) {
+			Series[] published = family.publish(this::sortKey);
+			if (published.length > 0) {
+				direct.add(family);
+				series.add(published);
+			}
+		}
+		List<String> reference = new ArrayList<>();
+		for (MeterFamilies entry : this.byConventionName.values()) {
+			if (entry.isReferenceOnly()) {
+				reference.add(entry.conventionName);
+			}
+		}
+		return new ScrapePlan(direct.toArray(new Family[0]), series.toArray(new Series[0][]),
+				reference.toArray(new String[0]));
+	}
+
+	private SortKey sortKey(Series series) {
+		SortKey key = this.labelEncoder.sortKey(series.meter.getId(), null);
+		// Accepted when added, so the labels are valid.
+		return (key != null) ? key : new SortKey(new String[0], new String[0]);
+	}
+
+	private void toReferenceOnly(MeterFamilies entry) {
+		releaseFamilies(entry);
+		entry.referenceOnly();
+		for (Map.Entry<Meter.Id, Series[]> each : entry.series.entrySet()) {
+			each.setValue(new Series[0]);
+		}
+	}
+
+	private void claimFamilies(MeterFamilies entry) {
+		for (Family family : entry.families) {
+			if (this.families.containsKey(family.name)) {
+				// Another Prometheus name already feeds this family: the registry would merge
+				// the two, so this one is left to the reference path, and a scrape that sees
+				// both goes to the reference path whole.
+				entry.referenceOnly();
+				return;
+			}
+		}
+		for (Family family : entry.families) {
+			this.families.put(family.name, family);
+		}
+	}
+
+	private void releaseFamilies(MeterFamilies entry) {
+		for (Family family : entry.families) {
+			this.families.remove(family.name, family);
+		}
+	}
+
+	private String help(Meter.Id id) {
+		String description = id.getDescription();
+		return (this.descriptions && description != null) ? description : " ";
+	}
+
+	private static boolean hasPercentiles(Meter meter) {
+		if (meter instanceof io.micrometer.core.instrument.Timer timer) {
+			return timer.takeSnapshot().percentileValues().length > 0;
+		}
+		if (meter instanceof io.micrometer.core.instrument.DistributionSummary summary) {
+			return summary.takeSnapshot().percentileValues().length > 0;
+		}
+		return false;
+	}
+
+	/**
+	 * What one scrape writes: the direct families in order with their series, and the
+	 * Prometheus names to collect through the reference path.
+	 *
+	 * @param families the direct families, sorted by name
+	 * @param series each family's series, in order
+	 * @param referenceNames the Prometheus names served by the registry's own collectors
+	 */
+	record ScrapePlan(Family[] families, Series[][] series, String[] referenceNames) {
+
+		@Nullable Family family(String name) {
+			int low = 0;
+			int high = this.families.length - 1;
+			while (low <= high) {
+				int middle = (low + high) >>> 1;
+				int comparison = this.families[middle].name.compareTo(name);
+				if (comparison == 0) {
+					return this.families[middle];
+				}
+				if (comparison < 0) {
+					low = middle + 1;
+				}
+				else {
+					high = middle - 1;
+				}
+			}
+			return null;
+		}
+
+	}
+
+}

@@ -1,0 +1,130 @@
+package io.github.leanscrape.exposition.direct;
+
+import java.lang.reflect.Field;
+import java.util.Collection;
+import java.util.Map;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The few facts about Micrometer's Prometheus registry and client_java's registry that
+ * their public API does not tell, read once by reflection: the registry's collector per
+ * Prometheus name, whether anything else is registered in the Prometheus registry, whether
+ * exemplars can appear, and the registry's configuration.
+ * <p>
+ * Every accessor fails safe: when a field is not where it was expected (another version),
+ * the answer is the one that sends scrapes to the reference path, which is always exact.
+ *
+ * @author leanscrape
+ */
+final class MicrometerInternals {
+
+	private static final Log logger = LogFactory.getLog(MicrometerInternals.class);
+
+	private final @Nullable Map<String, ?> collectorsByName;
+
+	private final @Nullable Collection<?> singleCollectors;
+
+	private final @Nullable Collection<?> multiCollectors;
+
+	private final boolean exemplarsPossible;
+
+	private final @Nullable PrometheusConfig config;
+
+	MicrometerInternals(PrometheusMeterRegistry meterRegistry) {
+		PrometheusRegistry prometheusRegistry = meterRegistry.getPrometheusRegistry();
+		this.collectorsByName = read(meterRegistry, PrometheusMeterRegistry.class, "collectorMap", Map.class);
+		this.singleCollectors = read(prometheusRegistry, PrometheusRegistry.class, "collectors", Collection.class);
+		this.multiCollectors = read(prometheusRegistry, PrometheusRegistry.class, "multiCollectors",
+				Collection.class);
+		Field exemplars = field(PrometheusMeterRegistry.class, "exemplarSamplerFactory");
+		this.exemplarsPossible = (exemplars == null) || get(exemplars, meterRegistry) != null;
+		this.config = read(meterRegistry, PrometheusMeterRegistry.class, "prometheusConfig", PrometheusConfig.class);
+	}
+
+	/**
+	 * Return whether the collectors of the registries can be seen, without which the
+	 * direct path cannot tell what else a scrape must contain.
+	 * @return {@code true} when the direct path may serve scrapes
+	 */
+	boolean isUsable() {
+		return this.collectorsByName != null && this.singleCollectors != null && this.multiCollectors != null;
+	}
+
+	/**
+	 * Return whether samples may carry exemplars (the registry has a span context).
+	 * OpenMetrics writes them; text 0.0.4 never does.
+	 * @return {@code true} when exemplars may appear
+	 */
+	boolean exemplarsPossible() {
+		return this.exemplarsPossible;
+	}
+
+	/**
+	 * Return whether the Prometheus registry holds collectors other than the meter
+	 * registry's own, which only the reference path writes.
+	 * @return {@code true} when something else is registered
+	 */
+	boolean hasForeignCollectors() {
+		if (this.collectorsByName == null || this.singleCollectors == null || this.multiCollectors == null) {
+			return true;
+		}
+		return !this.singleCollectors.isEmpty() || this.multiCollectors.size() != this.collectorsByName.size();
+	}
+
+	/**
+	 * Return the meter registry's collector for a Prometheus name.
+	 * @param conventionName the name
+	 * @return the collector, or {@code null} when there is none
+	 */
+	@Nullable MultiCollector collector(String conventionName) {
+		if (this.collectorsByName == null) {
+			return null;
+		}
+		Object collector = this.collectorsByName.get(conventionName);
+		return (collector instanceof MultiCollector multiCollector) ? multiCollector : null;
+	}
+
+	/**
+	 * Return whether the registry exports descriptions as help text.
+	 * @param fallback the configuration to ask when the registry's cannot be read
+	 * @return {@code true} when descriptions are exported
+	 */
+	boolean descriptions(PrometheusConfig fallback) {
+		return ((this.config != null) ? this.config : fallback).descriptions();
+	}
+
+	private static <T> @Nullable T read(Object target, Class<?> owner, String name, Class<T> type) {
+		Field field = field(owner, name);
+		Object value = (field != null) ? get(field, target) : null;
+		return type.isInstance(value) ? type.cast(value) : null;
+	}
+
+	private static @Nullable Field field(Class<?> owner, String name) {
+		try {
+			Field field = owner.getDeclaredField(name);
+			field.setAccessible(true);
+			return field;
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			logger.debug("Cannot read " + owner.getName() + "." + name + "; the reference path serves scrapes", ex);
+			return null;
+		}
+	}
+
+	private static @Nullable Object get(Field field, Object target) {
+		try {
+			return field.get(target);
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			return null;
+		}
+	}
+
+}

@@ -1,0 +1,37 @@
+package io.github.leanscrape.exposition.direct;
+
+import io.micrometer.core.instrument.Meter;
+
+/**
+ * One series of a family: the meter whose value it shows and its labels, encoded once as
+ * the bytes between the sample name and the value ({@code {a="x",b="y"}}, or nothing).
+ * <p>
+ * Deliberately small: no label strings or sort keys are kept (they are derived from the
+ * meter's id when the family is reordered), so the retained cost of a series is this
+ * object and its label bytes.
+ *
+ * @author leanscrape
+ */
+final class Series {
+
+	private static final byte[] NO_LABELS = new byte[0];
+
+	final Meter meter;
+
+	final byte[] labels;
+
+	/**
+	 * Whether the meter publishes client-side percentiles, so that a scrape must take a
+	 * snapshot of it rather than read its count and total.
+	 */
+	final boolean percentiles;
+
+	volatile boolean removed;
+
+	Series(Meter meter, byte[] labels, boolean percentiles) {
+		this.meter = meter;
+		this.labels = (labels.length == 0) ? NO_LABELS : labels;
+		this.percentiles = percentiles;
+	}
+
+}
