@@ -119,6 +119,7 @@ public final class DirectTextRenderer implements ScrapeRenderer {
 		for (int i = 0; i < families.length; i++) {
 			Family family = families[i];
 			if (includedNames != null && !includedNames.contains(family.name)) {
+				evaluateFunctions(family, series[i]);
 				continue;
 			}
 			while (next < referenceSnapshots.size()
@@ -218,6 +219,29 @@ public final class DirectTextRenderer implements ScrapeRenderer {
 			length -= EOF.length;
 		}
 		out.write(bytes, 0, length);
+	}
+
+	/**
+	 * Call the functions of an excluded family's function meters. Spring Boot's endpoint
+	 * collects every meter even when a name filter excludes it, so a function that throws,
+	 * or a function counter gone negative, fails its scrape; so it fails here too.
+	 */
+	private static void evaluateFunctions(Family family, Series[] series) {
+		if (family.kind != SeriesKind.COUNTER && family.kind != SeriesKind.SUMMARY) {
+			return;
+		}
+		for (Series each : series) {
+			if (each.meter instanceof FunctionCounter counter) {
+				double value = counter.count();
+				if (value < 0) {
+					throw new IllegalArgumentException(value + ": counters cannot have a negative value");
+				}
+			}
+			else if (each.meter instanceof FunctionTimer timer) {
+				timer.count();
+				timer.totalTime(TimeUnit.SECONDS);
+			}
+		}
 	}
 
 	private static void writeFamily(Family family, Series[] series, boolean openMetrics, ScrapeBuffer out) {

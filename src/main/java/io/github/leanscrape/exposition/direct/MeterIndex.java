@@ -10,6 +10,7 @@ import io.github.leanscrape.exposition.direct.LabelEncoder.SortKey;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.config.NamingConvention;
+import io.prometheus.metrics.model.snapshots.PrometheusNaming;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -56,7 +57,10 @@ final class MeterIndex {
 		if (entry != null && entry.series.containsKey(id)) {
 			return;
 		}
-		ShapeOfMeter shape = ShapeOfMeter.of(meter);
+		// A name that client_java would still escape (a base unit with a slash, say) is left
+		// to the reference path.
+		ShapeOfMeter shape = PrometheusNaming.isValidLegacyMetricName(conventionName) ? ShapeOfMeter.of(meter)
+				: null;
 		if (entry == null) {
 			entry = new MeterFamilies(conventionName, meter, shape, help(id));
 			this.byConventionName.put(conventionName, entry);
