@@ -1,0 +1,503 @@
+package io.github.leanscrape.benchmark;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Reads the JSON results of a JMH run of the scrape benchmarks ({@code -rf json}), prints
+ * them as a markdown table, and fails when leanscrape allocates more than a given share of
+ * what Spring Boot's endpoint allocates in the same run.
+ * <p>
+ * A check compares {@code gc.alloc.rate.norm} (bytes per operation, from {@code -prof gc})
+ * of the {@code leanscrape} benchmark with that of the {@code boot} benchmark, at one
+ * series count and one format. A check whose results are missing fails too: a gate that
+ * passes on nothing proves nothing.
+ * <pre>
+ * BenchmarkGate [--results FILE] [--series N] [--ratio R] [--openmetrics-ratio R|off]
+ *               [--protobuf-ratio R|off] [--table-out FILE] [--table-only]
+ * </pre>
+ * <ul>
+ * <li>{@code --results}: the JMH result file, {@code target/jmh-result.json} by
+ * default;</li>
+ * <li>{@code --series}: the series count the checks look at, 10000 by default;</li>
+ * <li>{@code --ratio}: the most leanscrape may allocate for text, as a share of Spring
+ * Boot's, 1.0 by default;</li>
+ * <li>{@code --openmetrics-ratio}: the same for OpenMetrics, {@code --ratio} by default,
+ * {@code off} to skip it;</li>
+ * <li>{@code --protobuf-ratio}: the same for protobuf, {@code off} by default;</li>
+ * <li>{@code --table-out}: also write the table to a file;</li>
+ * <li>{@code --table-only}: print the table of every result and check nothing (for the
+ * README, from a full run).</li>
+ * </ul>
+ * Exit status: 0 when every check passes, 1 when one fails, 2 when results are missing or
+ * the arguments are wrong.
+ *
+ * @author leanscrape
+ */
+public final class BenchmarkGate {
+
+	private static final String ALLOCATION = "gc.alloc.rate.norm";
+
+	private static final String BASELINE = "boot";
+
+	private static final String CANDIDATE = "leanscrape";
+
+	private static final List<String> FORMATS = List.of("text", "openmetrics", "protobuf");
+
+	private static final List<String> BENCHMARKS = List.of("boot", "leanscrape", "collect", "bootWrite",
+			"leanscrapeWrite", "bootHandOff", "leanscrapeHandOff");
+
+	private BenchmarkGate() {
+	}
+
+	/**
+	 * Run the gate and exit with its status.
+	 * @param args the arguments, see the class description
+	 */
+	public static void main(String[] args) {
+		System.exit(run(args, System.out));
+	}
+
+	/**
+	 * Run the gate.
+	 * @param args the arguments, see the class description
+	 * @param out where to print the table and the verdicts
+	 * @return the exit status
+	 */
+	static int run(String[] args, PrintStream out) {
+		Options options;
+		try {
+			options = Options.parse(args);
+		}
+		catch (IllegalArgumentException ex) {
+			out.println("Benchmark gate: " + ex.getMessage());
+			return 2;
+		}
+		List<Result> results;
+		try {
+			results = Result.read(options.results);
+		}
+		catch (IOException | IllegalArgumentException ex) {
+			out.println("Benchmark gate: cannot read " + options.results + ": " + ex.getMessage());
+			return 2;
+		}
+		String table = table(results);
+		out.println();
+		out.print(table);
+		out.println();
+		if (options.tableOut != null) {
+			try {
+				Files.writeString(options.tableOut, table, StandardCharsets.UTF_8);
+			}
+			catch (IOException ex) {
+				out.println("Benchmark gate: cannot write " + options.tableOut + ": " + ex.getMessage());
+				return 2;
+			}
+		}
+		if (options.tableOnly) {
+			return 0;
+		}
+		int status = 0;
+		for (Map.Entry<String, Double> check : options.ratios.entrySet()) {
+			status = Math.max(status, check(results, options.series, check.getKey(), check.getValue(), out));
+		}
+		out.println((status == 0) ? "Benchmark gate passed." : "Benchmark gate FAILED.");
+		return status;
+	}
+
+	private static int check(List<Result> results, String series, String format, double ratio, PrintStream out) {
+		Result baseline = find(results, BASELINE, series, format);
+		Result candidate = find(results, CANDIDATE, series, format);
+		String where = format + " at " + series + " series";
+		if (baseline == null || candidate == null) {
+			out.printf(Locale.ROOT, "MISSING %s: no result of %s; run ScrapeBenchmark with -p seriesCount=%s "
+					+ "-p format=%s%n", where, (baseline == null) ? BASELINE : CANDIDATE, series, format);
+			return 2;
+		}
+		if (Double.isNaN(baseline.bytesPerOp) || Double.isNaN(candidate.bytesPerOp)) {
+			out.printf(Locale.ROOT, "MISSING %s: no %s; run JMH with -prof gc%n", where, ALLOCATION);
+			return 2;
+		}
+		double actual = candidate.bytesPerOp / baseline.bytesPerOp;
+		boolean passed = candidate.bytesPerOp <= ratio * baseline.bytesPerOp;
+		out.printf(Locale.ROOT, "%s %s: %s allocates %,.0f B/op, %.3f of %s's %,.0f B/op (limit %.3f)%n",
+				passed ? "PASS" : "FAIL", where, CANDIDATE, candidate.bytesPerOp, actual, BASELINE,
+				baseline.bytesPerOp, ratio);
+		return passed ? 0 : 1;
+	}
+
+	private static @Nullable Result find(List<Result> results, String benchmark, String series, String format) {
+		for (Result result : results) {
+			if (result.benchmark.equals(benchmark) && result.series.equals(series) && result.format.equals(format)) {
+				return result;
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Return a markdown table of the results: one row per benchmark, series count and
+	 * format, with the allocation as a share of Spring Boot's endpoint's in the same run.
+	 * @param results the results
+	 * @return the table
+	 */
+	static String table(List<Result> results) {
+		List<Result> sorted = new ArrayList<>(results);
+		sorted.sort(Comparator.comparingLong((Result result) -> parseSeries(result.series))
+			.thenComparingInt((result) -> rank(FORMATS, result.format))
+			.thenComparing((result) -> result.format)
+			.thenComparingInt((result) -> rank(BENCHMARKS, result.benchmark))
+			.thenComparing((result) -> result.benchmark));
+		StringBuilder table = new StringBuilder();
+		table.append("| Series | Format | Benchmark | ms/op | B/op | B/op ratio to boot |\n");
+		table.append("|-------:|--------|-----------|------:|-----:|-------------------:|\n");
+		for (Result result : sorted) {
+			Result baseline = find(results, BASELINE, result.series, result.format);
+			String ratio = (baseline != null && !Double.isNaN(result.bytesPerOp) && baseline.bytesPerOp > 0)
+					? String.format(Locale.ROOT, "%.3f", result.bytesPerOp / baseline.bytesPerOp) : "-";
+			String bytes = Double.isNaN(result.bytesPerOp) ? "-"
+					: String.format(Locale.ROOT, "%,.0f", result.bytesPerOp);
+			table.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |%n",
+					String.format(Locale.ROOT, "%,d", parseSeries(result.series)), result.format, result.benchmark,
+					millis(result.millisPerOp), bytes, ratio));
+		}
+		return table.toString();
+	}
+
+	private static String millis(double value) {
+		if (Double.isNaN(value)) {
+			return "-";
+		}
+		return String.format(Locale.ROOT, (value < 10) ? "%.3f" : "%,.1f", value);
+	}
+
+	private static long parseSeries(String series) {
+		try {
+			return Long.parseLong(series);
+		}
+		catch (NumberFormatException ex) {
+			return Long.MAX_VALUE;
+		}
+	}
+
+	private static int rank(List<String> order, String value) {
+		int index = order.indexOf(value);
+		return (index >= 0) ? index : order.size();
+	}
+
+	/**
+	 * The arguments of the gate.
+	 */
+	private static final class Options {
+
+		Path results = Path.of("target", "jmh-result.json");
+
+		String series = "10000";
+
+		/**
+		 * The ratio of each checked format, in the order of the checks.
+		 */
+		final Map<String, Double> ratios = new LinkedHashMap<>();
+
+		@Nullable Path tableOut;
+
+		boolean tableOnly;
+
+		static Options parse(String[] args) {
+			Options options = new Options();
+			double textRatio = 1.0;
+			String openMetricsRatio = null;
+			String protobufRatio = "off";
+			for (int i = 0; i < args.length; i++) {
+				String arg = args[i];
+				switch (arg) {
+					case "--results" -> options.results = Path.of(value(args, ++i, arg));
+					case "--series" -> options.series = String.valueOf(Long.parseLong(value(args, ++i, arg)));
+					case "--ratio" -> textRatio = ratio(value(args, ++i, arg), arg);
+					case "--openmetrics-ratio" -> openMetricsRatio = value(args, ++i, arg);
+					case "--protobuf-ratio" -> protobufRatio = value(args, ++i, arg);
+					case "--table-out" -> options.tableOut = Path.of(value(args, ++i, arg));
+					case "--table-only" -> options.tableOnly = true;
+					default -> throw new IllegalArgumentException("unknown argument '" + arg + "'; expected "
+							+ "[--results FILE] [--series N] [--ratio R] [--openmetrics-ratio R|off] "
+							+ "[--protobuf-ratio R|off] [--table-out FILE] [--table-only]");
+				}
+			}
+			options.ratios.put("text", textRatio);
+			if (openMetricsRatio == null) {
+				options.ratios.put("openmetrics", textRatio);
+			}
+			else if (!"off".equals(openMetricsRatio)) {
+				options.ratios.put("openmetrics", ratio(openMetricsRatio, "--openmetrics-ratio"));
+			}
+			if (!"off".equals(protobufRatio)) {
+				options.ratios.put("protobuf", ratio(protobufRatio, "--protobuf-ratio"));
+			}
+			return options;
+		}
+
+		private static String value(String[] args, int index, String name) {
+			if (index >= args.length) {
+				throw new IllegalArgumentException(name + " needs a value");
+			}
+			return args[index];
+		}
+
+		private static double ratio(String value, String name) {
+			double ratio;
+			try {
+				ratio = Double.parseDouble(value);
+			}
+			catch (NumberFormatException ex) {
+				throw new IllegalArgumentException(name + " must be a number or 'off', not '" + value + "'");
+			}
+			if (!(ratio > 0)) {
+				throw new IllegalArgumentException(name + " must be positive, not " + value);
+			}
+			return ratio;
+		}
+
+	}
+
+	/**
+	 * One benchmark result: the benchmark method, its parameters, its time per operation
+	 * in milliseconds and its bytes allocated per operation ({@code NaN} when not
+	 * measured).
+	 *
+	 * @param benchmark the simple name of the benchmark method
+	 * @param series the series count parameter
+	 * @param format the format parameter
+	 * @param millisPerOp the average time per operation in milliseconds
+	 * @param bytesPerOp the bytes allocated per operation
+	 */
+	record Result(String benchmark, String series, String format, double millisPerOp, double bytesPerOp) {
+
+		/**
+		 * Read the results of the scrape benchmarks from a JMH JSON result file; results
+		 * without a series count and a format are left out.
+		 * @param file the result file
+		 * @return the results
+		 * @throws IOException when the file cannot be read
+		 */
+		static List<Result> read(Path file) throws IOException {
+			Object root = new Json(Files.readString(file, StandardCharsets.UTF_8)).parse();
+			if (!(root instanceof List<?> entries)) {
+				throw new IllegalArgumentException("not a JMH JSON result: no top-level array");
+			}
+			List<Result> results = new ArrayList<>();
+			for (Object entry : entries) {
+				Map<?, ?> result = map(entry);
+				Map<?, ?> params = map(result.get("params"));
+				Object series = params.get("seriesCount");
+				Object format = params.get("format");
+				if (series == null || format == null) {
+					continue;
+				}
+				String benchmark = String.valueOf(result.get("benchmark"));
+				Map<?, ?> primary = map(result.get("primaryMetric"));
+				double millis = toMillis(number(primary.get("score")), String.valueOf(primary.get("scoreUnit")));
+				Map<?, ?> secondary = map(result.get("secondaryMetrics"));
+				double bytes = secondary.containsKey(ALLOCATION) ? number(map(secondary.get(ALLOCATION)).get("score"))
+						: Double.NaN;
+				results.add(new Result(benchmark.substring(benchmark.lastIndexOf('.') + 1), series.toString(),
+						format.toString(), millis, bytes));
+			}
+			return results;
+		}
+
+		private static Map<?, ?> map(@Nullable Object value) {
+			return (value instanceof Map<?, ?> map) ? map : Map.of();
+		}
+
+		private static double number(@Nullable Object value) {
+			if (value instanceof Number number) {
+				return number.doubleValue();
+			}
+			// JMH writes scores that are not numbers as strings: "NaN".
+			return Double.NaN;
+		}
+
+		private static double toMillis(double score, String unit) {
+			return switch (unit) {
+				case "ns/op" -> score / 1_000_000;
+				case "us/op" -> score / 1_000;
+				case "ms/op" -> score;
+				case "s/op" -> score * 1_000;
+				default -> Double.NaN;
+			};
+		}
+
+	}
+
+	/**
+	 * Just enough JSON for JMH's result files: objects become maps, arrays lists, numbers
+	 * doubles, {@code true}, {@code false} and {@code null} themselves.
+	 */
+	private static final class Json {
+
+		private final String text;
+
+		private int position;
+
+		Json(String text) {
+			this.text = text;
+		}
+
+		@Nullable Object parse() {
+			Object value = value();
+			skipWhitespace();
+			if (this.position != this.text.length()) {
+				throw error("trailing content");
+			}
+			return value;
+		}
+
+		private @Nullable Object value() {
+			skipWhitespace();
+			if (this.position >= this.text.length()) {
+				throw error("unexpected end");
+			}
+			char c = this.text.charAt(this.position);
+			return switch (c) {
+				case '{' -> object();
+				case '[' -> array();
+				case '"' -> string();
+				case 't' -> literal("true", Boolean.TRUE);
+				case 'f' -> literal("false", Boolean.FALSE);
+				case 'n' -> literal("null", null);
+				default -> number();
+			};
+		}
+
+		private Map<String, @Nullable Object> object() {
+			Map<String, @Nullable Object> map = new LinkedHashMap<>();
+			this.position++;
+			skipWhitespace();
+			if (peek() == '}') {
+				this.position++;
+				return map;
+			}
+			while (true) {
+				skipWhitespace();
+				if (peek() != '"') {
+					throw error("expected a name");
+				}
+				String name = string();
+				skipWhitespace();
+				expect(':');
+				map.put(name, value());
+				skipWhitespace();
+				if (peek() == ',') {
+					this.position++;
+					continue;
+				}
+				expect('}');
+				return map;
+			}
+		}
+
+		private List<@Nullable Object> array() {
+			List<@Nullable Object> list = new ArrayList<>();
+			this.position++;
+			skipWhitespace();
+			if (peek() == ']') {
+				this.position++;
+				return list;
+			}
+			while (true) {
+				list.add(value());
+				skipWhitespace();
+				if (peek() == ',') {
+					this.position++;
+					continue;
+				}
+				expect(']');
+				return list;
+			}
+		}
+
+		private String string() {
+			StringBuilder string = new StringBuilder();
+			this.position++;
+			while (true) {
+				if (this.position >= this.text.length()) {
+					throw error("unterminated string");
+				}
+				char c = this.text.charAt(this.position++);
+				if (c == '"') {
+					return string.toString();
+				}
+				if (c != '\\') {
+					string.append(c);
+					continue;
+				}
+				char escaped = this.text.charAt(this.position++);
+				switch (escaped) {
+					case 'n' -> string.append('\n');
+					case 't' -> string.append('\t');
+					case 'r' -> string.append('\r');
+					case 'b' -> string.append('\b');
+					case 'f' -> string.append('\f');
+					case 'u' -> {
+						string.append((char) Integer.parseInt(this.text.substring(this.position, this.position + 4), 16));
+						this.position += 4;
+					}
+					default -> string.append(escaped);
+				}
+			}
+		}
+
+		private Double number() {
+			int start = this.position;
+			while (this.position < this.text.length() && "+-0123456789.eE".indexOf(this.text.charAt(this.position)) >= 0) {
+				this.position++;
+			}
+			if (start == this.position) {
+				throw error("unexpected character '" + this.text.charAt(start) + "'");
+			}
+			return Double.valueOf(this.text.substring(start, this.position));
+		}
+
+		private @Nullable Object literal(String literal, @Nullable Object value) {
+			if (!this.text.startsWith(literal, this.position)) {
+				throw error("unexpected token");
+			}
+			this.position += literal.length();
+			return value;
+		}
+
+		private char peek() {
+			return (this.position < this.text.length()) ? this.text.charAt(this.position) : '\0';
+		}
+
+		private void expect(char c) {
+			if (peek() != c) {
+				throw error("expected '" + c + "'");
+			}
+			this.position++;
+		}
+
+		private void skipWhitespace() {
+			while (this.position < this.text.length() && Character.isWhitespace(this.text.charAt(this.position))) {
+				this.position++;
+			}
+		}
+
+		private IllegalArgumentException error(String message) {
+			return new IllegalArgumentException("invalid JSON at offset " + this.position + ": " + message);
+		}
+
+	}
+
+}

@@ -1,0 +1,73 @@
+package io.github.leanscrape.benchmark;
+
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+
+import io.github.leanscrape.exposition.ScrapeBody;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Warmup;
+
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.core.io.Resource;
+
+/**
+ * One whole scrape, as the web layer asks for it, by Spring Boot's endpoint and by
+ * leanscrape's, on the same registry ({@link ScrapeState}) in the same run.
+ * <p>
+ * Run with {@code -prof gc}: {@code gc.alloc.rate.norm} is the bytes allocated per scrape,
+ * the figure leanscrape exists to lower; the benchmark gate compares it between the two.
+ * {@link ScrapeStagesBenchmark} splits both paths into their stages.
+ *
+ * @author leanscrape
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(2)
+public class ScrapeBenchmark {
+
+	/**
+	 * Spring Boot's {@code PrometheusScrapeEndpoint.scrape(format, null)}: collect the
+	 * registry's snapshots, write them into a new {@code ByteArrayOutputStream} sized from
+	 * the previous scrape, copy that into the {@code byte[]} of the response. The array is
+	 * then written to the sink, as a message converter writes it to the socket.
+	 * @param state the registry and endpoints
+	 * @return the response
+	 */
+	@Benchmark
+	public Object boot(ScrapeState state) {
+		WebEndpointResponse<byte[]> response = state.bootEndpoint().scrape(state.outputFormat(), null);
+		byte[] body = response.getBody();
+		state.sink.write(body, 0, body.length);
+		return response;
+	}
+
+	/**
+	 * leanscrape's web operation, {@code LeanscrapeScrapeEndpoint.scrapeBody(format, null)}:
+	 * render into pooled chunks and hand them over as a {@code Resource}, which is then
+	 * written to the sink chunk by chunk and released, as the starter's message writers do
+	 * once the response is sent.
+	 * @param state the registry and endpoints
+	 * @return the response
+	 * @throws IOException never: the sink does not fail
+	 */
+	@Benchmark
+	public Object leanscrape(ScrapeState state) throws IOException {
+		WebEndpointResponse<Resource> response = state.leanscrape().endpoint().scrapeBody(state.outputFormat(), null);
+		ScrapeBody body = (ScrapeBody) response.getBody();
+		try {
+			body.writeTo(state.sink);
+		}
+		finally {
+			body.release();
+		}
+		return response;
+	}
+
+}

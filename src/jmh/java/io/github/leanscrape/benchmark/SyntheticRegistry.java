@@ -1,0 +1,188 @@
+package io.github.leanscrape.benchmark;
+
+import java.time.Duration;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link PrometheusMeterRegistry} filled deterministically with a given number of
+ * series, shaped like an application's: mostly counters in families of fifty with a few
+ * labels each, some gauges, and timers with histograms.
+ * <p>
+ * A series is one sample line of the text format. Of {@code n} series:
+ * <ul>
+ * <li>about 5% are histogram buckets: timers with {@value #SLO_COUNT} service level
+ * objectives, each giving {@value #SLO_COUNT} + 1 buckets ({@code +Inf} included), a
+ * {@code _count}, a {@code _sum} and a {@code _max} series ({@value #SERIES_PER_TIMER} in
+ * all);</li>
+ * <li>5% are gauges, in families of ten;</li>
+ * <li>the rest are counters, in families of fifty; one family in four counts in
+ * fractions, the others in whole numbers.</li>
+ * </ul>
+ * Every other family has a description, so both {@code # HELP} forms appear. The same
+ * count always gives the same meters, labels and values, and the registry runs on a
+ * {@link FixedClock}: two registries of the same size scrape to the same bytes.
+ *
+ * @author leanscrape
+ */
+final class SyntheticRegistry {
+
+	static final int SLO_COUNT = 10;
+
+	static final int SERIES_PER_TIMER = SLO_COUNT + 1 + 3;
+
+	private static final int COUNTERS_PER_FAMILY = 50;
+
+	private static final int GAUGES_PER_FAMILY = 10;
+
+	private static final int TIMERS_PER_FAMILY = 5;
+
+	private static final int SAMPLES_PER_TIMER = 20;
+
+	private static final String[] METHODS = { "GET", "POST", "PUT", "DELETE" };
+
+	private static final String[] STATUSES = { "200", "201", "204", "400", "404", "500" };
+
+	private static final String[] OUTCOMES = { "SUCCESS", "CLIENT_ERROR", "SERVER_ERROR" };
+
+	private static final String[] COUNTER_NAMES = { "http.client.requests", "cache.gets", "messages.received",
+			"db.queries" };
+
+	private static final Duration[] SLOS = { Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofMillis(10),
+			Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250),
+			Duration.ofMillis(500), Duration.ofMillis(1000), Duration.ofMillis(5000) };
+
+	private final PrometheusMeterRegistry meterRegistry;
+
+	/**
+	 * What the gauges watch. Micrometer only holds it weakly: this reference keeps the
+	 * gauge values alive for as long as the registry is used.
+	 */
+	private final double[] gaugeValues;
+
+	private final int seriesCount;
+
+	private SyntheticRegistry(PrometheusMeterRegistry meterRegistry, double[] gaugeValues, int seriesCount) {
+		this.meterRegistry = meterRegistry;
+		this.gaugeValues = gaugeValues;
+		this.seriesCount = seriesCount;
+	}
+
+	/**
+	 * Build a registry of {@code seriesCount} series.
+	 * @param seriesCount the number of series, at least 100
+	 * @return the registry
+	 */
+	static SyntheticRegistry build(int seriesCount) {
+		if (seriesCount < 100) {
+			throw new IllegalArgumentException("seriesCount must be at least 100, not " + seriesCount);
+		}
+		int timers = Math.max(1, Math.round(seriesCount * 0.05f / (SLO_COUNT + 1)));
+		int gauges = seriesCount / 20;
+		int counters = seriesCount - timers * SERIES_PER_TIMER - gauges;
+		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT,
+				new PrometheusRegistry(), new FixedClock());
+		addCounters(registry, counters);
+		double[] gaugeValues = addGauges(registry, gauges);
+		addTimers(registry, timers);
+		return new SyntheticRegistry(registry, gaugeValues, seriesCount);
+	}
+
+	private static void addCounters(PrometheusMeterRegistry registry, int count) {
+		for (int i = 0; i < count; i++) {
+			int family = i / COUNTERS_PER_FAMILY;
+			int member = i % COUNTERS_PER_FAMILY;
+			Counter counter = Counter.builder(COUNTER_NAMES[family % COUNTER_NAMES.length] + "." + family)
+				.description(description(family, "Requests handled"))
+				.tag("method", METHODS[member % METHODS.length])
+				.tag("status", STATUSES[(member / METHODS.length) % STATUSES.length])
+				.tag("uri", "/api/v1/items/" + (member / (METHODS.length * STATUSES.length)))
+				.register(registry);
+			if (family % 4 == 3) {
+				counter.increment(member * 0.37 + family);
+			}
+			else {
+				counter.increment((member * 31L + family * 7L) % 10_000 + 1);
+			}
+		}
+	}
+
+	private static double[] addGauges(PrometheusMeterRegistry registry, int count) {
+		double[] values = new double[count];
+		for (int i = 0; i < count; i++) {
+			int family = i / GAUGES_PER_FAMILY;
+			int member = i % GAUGES_PER_FAMILY;
+			values[i] = (member % 2 == 0) ? (i * 1_048_576L) : (i * 0.25 + 0.125);
+			int index = i;
+			Gauge.builder("pool.usage." + family, values, (watched) -> watched[index])
+				.description(description(family, "Memory in use"))
+				.baseUnit("bytes")
+				.tag("area", (member % 2 == 0) ? "heap" : "nonheap")
+				.tag("id", "pool-" + member)
+				.register(registry);
+		}
+		return values;
+	}
+
+	private static void addTimers(PrometheusMeterRegistry registry, int count) {
+		for (int i = 0; i < count; i++) {
+			int family = i / TIMERS_PER_FAMILY;
+			int member = i % TIMERS_PER_FAMILY;
+			Timer timer = Timer.builder("service.calls." + family)
+				.description(description(family, "Calls served"))
+				.serviceLevelObjectives(SLOS)
+				.tag("method", METHODS[member % METHODS.length])
+				.tag("outcome", OUTCOMES[member % OUTCOMES.length])
+				.tag("uri", "/api/v1/orders/" + member)
+				.register(registry);
+			for (int sample = 0; sample < SAMPLES_PER_TIMER; sample++) {
+				long micros = ((sample * 37L + i * 11L) % 2_000) * 1_000 + sample * 13L + 1;
+				timer.record(Duration.ofNanos(micros * 1_000));
+			}
+		}
+	}
+
+	private static @Nullable String description(int family, String text) {
+		return (family % 2 == 0) ? text + " (family " + family + ")" : null;
+	}
+
+	/**
+	 * Return the meter registry.
+	 * @return the registry
+	 */
+	PrometheusMeterRegistry meterRegistry() {
+		return this.meterRegistry;
+	}
+
+	/**
+	 * Return the client_java registry behind the meter registry, which both endpoints
+	 * scrape.
+	 * @return the registry
+	 */
+	PrometheusRegistry prometheusRegistry() {
+		return this.meterRegistry.getPrometheusRegistry();
+	}
+
+	/**
+	 * Return the number of series this registry was built with.
+	 * @return the series count
+	 */
+	int seriesCount() {
+		return this.seriesCount;
+	}
+
+	/**
+	 * Return the values the gauges watch.
+	 * @return the gauge values
+	 */
+	double[] gaugeValues() {
+		return this.gaugeValues;
+	}
+
+}
