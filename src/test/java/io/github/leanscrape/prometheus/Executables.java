@@ -1,0 +1,43 @@
+package io.github.leanscrape.prometheus;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.fail;
+
+/**
+ * Finds the Prometheus executables on the {@code PATH}. These tests do not skip when one
+ * is missing: they fail and say what to install.
+ *
+ * @author leanscrape
+ */
+final class Executables {
+
+	private Executables() {
+	}
+
+	/**
+	 * Return the executable of that name on the {@code PATH}, or fail the test.
+	 * @param name {@code prometheus} or {@code promtool}
+	 * @return the executable
+	 */
+	static Path require(String name) {
+		String path = System.getenv("PATH");
+		if (path != null) {
+			for (String directory : path.split(File.pathSeparator)) {
+				if (directory.isEmpty()) {
+					continue;
+				}
+				Path candidate = Path.of(directory, name);
+				if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+					return candidate;
+				}
+			}
+		}
+		return fail("'" + name + "' is not on the PATH. These tests run the real Prometheus tools; install them "
+				+ "(Debian and Ubuntu: apt-get install prometheus, which provides prometheus and promtool). "
+				+ ".ci/run installs them.");
+	}
+
+}

@@ -1,0 +1,259 @@
+package io.github.leanscrape.prometheus;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import io.github.leanscrape.demo.DemoApplication;
+import io.github.leanscrape.demo.DemoMeters;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpHeaders;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A real Prometheus server scrapes the demo application and stores exactly the values the
+ * application set, in each of the formats that Prometheus asks for.
+ *
+ * @author leanscrape
+ */
+class PrometheusScrapeIntegrationTests {
+
+	private static final String SCRAPE_PATH = "/actuator/prometheus";
+
+	private static final Duration TARGET_UP_TIMEOUT = Duration.ofSeconds(30);
+
+	private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(10);
+
+	private static @Nullable ConfigurableApplicationContext context;
+
+	private static int port;
+
+	private static Queue<ScrapeExchange> exchanges = new ConcurrentLinkedQueue<>();
+
+	@BeforeAll
+	static void startDemo() {
+		ConfigurableApplicationContext started = DemoApplication.application(ScrapeRecording.class)
+			.run("--server.port=0", "--server.address=127.0.0.1", "--demo.series=2000",
+					"--spring.main.banner-mode=off");
+		context = started;
+		port = ((WebServerApplicationContext) started).getWebServer().getPort();
+		exchanges = started.getBean(ScrapeRecording.class).exchanges;
+	}
+
+	@AfterAll
+	static void stopDemo() {
+		if (context != null) {
+			context.close();
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource
+	void prometheusStoresTheKnownValues(ScrapeProtocol protocol, @TempDir Path directory) throws Exception {
+		// Scrapes by an earlier server may still finish while this one starts: only those that
+		// began after this point are this server's.
+		long started = System.nanoTime();
+		try (PrometheusServer prometheus = PrometheusServer.start(directory, port, protocol.flags)) {
+			JsonNode target = prometheus.awaitTargetUp(TARGET_UP_TIMEOUT);
+			assertThat(target.path("lastError").asString()).isEmpty();
+			assertThat(value(prometheus, "demo_known_counter_total")).isEqualTo(DemoMeters.KNOWN_COUNTER_VALUE);
+			assertThat(value(prometheus, "demo_known_gauge")).isEqualTo(DemoMeters.KNOWN_GAUGE_VALUE);
+			assertThat(buckets(prometheus)).isEqualTo(expectedBuckets());
+			assertThat(quantile(prometheus, DemoMeters.KNOWN_QUANTILE_PERCENTILE))
+				.isEqualTo(DemoMeters.KNOWN_QUANTILE_VALUE);
+			assertThat(value(prometheus, "up")).isEqualTo(1.0);
+			assertNegotiated(protocol, started);
+		}
+	}
+
+	private static void assertNegotiated(ScrapeProtocol protocol, long startedNanos) {
+		List<ScrapeExchange> seen = new ArrayList<>();
+		for (ScrapeExchange exchange : exchanges) {
+			if (exchange.startedNanos() - startedNanos > 0) {
+				seen.add(exchange);
+			}
+		}
+		assertThat(seen).isNotEmpty();
+		assertThat(seen).allSatisfy((exchange) -> {
+			assertThat(exchange.accept()).as("Accept").startsWith(protocol.mediaType);
+			assertThat(exchange.acceptEncoding()).as("Accept-Encoding").contains("gzip");
+			assertThat(exchange.status()).as("status").isEqualTo(200);
+			assertThat(exchange.contentType()).as("Content-Type").startsWith(protocol.mediaType);
+			assertThat(exchange.contentEncoding()).as("Content-Encoding").isEqualTo("gzip");
+		});
+	}
+
+	private static double value(PrometheusServer prometheus, String metric) {
+		JsonNode vector = prometheus.awaitVector(metric + "{job=\"" + PrometheusServer.JOB + "\"}", QUERY_TIMEOUT);
+		assertThat(vector).as(metric).hasSize(1);
+		return sampleValue(vector.get(0));
+	}
+
+	private static Map<Double, Double> buckets(PrometheusServer prometheus) {
+		JsonNode vector = prometheus.awaitVector(
+				"demo_known_histogram_bucket{job=\"" + PrometheusServer.JOB + "\"}", QUERY_TIMEOUT);
+		Map<Double, Double> buckets = new LinkedHashMap<>();
+		for (JsonNode sample : vector) {
+			// Compared as numbers: how "le" is spelled depends on the format scraped.
+			buckets.put(parseFloat(sample.path("metric").path("le").asString()), sampleValue(sample));
+		}
+		return buckets;
+	}
+
+	private static Map<Double, Double> expectedBuckets() {
+		double[] recordings = DemoMeters.knownHistogramRecordings();
+		Map<Double, Double> expected = new LinkedHashMap<>();
+		for (double boundary : DemoMeters.knownHistogramBoundaries()) {
+			expected.put(boundary, (double) countAtMost(recordings, boundary));
+		}
+		expected.put(Double.POSITIVE_INFINITY, (double) recordings.length);
+		return expected;
+	}
+
+	private static int countAtMost(double[] values, double boundary) {
+		int count = 0;
+		for (double value : values) {
+			if (value <= boundary) {
+				count++;
+			}
+		}
+		return count;
+	}
+
+	private static @Nullable Double quantile(PrometheusServer prometheus, double quantile) {
+		JsonNode vector = prometheus.awaitVector("demo_known_quantile{job=\"" + PrometheusServer.JOB + "\"}",
+				QUERY_TIMEOUT);
+		for (JsonNode sample : vector) {
+			if (parseFloat(sample.path("metric").path("quantile").asString()) == quantile) {
+				return sampleValue(sample);
+			}
+		}
+		return null;
+	}
+
+	private static double sampleValue(JsonNode sample) {
+		// An instant vector's sample is [timestamp, "value"].
+		return parseFloat(sample.path("value").get(1).asString());
+	}
+
+	/**
+	 * Parse a number as Prometheus writes it: Go's float syntax, with {@code +Inf},
+	 * {@code -Inf} and {@code NaN}.
+	 */
+	private static double parseFloat(String value) {
+		return switch (value) {
+			case "+Inf", "Inf" -> Double.POSITIVE_INFINITY;
+			case "-Inf" -> Double.NEGATIVE_INFINITY;
+			case "NaN" -> Double.NaN;
+			default -> Double.parseDouble(value);
+		};
+	}
+
+	/**
+	 * How Prometheus 2.x scrapes: what it asks for first, and the flags that make it ask.
+	 */
+	enum ScrapeProtocol {
+
+		/**
+		 * Prometheus's default: OpenMetrics first.
+		 */
+		OPENMETRICS("application/openmetrics-text"),
+
+		/**
+		 * With native histograms enabled: protobuf first.
+		 */
+		PROTOBUF("application/vnd.google.protobuf", "--enable-feature=native-histograms");
+
+		private final String mediaType;
+
+		private final String[] flags;
+
+		ScrapeProtocol(String mediaType, String... flags) {
+			this.mediaType = mediaType;
+			this.flags = flags;
+		}
+
+	}
+
+	/**
+	 * What a scrape asked for and what it got.
+	 */
+	record ScrapeExchange(long startedNanos, @Nullable String accept, @Nullable String acceptEncoding, int status,
+			@Nullable String contentType, @Nullable String contentEncoding) {
+	}
+
+	/**
+	 * Records the headers of each scrape, outside every other filter: the request as the
+	 * client sent it, the response as it left.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class ScrapeRecording {
+
+		final Queue<ScrapeExchange> exchanges = new ConcurrentLinkedQueue<>();
+
+		@Bean
+		OncePerRequestFilter scrapeRecordingFilter() {
+			return new RecordingFilter(this.exchanges);
+		}
+
+	}
+
+	private static final class RecordingFilter extends OncePerRequestFilter implements Ordered {
+
+		private final Queue<ScrapeExchange> exchanges;
+
+		RecordingFilter(Queue<ScrapeExchange> exchanges) {
+			this.exchanges = exchanges;
+		}
+
+		@Override
+		public int getOrder() {
+			return Ordered.HIGHEST_PRECEDENCE;
+		}
+
+		@Override
+		protected boolean shouldNotFilter(HttpServletRequest request) {
+			return !SCRAPE_PATH.equals(request.getRequestURI());
+		}
+
+		@Override
+		protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+				throws ServletException, IOException {
+			long started = System.nanoTime();
+			try {
+				chain.doFilter(request, response);
+			}
+			finally {
+				this.exchanges.add(new ScrapeExchange(started, request.getHeader(HttpHeaders.ACCEPT),
+						request.getHeader(HttpHeaders.ACCEPT_ENCODING), response.getStatus(),
+						response.getContentType(), response.getHeader(HttpHeaders.CONTENT_ENCODING)));
+			}
+		}
+
+	}
+
+}
