@@ -1,17 +1,15 @@
 package io.github.leanscrape.benchmark;
 
-import java.util.Properties;
-
+import io.github.leanscrape.autoconfigure.LeanscrapeAutoConfiguration;
 import io.github.leanscrape.autoconfigure.LeanscrapeProperties;
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
 import io.github.leanscrape.exposition.ChunkPool;
-import io.github.leanscrape.exposition.GzipEncoder;
-import io.github.leanscrape.exposition.ReferenceScrapeRenderer;
 import io.github.leanscrape.exposition.ScrapeRenderer;
 import io.github.leanscrape.exposition.ScrapeSizeHints;
 import io.github.leanscrape.exposition.Scraper;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The starter's scrape objects, built as {@code LeanscrapeAutoConfiguration} builds its
@@ -30,22 +28,19 @@ record LeanscrapeStarter(ChunkPool pool, ScrapeSizeHints sizeHints, Scraper scra
 
 	/**
 	 * Build the starter's objects for a registry.
-	 * @param prometheusRegistry the registry to scrape
-	 * @param exporterProperties client_java's exporter properties, as Spring Boot passes them
+	 * @param meterRegistry the registry to scrape
+	 * @param config the registry's configuration
 	 * @return the objects
 	 */
-	static LeanscrapeStarter create(PrometheusRegistry prometheusRegistry, @Nullable Properties exporterProperties) {
+	static LeanscrapeStarter create(PrometheusMeterRegistry meterRegistry, PrometheusConfig config) {
 		LeanscrapeProperties properties = new LeanscrapeProperties();
-		ScrapeRenderer renderer = new ReferenceScrapeRenderer(prometheusRegistry, exporterProperties);
-		LeanscrapeProperties.Buffer buffer = properties.getBuffer();
-		ChunkPool pool = new ChunkPool(ChunkPool.DEFAULT_CHUNK_SIZE, buffer.getMaxRetained().toBytes());
-		ScrapeSizeHints sizeHints = new ScrapeSizeHints(pool, buffer.getHeadroom().toBytes());
-		LeanscrapeProperties.Compression compression = properties.getCompression();
-		GzipEncoder gzip = compression.isEnabled() ? new GzipEncoder(pool, compression.getLevel()) : null;
-		Scraper scraper = new Scraper(renderer, pool, sizeHints, gzip);
-		LeanscrapeScrapeEndpoint endpoint = new LeanscrapeScrapeEndpoint(prometheusRegistry, exporterProperties,
-				scraper);
-		return new LeanscrapeStarter(pool, sizeHints, scraper, endpoint);
+		PrometheusRegistry prometheusRegistry = meterRegistry.getPrometheusRegistry();
+		ScrapeRenderer renderer = LeanscrapeAutoConfiguration.renderer(prometheusRegistry, meterRegistry, config,
+				properties);
+		Scraper scraper = LeanscrapeAutoConfiguration.scraper(renderer, properties);
+		LeanscrapeScrapeEndpoint endpoint = new LeanscrapeScrapeEndpoint(prometheusRegistry,
+				config.prometheusProperties(), scraper);
+		return new LeanscrapeStarter(scraper.pool(), scraper.sizeHints(), scraper, endpoint);
 	}
 
 }

@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.leanscrape.exposition.ScrapeBody;
 import io.github.leanscrape.exposition.ScrapeBuffer;
 import io.prometheus.metrics.config.PrometheusPropertiesLoader;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
@@ -196,7 +197,7 @@ public class ScrapeStagesBenchmark {
 			this.body = body;
 			this.bootNextSize = body.length + BOOT_SCRAPE_SIZE_EXTRA;
 			this.reusedStream = new ByteArrayOutputStream(body.length + BOOT_SCRAPE_SIZE_EXTRA);
-			this.starter = LeanscrapeStarter.create(state.registry().prometheusRegistry(), state.exporterProperties());
+			this.starter = LeanscrapeStarter.create(state.registry().meterRegistry(), PrometheusConfig.DEFAULT);
 			this.starter.sizeHints().record(format, body.length);
 		}
 

@@ -74,7 +74,7 @@ public class ScrapeState {
 		Properties exporterProperties = PrometheusConfig.DEFAULT.prometheusProperties();
 		PrometheusScrapeEndpoint bootEndpoint = new PrometheusScrapeEndpoint(registry.prometheusRegistry(),
 				exporterProperties);
-		LeanscrapeStarter leanscrape = LeanscrapeStarter.create(registry.prometheusRegistry(), exporterProperties);
+		LeanscrapeStarter leanscrape = LeanscrapeStarter.create(registry.meterRegistry(), PrometheusConfig.DEFAULT);
 		assertSeriesCount(registry, exporterProperties);
 		assertSameBody(outputFormat, bootEndpoint, leanscrape);
 		this.registry = registry;

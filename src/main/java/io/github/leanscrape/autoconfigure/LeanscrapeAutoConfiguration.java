@@ -1,17 +1,15 @@
 package io.github.leanscrape.autoconfigure;
 
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
-import io.github.leanscrape.exposition.ChunkPool;
-import io.github.leanscrape.exposition.GzipEncoder;
 import io.github.leanscrape.exposition.ReferenceScrapeRenderer;
 import io.github.leanscrape.exposition.ScrapeRenderer;
-import io.github.leanscrape.exposition.ScrapeSizeHints;
 import io.github.leanscrape.exposition.direct.DirectTextRenderer;
 import io.github.leanscrape.exposition.Scraper;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -58,28 +56,49 @@ public final class LeanscrapeAutoConfiguration {
 	@ConditionalOnMissingBean
 	ScrapeRenderer leanscrapeRenderer(PrometheusRegistry prometheusRegistry, PrometheusConfig prometheusConfig,
 			ObjectProvider<PrometheusMeterRegistry> meterRegistry, LeanscrapeProperties properties) {
+		return renderer(prometheusRegistry, meterRegistry.getIfUnique(), prometheusConfig, properties);
+	}
+
+	/**
+	 * Create the renderer for the given settings, as this auto-configuration does: the
+	 * direct path when it is enabled and the meter registry is the one behind the
+	 * endpoint's registry, the reference path otherwise.
+	 * @param prometheusRegistry the registry the endpoint scrapes
+	 * @param meterRegistry the meter registry, if there is exactly one
+	 * @param prometheusConfig the meter registry's configuration
+	 * @param properties the settings
+	 * @return the renderer
+	 */
+	public static ScrapeRenderer renderer(PrometheusRegistry prometheusRegistry,
+			@Nullable PrometheusMeterRegistry meterRegistry, PrometheusConfig prometheusConfig,
+			LeanscrapeProperties properties) {
 		ReferenceScrapeRenderer reference = new ReferenceScrapeRenderer(prometheusRegistry,
 				prometheusConfig.prometheusProperties());
-		PrometheusMeterRegistry registry = meterRegistry.getIfUnique();
-		if (!properties.getDirect().isEnabled() || registry == null
-				|| registry.getPrometheusRegistry() != prometheusRegistry) {
-			// The direct path writes what the endpoint's registry holds; anything else is
-			// left to the reference path.
+		if (!properties.getDirect().isEnabled() || meterRegistry == null
+				|| meterRegistry.getPrometheusRegistry() != prometheusRegistry) {
 			return reference;
 		}
-		return new DirectTextRenderer(registry, prometheusConfig, prometheusConfig.prometheusProperties(),
+		return new DirectTextRenderer(meterRegistry, prometheusConfig, prometheusConfig.prometheusProperties(),
 				reference);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	Scraper leanscrapeScraper(ScrapeRenderer renderer, LeanscrapeProperties properties) {
+		return scraper(renderer, properties);
+	}
+
+	/**
+	 * Create the scraper for the given settings, as this auto-configuration does.
+	 * @param renderer the renderer
+	 * @param properties the settings
+	 * @return the scraper
+	 */
+	public static Scraper scraper(ScrapeRenderer renderer, LeanscrapeProperties properties) {
 		LeanscrapeProperties.Buffer buffer = properties.getBuffer();
-		ChunkPool pool = new ChunkPool(ChunkPool.DEFAULT_CHUNK_SIZE, buffer.getMaxRetained().toBytes());
-		ScrapeSizeHints sizeHints = new ScrapeSizeHints(pool, buffer.getHeadroom().toBytes());
 		LeanscrapeProperties.Compression compression = properties.getCompression();
-		GzipEncoder gzip = compression.isEnabled() ? new GzipEncoder(pool, compression.getLevel()) : null;
-		return new Scraper(renderer, pool, sizeHints, gzip);
+		return Scraper.create(renderer, buffer.getHeadroom().toBytes(), buffer.getMaxRetained().toBytes(),
+				compression.isEnabled() ? compression.getLevel() : 0);
 	}
 
 }

@@ -41,6 +41,30 @@ public final class Scraper {
 	}
 
 	/**
+	 * Create a scraper with its own pool, size hints and, when compression is on, gzip
+	 * encoder.
+	 * @param renderer the renderer that writes the exposition
+	 * @param headroom bytes added to the previous size of each kind of scrape
+	 * @param maxRetained most bytes of free chunks kept between scrapes
+	 * @param compressionLevel the gzip level, or {@code 0} for no compression
+	 * @return the scraper
+	 */
+	public static Scraper create(ScrapeRenderer renderer, long headroom, long maxRetained, int compressionLevel) {
+		ChunkPool pool = new ChunkPool(ChunkPool.DEFAULT_CHUNK_SIZE, maxRetained);
+		ScrapeSizeHints sizeHints = new ScrapeSizeHints(pool, headroom);
+		GzipEncoder gzip = (compressionLevel != 0) ? new GzipEncoder(pool, compressionLevel) : null;
+		return new Scraper(renderer, pool, sizeHints, gzip);
+	}
+
+	/**
+	 * Return the size hints of this scraper.
+	 * @return the size hints
+	 */
+	public ScrapeSizeHints sizeHints() {
+		return this.sizeHints;
+	}
+
+	/**
 	 * Render one scrape into a new body. The caller owns the body's reference and must
 	 * release it.
 	 * @param format the format

@@ -3,12 +3,11 @@ package io.github.leanscrape.support;
 import java.util.Properties;
 import java.util.Set;
 
+import io.github.leanscrape.autoconfigure.LeanscrapeAutoConfiguration;
+import io.github.leanscrape.autoconfigure.LeanscrapeProperties;
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
-import io.github.leanscrape.exposition.ChunkPool;
-import io.github.leanscrape.exposition.GzipEncoder;
 import io.github.leanscrape.exposition.ReferenceScrapeRenderer;
 import io.github.leanscrape.exposition.ScrapeRenderer;
-import io.github.leanscrape.exposition.ScrapeSizeHints;
 import io.github.leanscrape.exposition.Scraper;
 import io.github.leanscrape.exposition.direct.DirectTextRenderer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -63,8 +62,7 @@ public final class ScrapeFixture {
 	 * @return the scraper
 	 */
 	public static Scraper scraper(ScrapeRenderer renderer) {
-		ChunkPool pool = new ChunkPool(ChunkPool.DEFAULT_CHUNK_SIZE, 64L << 20);
-		return new Scraper(renderer, pool, new ScrapeSizeHints(pool, 16 * 1024), new GzipEncoder(pool, 1));
+		return LeanscrapeAutoConfiguration.scraper(renderer, new LeanscrapeProperties());
 	}
 
 	public PrometheusMeterRegistry meterRegistry() {
