@@ -32,7 +32,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The endpoint over real HTTP, against Spring Boot's endpoint on the same registry. Each
- * stack runs the same tests.
+ * stack runs the same tests, on the application's server or on the management server.
  */
 abstract class AbstractScrapeHttpTests {
 
@@ -43,7 +43,7 @@ abstract class AbstractScrapeHttpTests {
 	static final String PROMETHEUS_2_ACCEPT = "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1";
 
 	@LocalServerPort
-	int port;
+	int serverPort;
 
 	@Autowired
 	PrometheusRegistry prometheusRegistry;
@@ -60,7 +60,7 @@ abstract class AbstractScrapeHttpTests {
 
 	@BeforeEach
 	void setUp() {
-		this.http = new HttpScraper(this.port);
+		this.http = new HttpScraper(scrapePort());
 		this.bootEndpoint = new PrometheusScrapeEndpoint(this.prometheusRegistry,
 				this.prometheusConfig.prometheusProperties());
 	}
@@ -69,6 +69,14 @@ abstract class AbstractScrapeHttpTests {
 	void everyChunkIsBackInThePool() {
 		ChunkPool pool = this.endpoint.scraper().pool();
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(pool.leasedChunks()).isZero());
+	}
+
+	/**
+	 * Return the port of the server that serves actuator endpoints.
+	 * @return the port to scrape
+	 */
+	int scrapePort() {
+		return this.serverPort;
 	}
 
 	byte[] bootBody(PrometheusOutputFormat format, Set<String> includedNames) {
@@ -140,6 +148,87 @@ abstract class AbstractScrapeHttpTests {
 			assertSameBody(response.body(), bootBody(format, names), format);
 			assertThat(response.body().length).isLessThan(bootBody(format, null).length);
 		}
+	}
+
+	/**
+	 * Return whether the server takes {@code [} and {@code ]} unencoded in a query string.
+	 * Tomcat refuses them (400) unless {@code server.tomcat.relaxed-query-chars} allows
+	 * them; Prometheus and its Go and Java clients send them encoded.
+	 * @return whether {@code ?name[]=a} reaches the application
+	 */
+	boolean unencodedBracketsInQuery() {
+		return true;
+	}
+
+	@Test
+	void unencodedNameParameter() {
+		Set<String> names = new LinkedHashSet<>(List.of("rich_requests", "rich_gauge"));
+		HttpResponse<byte[]> response = this.http.get(PATH + "?name[]=rich_requests&name[]=rich_gauge");
+		if (!unencodedBracketsInQuery()) {
+			assertThat(response.statusCode()).isEqualTo(400);
+			return;
+		}
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertSameBody(response.body(), bootBody(PrometheusOutputFormat.CONTENT_TYPE_004, names),
+				PrometheusOutputFormat.CONTENT_TYPE_004);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "name%5B%5D", "name%5b%5d" })
+	void nameParameterMeansIncludedNames(String parameter) {
+		Set<String> names = new LinkedHashSet<>(List.of("rich_requests", "rich_gauge", "rich_timer_seconds"));
+		String query = "?" + parameter + "=rich_requests&" + parameter + "=rich_gauge&" + parameter
+				+ "=rich_timer_seconds";
+		for (PrometheusOutputFormat format : PrometheusOutputFormat.values()) {
+			HttpResponse<byte[]> response = this.http.get(PATH + query, "Accept",
+					format.getProducedMimeType().toString());
+			assertThat(response.statusCode()).isEqualTo(200);
+			assertThat(response.headers().firstValue("Content-Type"))
+				.hasValue(format.getProducedMimeType().toString());
+			assertSameBody(response.body(), bootBody(format, names), format);
+			assertThat(response.body().length).isLessThan(bootBody(format, null).length);
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(PrometheusOutputFormat.class)
+	void nameParameterWithGzip(PrometheusOutputFormat format) {
+		HttpResponse<byte[]> response = this.http.get(PATH + "?name%5B%5D=rich_summary_bytes&name%5B%5D=rich_gauge",
+				"Accept", format.getProducedMimeType().toString(), "Accept-Encoding", "gzip");
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.headers().firstValue("Content-Encoding")).hasValue("gzip");
+		assertSameBody(HttpScraper.gunzip(response.body()),
+				bootBody(format, new LinkedHashSet<>(List.of("rich_summary_bytes", "rich_gauge"))), format);
+	}
+
+	@Test
+	void singleNameParameter() {
+		HttpResponse<byte[]> response = this.http.get(PATH + "?name%5B%5D=rich_timer_histogram_seconds");
+		assertThat(response.statusCode()).isEqualTo(200);
+		byte[] expected = bootBody(PrometheusOutputFormat.CONTENT_TYPE_004, Set.of("rich_timer_histogram_seconds"));
+		assertThat(expected).isNotEmpty();
+		assertSameBody(response.body(), expected, PrometheusOutputFormat.CONTENT_TYPE_004);
+	}
+
+	@Test
+	void nameParameterAndIncludedNamesMeanTheirUnion() {
+		Set<String> names = new LinkedHashSet<>(List.of("rich_requests", "rich_gauge", "rich_timer_seconds"));
+		for (PrometheusOutputFormat format : PrometheusOutputFormat.values()) {
+			HttpResponse<byte[]> response = this.http.get(
+					PATH + "?includedNames=rich_requests,rich_gauge&foo=bar&name%5B%5D=rich_timer_seconds"
+							+ "&name%5B%5D=rich_gauge",
+					"Accept", format.getProducedMimeType().toString());
+			assertThat(response.statusCode()).isEqualTo(200);
+			assertSameBody(response.body(), bootBody(format, names), format);
+		}
+	}
+
+	@Test
+	void unknownNameParameterIncludesNothing() {
+		HttpResponse<byte[]> response = this.http.get(PATH + "?name%5B%5D=no_such_metric");
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertSameBody(response.body(), bootBody(PrometheusOutputFormat.CONTENT_TYPE_004, Set.of("no_such_metric")),
+				PrometheusOutputFormat.CONTENT_TYPE_004);
 	}
 
 	@Test

@@ -13,4 +13,9 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 				"management.endpoints.web.exposure.include=prometheus", "rich.bulk-series=20000" })
 class WebMvcScrapeHttpTests extends AbstractScrapeHttpTests {
 
+	@Override
+	boolean unencodedBracketsInQuery() {
+		return false;
+	}
+
 }

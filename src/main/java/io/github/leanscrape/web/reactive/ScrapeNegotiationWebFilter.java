@@ -1,16 +1,21 @@
 package io.github.leanscrape.web.reactive;
 
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 
 import io.github.leanscrape.endpoint.ScrapeFormatNegotiator;
+import io.github.leanscrape.web.NameParameters;
 import io.github.leanscrape.web.ScrapeEndpointPaths;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.util.MultiValueMap;
 import org.springframework.web.server.NotAcceptableStatusException;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
@@ -23,6 +28,10 @@ import org.springframework.web.server.WebFilterChain;
  * A header that rules every format out (all with {@code q=0}, say) is answered 406 Not
  * Acceptable. Ordered after Spring Security's web filter chain. Headers it cannot parse are
  * passed on untouched, for Spring to answer as it answers Spring Boot's own endpoint.
+ * <p>
+ * It also reads the {@code name[]} query parameter of Prometheus's client libraries as
+ * {@code includedNames} (see {@link NameParameters}): the endpoint sees a request whose
+ * URI carries {@code includedNames} only.
  *
  * @author leanscrape
  */
@@ -61,14 +70,41 @@ public final class ScrapeNegotiationWebFilter implements WebFilter, Ordered {
 			return Mono.error(new NotAcceptableStatusException(PRODUCIBLE));
 		}
 		PrometheusOutputFormat format = result.format();
-		if (format == null) {
+		URI includedNamesUri = includedNamesUri(exchange.getRequest());
+		if (format == null && includedNamesUri == null) {
 			return chain.filter(exchange);
 		}
-		String negotiated = format.getProducedMimeType().toString();
-		ServerWebExchange negotiatedExchange = exchange.mutate()
-			.request((request) -> request.headers((headers) -> headers.set(HttpHeaders.ACCEPT, negotiated)))
-			.build();
-		return chain.filter(negotiatedExchange);
+		ServerHttpRequest.Builder request = exchange.getRequest().mutate();
+		if (format != null) {
+			String negotiated = format.getProducedMimeType().toString();
+			request.headers((headers) -> headers.set(HttpHeaders.ACCEPT, negotiated));
+		}
+		if (includedNamesUri != null) {
+			request.uri(includedNamesUri);
+		}
+		return chain.filter(exchange.mutate().request(request.build()).build());
+	}
+
+	/**
+	 * Return the request's URI with its {@code name[]} parameters made
+	 * {@code includedNames}, or {@code null} when it has none.
+	 */
+	private static @Nullable URI includedNamesUri(ServerHttpRequest request) {
+		MultiValueMap<String, String> parameters = request.getQueryParams();
+		List<String> names = parameters.get(NameParameters.NAME);
+		if (names == null) {
+			return null;
+		}
+		List<String> includedNames = NameParameters.includedNames(parameters.get(NameParameters.INCLUDED_NAMES),
+				names);
+		URI uri = request.getURI();
+		String query = NameParameters.rewriteQuery(uri.getRawQuery(), includedNames);
+		String withoutQuery = uri.toString();
+		int questionMark = withoutQuery.indexOf('?');
+		if (questionMark >= 0) {
+			withoutQuery = withoutQuery.substring(0, questionMark);
+		}
+		return URI.create(withoutQuery + "?" + query);
 	}
 
 	private static List<MediaType> producibleMediaTypes() {

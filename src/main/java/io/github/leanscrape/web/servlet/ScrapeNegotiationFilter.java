@@ -1,11 +1,15 @@
 package io.github.leanscrape.web.servlet;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Enumeration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.github.leanscrape.endpoint.ScrapeFormatNegotiator;
+import io.github.leanscrape.web.NameParameters;
 import io.github.leanscrape.web.ScrapeEndpointPaths;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -27,6 +31,10 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Acceptable. Ordered after Spring Security's filter chain, so it runs only for requests
  * that security let through. Headers it cannot parse are passed on untouched, for Spring
  * to answer as it answers Spring Boot's own endpoint.
+ * <p>
+ * It also reads the {@code name[]} query parameter of Prometheus's client libraries as
+ * {@code includedNames} (see {@link NameParameters}): the endpoint sees a request whose
+ * parameters and query string carry {@code includedNames} only.
  *
  * @author leanscrape
  */
@@ -71,7 +79,12 @@ public final class ScrapeNegotiationFilter extends OncePerRequestFilter implemen
 			return;
 		}
 		PrometheusOutputFormat format = result.format();
-		chain.doFilter((format != null) ? new NegotiatedRequest(request, format) : request, response);
+		HttpServletRequest filtered = (format != null) ? new NegotiatedRequest(request, format) : request;
+		String[] names = request.getParameterValues(NameParameters.NAME);
+		if (names != null) {
+			filtered = new IncludedNamesRequest(filtered, names);
+		}
+		chain.doFilter(filtered, response);
 	}
 
 	/**
@@ -95,6 +108,59 @@ public final class ScrapeNegotiationFilter extends OncePerRequestFilter implemen
 		public Enumeration<String> getHeaders(String name) {
 			return HttpHeaders.ACCEPT.equalsIgnoreCase(name) ? Collections.enumeration(List.of(this.accept))
 					: super.getHeaders(name);
+		}
+
+	}
+
+	/**
+	 * A request whose {@code name[]} parameters became {@code includedNames}.
+	 */
+	private static final class IncludedNamesRequest extends HttpServletRequestWrapper {
+
+		private final Map<String, String[]> parameters;
+
+		private final String queryString;
+
+		IncludedNamesRequest(HttpServletRequest request, String[] names) {
+			super(request);
+			String[] included = request.getParameterValues(NameParameters.INCLUDED_NAMES);
+			List<String> includedNames = NameParameters.includedNames(
+					(included != null) ? Arrays.asList(included) : null, Arrays.asList(names));
+			Map<String, String[]> parameters = new LinkedHashMap<>(request.getParameterMap());
+			parameters.remove(NameParameters.NAME);
+			// No name at all is an empty includedNames, which Spring Boot reads as the
+			// empty set: one value, as it would have come from the query string.
+			parameters.put(NameParameters.INCLUDED_NAMES,
+					includedNames.isEmpty() ? new String[] { "" } : includedNames.toArray(new String[0]));
+			this.parameters = Collections.unmodifiableMap(parameters);
+			this.queryString = NameParameters.rewriteQuery(request.getQueryString(), includedNames);
+		}
+
+		@Override
+		public @Nullable String getParameter(String name) {
+			String[] values = this.parameters.get(name);
+			return (values != null && values.length > 0) ? values[0] : null;
+		}
+
+		@Override
+		public Map<String, String[]> getParameterMap() {
+			return this.parameters;
+		}
+
+		@Override
+		public Enumeration<String> getParameterNames() {
+			return Collections.enumeration(this.parameters.keySet());
+		}
+
+		@Override
+		public String @Nullable [] getParameterValues(String name) {
+			String[] values = this.parameters.get(name);
+			return (values != null) ? values.clone() : null;
+		}
+
+		@Override
+		public String getQueryString() {
+			return this.queryString;
 		}
 
 	}

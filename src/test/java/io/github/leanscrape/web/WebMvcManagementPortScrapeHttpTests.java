@@ -1,0 +1,42 @@
+package io.github.leanscrape.web;
+
+import java.net.http.HttpResponse;
+
+import io.github.leanscrape.support.HttpScraper;
+import io.github.leanscrape.support.ScrapeTestApplication;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalManagementPort;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The endpoint on Spring MVC with {@code management.server.port}: actuator on its own
+ * Tomcat, in a child context. Tomcat is told to take unencoded brackets in query
+ * strings, which its management server honours too.
+ */
+@SpringBootTest(classes = ScrapeTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "spring.main.web-application-type=servlet", "server.address=127.0.0.1",
+				"management.server.port=0", "management.server.address=127.0.0.1",
+				"server.tomcat.relaxed-query-chars=[,]",
+				"management.endpoints.web.exposure.include=prometheus", "rich.bulk-series=20000" })
+class WebMvcManagementPortScrapeHttpTests extends AbstractScrapeHttpTests {
+
+	@LocalManagementPort
+	int managementPort;
+
+	@Override
+	int scrapePort() {
+		return this.managementPort;
+	}
+
+	@Test
+	void applicationServerDoesNotServeTheEndpoint() {
+		assertThat(this.managementPort).isNotEqualTo(this.serverPort);
+		HttpResponse<byte[]> response = new HttpScraper(this.serverPort).get(PATH);
+		assertThat(response.statusCode()).isEqualTo(404);
+	}
+
+}
