@@ -34,11 +34,15 @@ public final class ReferenceScrapeRenderer implements ScrapeRenderer {
 	 * @param exporterProperties client_java's exporter properties, as given to Spring Boot's
 	 * endpoint, or {@code null} for the defaults
 	 */
+	@SuppressWarnings("deprecation")
 	public ReferenceScrapeRenderer(PrometheusRegistry registry, @Nullable Properties exporterProperties) {
 		this.registry = registry;
 		PrometheusProperties properties = (exporterProperties != null)
 				? PrometheusPropertiesLoader.load(exporterProperties) : PrometheusPropertiesLoader.load();
-		this.expositionFormats = ExpositionFormats.init(properties);
+		// init(ExporterProperties) is in every client_java line Spring Boot 4.0 and 4.1 manage
+		// (1.4 has no init(PrometheusProperties)); on 1.7 it builds the text 0.0.4, OpenMetrics
+		// 1.0 and protobuf writers exactly as init(PrometheusProperties) does.
+		this.expositionFormats = ExpositionFormats.init(properties.getExporterProperties());
 	}
 
 	@Override

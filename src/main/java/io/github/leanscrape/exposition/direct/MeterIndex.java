@@ -9,6 +9,7 @@ import java.util.TreeMap;
 import io.github.leanscrape.exposition.direct.LabelEncoder.SortKey;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.config.NamingConvention;
 import io.prometheus.metrics.model.snapshots.PrometheusNaming;
 import org.jspecify.annotations.Nullable;
@@ -61,14 +62,15 @@ final class MeterIndex {
 		// to the reference path.
 		ShapeOfMeter shape = PrometheusNaming.isValidLegacyMetricName(conventionName) ? ShapeOfMeter.of(meter)
 				: null;
+		List<String> tagKeys = tagKeys(id);
 		if (entry == null) {
-			entry = new MeterFamilies(conventionName, meter, shape, help(id));
+			entry = new MeterFamilies(conventionName, meter, shape, tagKeys, help(id));
 			this.byConventionName.put(conventionName, entry);
 			if (!entry.isReferenceOnly()) {
 				claimFamilies(entry);
 			}
 		}
-		else if (!entry.isReferenceOnly() && !entry.accepts(meter, shape)) {
+		else if (!entry.isReferenceOnly() && !entry.accepts(meter, shape, tagKeys)) {
 			toReferenceOnly(entry);
 		}
 		if (entry.isReferenceOnly()) {
@@ -170,6 +172,15 @@ final class MeterIndex {
 		for (Family family : entry.families) {
 			this.families.remove(family.name, family);
 		}
+	}
+
+	private List<String> tagKeys(Meter.Id id) {
+		List<Tag> tags = id.getConventionTags(namingConvention());
+		List<String> keys = new ArrayList<>(tags.size());
+		for (Tag tag : tags) {
+			keys.add(tag.getKey());
+		}
+		return keys;
 	}
 
 	private String help(Meter.Id id) {
