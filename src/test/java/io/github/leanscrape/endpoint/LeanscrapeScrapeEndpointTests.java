@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -11,8 +12,11 @@ import java.util.stream.Stream;
 
 import io.github.leanscrape.exposition.ScrapeBody;
 import io.github.leanscrape.support.ScrapeFixture;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
@@ -71,6 +75,26 @@ class LeanscrapeScrapeEndpointTests {
 		assertThat(response.getContentType()).isEqualTo(format.getProducedMimeType());
 		assertSameBytes(response.getBody(), expected, format);
 		assertThat(this.fixture.endpoint().scraper().pool().leasedChunks()).isZero();
+	}
+
+	/**
+	 * Meters of one name with different tag keys: Micrometer 1.16 and earlier (Spring Boot
+	 * 4.0) leave all but the first set of keys out of the scrape, later versions export
+	 * them all. Either way the output is Spring Boot's.
+	 */
+	@ParameterizedTest
+	@EnumSource(PrometheusOutputFormat.class)
+	void meterNamesWithDifferentTagKeys(PrometheusOutputFormat format) {
+		MeterRegistry registry = this.fixture.meterRegistry();
+		Counter.builder("rich.mixed").tag("method", "GET").register(registry).increment(3);
+		Counter.builder("rich.mixed").tag("uri", "/a").register(registry).increment(4);
+		Counter.builder("rich.mixed").tag("method", "POST").register(registry).increment(5);
+		Counter.builder("rich.mixed").tags("method", "PUT", "uri", "/b").register(registry).increment(6);
+		for (Set<String> includedNames : Arrays.asList(null, Set.of("rich_mixed_total", "rich_mixed"))) {
+			byte[] expected = this.fixture.bootBody(format, includedNames);
+			assertThat(new String(expected, StandardCharsets.UTF_8)).contains("GET");
+			assertSameBytes(this.fixture.endpoint().scrape(format, includedNames).getBody(), expected, format);
+		}
 	}
 
 	static void assertSameBytes(byte[] actual, byte[] expected, PrometheusOutputFormat format) {

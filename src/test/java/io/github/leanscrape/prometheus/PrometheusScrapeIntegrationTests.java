@@ -19,6 +19,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -40,6 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author leanscrape
  */
+@Tag(PrometheusTests.TAG)
 class PrometheusScrapeIntegrationTests {
 
 	private static final String SCRAPE_PATH = "/actuator/prometheus";

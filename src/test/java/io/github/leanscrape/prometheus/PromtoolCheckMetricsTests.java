@@ -12,6 +12,7 @@ import java.util.TreeSet;
 import io.github.leanscrape.demo.DemoApplication;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author leanscrape
  */
+@Tag(PrometheusTests.TAG)
 class PromtoolCheckMetricsTests {
 
 	@Test
