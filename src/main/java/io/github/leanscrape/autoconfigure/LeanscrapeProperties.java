@@ -1,5 +1,7 @@
 package io.github.leanscrape.autoconfigure;
 
+import java.time.Duration;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
@@ -17,7 +19,30 @@ public class LeanscrapeProperties {
 	 */
 	private boolean enabled = true;
 
+	/**
+	 * Most scrape renderings that may run at once. Scrapes of the same format and name
+	 * filter that overlap share one rendering and do not count twice.
+	 */
+	private int maxConcurrentRenders = 2;
+
+	/**
+	 * How long a scrape may wait for a rendering slot or for a shared rendering when the
+	 * request has no X-Prometheus-Scrape-Timeout-Seconds header, or one that is not a
+	 * positive number. A scrape that misses its deadline is answered 503.
+	 */
+	private Duration scrapeTimeout = Duration.ofSeconds(10);
+
+	/**
+	 * Longest scrape timeout that an X-Prometheus-Scrape-Timeout-Seconds header may ask
+	 * for.
+	 */
+	private Duration maxScrapeTimeout = Duration.ofMinutes(2);
+
 	private final Direct direct = new Direct();
+
+	private final Cache cache = new Cache();
+
+	private final Metrics metrics = new Metrics();
 
 	private final Buffer buffer = new Buffer();
 
@@ -31,6 +56,38 @@ public class LeanscrapeProperties {
 		this.enabled = enabled;
 	}
 
+	public int getMaxConcurrentRenders() {
+		return this.maxConcurrentRenders;
+	}
+
+	public void setMaxConcurrentRenders(int maxConcurrentRenders) {
+		this.maxConcurrentRenders = maxConcurrentRenders;
+	}
+
+	public Duration getScrapeTimeout() {
+		return this.scrapeTimeout;
+	}
+
+	public void setScrapeTimeout(Duration scrapeTimeout) {
+		this.scrapeTimeout = scrapeTimeout;
+	}
+
+	public Duration getMaxScrapeTimeout() {
+		return this.maxScrapeTimeout;
+	}
+
+	public void setMaxScrapeTimeout(Duration maxScrapeTimeout) {
+		this.maxScrapeTimeout = maxScrapeTimeout;
+	}
+
+	public Cache getCache() {
+		return this.cache;
+	}
+
+	public Metrics getMetrics() {
+		return this.metrics;
+	}
+
 	public Direct getDirect() {
 		return this.direct;
 	}
@@ -41,6 +98,48 @@ public class LeanscrapeProperties {
 
 	public Compression getCompression() {
 		return this.compression;
+	}
+
+	/**
+	 * Scrape cache settings.
+	 */
+	public static class Cache {
+
+		/**
+		 * How long a rendered body is served again to scrapes of the same format and name
+		 * filter. Zero turns the cache off.
+		 */
+		private Duration timeToLive = Duration.ZERO;
+
+		public Duration getTimeToLive() {
+			return this.timeToLive;
+		}
+
+		public void setTimeToLive(Duration timeToLive) {
+			this.timeToLive = timeToLive;
+		}
+
+	}
+
+	/**
+	 * Settings of the starter's own metrics.
+	 */
+	public static class Metrics {
+
+		/**
+		 * Whether the starter records its own work (leanscrape.* meters) in the
+		 * application's meter registry.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
 	}
 
 	/**
