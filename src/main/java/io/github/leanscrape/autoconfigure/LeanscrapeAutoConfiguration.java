@@ -1,5 +1,6 @@
 package io.github.leanscrape.autoconfigure;
 
+import io.github.leanscrape.endpoint.LeanscrapeEndpoint;
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
 import io.github.leanscrape.endpoint.MicrometerScrapeMetrics;
 import io.github.leanscrape.endpoint.ScrapeMetrics;
@@ -99,8 +100,17 @@ public final class LeanscrapeAutoConfiguration {
 				|| meterRegistry.getPrometheusRegistry() != prometheusRegistry) {
 			return reference;
 		}
-		return new DirectTextRenderer(meterRegistry, prometheusConfig, prometheusConfig.prometheusProperties(),
-				reference);
+		DirectTextRenderer direct = new DirectTextRenderer(meterRegistry, prometheusConfig,
+				prometheusConfig.prometheusProperties(), reference);
+		direct.cardinalityWarnThreshold(properties.getCardinality().getWarnThreshold());
+		return direct;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnAvailableEndpoint(LeanscrapeEndpoint.class)
+	LeanscrapeEndpoint leanscrapeEndpoint(ScrapeRenderer renderer) {
+		return new LeanscrapeEndpoint(renderer);
 	}
 
 	@Bean

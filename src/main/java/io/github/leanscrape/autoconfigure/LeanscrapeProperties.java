@@ -44,6 +44,8 @@ public class LeanscrapeProperties {
 
 	private final Metrics metrics = new Metrics();
 
+	private final Cardinality cardinality = new Cardinality();
+
 	private final Buffer buffer = new Buffer();
 
 	private final Compression compression = new Compression();
@@ -88,6 +90,10 @@ public class LeanscrapeProperties {
 		return this.metrics;
 	}
 
+	public Cardinality getCardinality() {
+		return this.cardinality;
+	}
+
 	public Direct getDirect() {
 		return this.direct;
 	}
@@ -117,6 +123,27 @@ public class LeanscrapeProperties {
 
 		public void setTimeToLive(Duration timeToLive) {
 			this.timeToLive = timeToLive;
+		}
+
+	}
+
+	/**
+	 * Cardinality report settings.
+	 */
+	public static class Cardinality {
+
+		/**
+		 * Number of series in one scrape above which a warning is logged, once, pointing
+		 * at the 'leanscrape' actuator endpoint.
+		 */
+		private long warnThreshold = 500_000;
+
+		public long getWarnThreshold() {
+			return this.warnThreshold;
+		}
+
+		public void setWarnThreshold(long warnThreshold) {
+			this.warnThreshold = warnThreshold;
 		}
 
 	}

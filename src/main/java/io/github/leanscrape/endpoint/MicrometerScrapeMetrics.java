@@ -2,6 +2,7 @@ package io.github.leanscrape.endpoint;
 
 import java.util.concurrent.TimeUnit;
 
+import io.github.leanscrape.exposition.FormatNames;
 import io.github.leanscrape.exposition.ScrapeOutcome;
 import io.github.leanscrape.exposition.Scraper;
 import io.github.leanscrape.exposition.direct.DirectTextRenderer;
@@ -56,7 +57,7 @@ public final class MicrometerScrapeMetrics implements ScrapeMetrics {
 	 */
 	public MicrometerScrapeMetrics(MeterRegistry registry, Scraper scraper) {
 		for (PrometheusOutputFormat format : FORMATS) {
-			String formatTag = formatTag(format);
+			String formatTag = FormatNames.of(format);
 			for (ScrapeOutcome outcome : OUTCOMES) {
 				this.scrapes[format.ordinal()][outcome.ordinal()] = Counter.builder("leanscrape.scrapes")
 					.description("Scrape requests served by the leanscrape endpoint")
@@ -112,19 +113,6 @@ public final class MicrometerScrapeMetrics implements ScrapeMetrics {
 		if (sentBytes >= 0) {
 			this.sent.record(sentBytes);
 		}
-	}
-
-	/**
-	 * Return the value of the {@code format} tag for a format.
-	 * @param format the format
-	 * @return {@code text}, {@code openmetrics} or {@code protobuf}
-	 */
-	public static String formatTag(PrometheusOutputFormat format) {
-		return switch (format) {
-			case CONTENT_TYPE_004 -> "text";
-			case CONTENT_TYPE_OPENMETRICS_100 -> "openmetrics";
-			case CONTENT_TYPE_PROTOBUF -> "protobuf";
-		};
 	}
 
 }

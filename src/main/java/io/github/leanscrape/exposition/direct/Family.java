@@ -41,6 +41,14 @@ final class Family {
 
 	final byte[] sumName;
 
+	/**
+	 * Sample lines and bytes this family had in the last full scrape, for the cardinality
+	 * report. Plain fields: written by scrapes, read by reports, a stale value is fine.
+	 */
+	int lastLines;
+
+	long lastBytes;
+
 	private Series[] published = NO_SERIES;
 
 	private final List<Series> added = new ArrayList<>();
