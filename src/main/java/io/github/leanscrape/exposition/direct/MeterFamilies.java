@@ -1,6 +1,6 @@
 package io.github.leanscrape.exposition.direct;
 
-import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -33,7 +33,15 @@ final class MeterFamilies {
 
 	final Family[] families;
 
-	final Map<Meter.Id, Series[]> series = new HashMap<>();
+	/**
+	 * The series of each meter: one {@link Series} when the meter feeds one family, a
+	 * {@code Series[]} (one per family, in the order of {@link #families}) when it feeds
+	 * more, an empty array when the name is left to the reference path. Keyed by identity:
+	 * the registry hands the same meter to the listeners that add and remove it, and an
+	 * identity map holds an entry in two array slots rather than a node of its own, with no
+	 * one-element array for the many meters that feed a single family.
+	 */
+	final Map<Meter, Object> series = new IdentityHashMap<>(2);
 
 	private boolean referenceOnly;
 
