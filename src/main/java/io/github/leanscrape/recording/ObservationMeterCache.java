@@ -1,0 +1,261 @@
+package io.github.leanscrape.recording;
+
+import io.micrometer.common.KeyValue;
+import io.micrometer.common.KeyValues;
+import io.micrometer.core.instrument.Meter;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A bounded map from an observation's name, low-cardinality key values and error value to
+ * the meter that the registry returned for them.
+ * <p>
+ * Reads take no lock and allocate nothing: the table is an immutable open-addressing array
+ * published through a volatile field, and a key is compared field by field against the
+ * {@link KeyValues} of the observation, never materialised. Writes (a new combination, a
+ * removed meter) copy the table under a lock; they happen at most once per combination
+ * while the cache has room, so their cost does not matter.
+ * <p>
+ * An entry is either a timer's (its error value is not {@code null}) or a long task
+ * timer's (its error value is {@code null}), so the two kinds never match each other.
+ *
+ * @author leanscrape
+ */
+final class ObservationMeterCache {
+
+	private static final int INITIAL_CAPACITY = 64;
+
+	private final int maxSize;
+
+	private final Object lock = new Object();
+
+	/**
+	 * Immutable once published: a write builds a new array. Its length is a power of two,
+	 * at least twice the number of entries, so a probe always ends on an empty slot.
+	 */
+	private volatile @Nullable Entry[] table = new Entry[INITIAL_CAPACITY];
+
+	/**
+	 * Counts removals, so that a meter resolved before a removal and put after it is not
+	 * cached: it may be the removed one. Written under the lock.
+	 */
+	private volatile long removals;
+
+	/** Guarded by {@link #lock}. */
+	private int size;
+
+	ObservationMeterCache(int maxSize) {
+		this.maxSize = Math.max(0, maxSize);
+	}
+
+	/**
+	 * Return the hash of a key. Iterates the key values once; allocates nothing beyond
+	 * what iterating {@link KeyValues} allocates (an iterator that escape analysis removes).
+	 * @param name the observation name
+	 * @param keyValues the low-cardinality key values, sorted by key
+	 * @param error the error value of a timer, or {@code null} for a long task timer
+	 * @return the hash
+	 */
+	static int hash(String name, KeyValues keyValues, @Nullable String error) {
+		int hash = name.hashCode();
+		for (KeyValue keyValue : keyValues) {
+			hash = 31 * hash + keyValue.getKey().hashCode();
+			hash = 31 * hash + keyValue.getValue().hashCode();
+		}
+		hash = 31 * hash + ((error != null) ? error.hashCode() : 0);
+		return hash ^ (hash >>> 16);
+	}
+
+	/**
+	 * Return the cached meter of a key, if any.
+	 * @param hash the key's {@link #hash}
+	 * @param name the observation name
+	 * @param keyValues the low-cardinality key values
+	 * @param error the error value of a timer, or {@code null} for a long task timer
+	 * @return the meter or {@code null}
+	 */
+	@Nullable Meter get(int hash, String name, KeyValues keyValues, @Nullable String error) {
+		@Nullable Entry[] table = this.table;
+		int mask = table.length - 1;
+		int index = hash & mask;
+		Entry entry;
+		while ((entry = table[index]) != null) {
+			if (entry.hash == hash && entry.matches(name, keyValues, error)) {
+				return entry.meter;
+			}
+			index = (index + 1) & mask;
+		}
+		return null;
+	}
+
+	/**
+	 * Return whether a new entry would still fit. A racy read: the answer only decides
+	 * whether a miss is worth remembering.
+	 * @return whether the cache has room
+	 */
+	boolean hasRoom() {
+		return this.size < this.maxSize;
+	}
+
+	/**
+	 * Return the removal count to pass to {@link #put} after resolving a meter.
+	 * @return the number of removals so far
+	 */
+	long removals() {
+		return this.removals;
+	}
+
+	/**
+	 * Remember a meter unless the cache is full, the key is present, or a meter was
+	 * removed from the registry since {@code removalsBefore} was read.
+	 * @param hash the key's {@link #hash}
+	 * @param name the observation name
+	 * @param keyValues the low-cardinality key values
+	 * @param error the error value of a timer, or {@code null} for a long task timer
+	 * @param meter the meter the registry returned for the key
+	 * @param removalsBefore {@link #removals()} read before the meter was resolved
+	 */
+	void put(int hash, String name, KeyValues keyValues, @Nullable String error, Meter meter, long removalsBefore) {
+		synchronized (this.lock) {
+			if (this.size >= this.maxSize || this.removals != removalsBefore
+					|| get(hash, name, keyValues, error) != null) {
+				return;
+			}
+			Entry entry = new Entry(hash, name, toArray(keyValues), error, meter);
+			@Nullable Entry[] current = this.table;
+			int capacity = current.length;
+			while (capacity < 2 * (this.size + 1)) {
+				capacity <<= 1;
+			}
+			@Nullable Entry[] next = new Entry[capacity];
+			for (Entry each : current) {
+				if (each != null) {
+					insert(next, each);
+				}
+			}
+			insert(next, entry);
+			this.size++;
+			this.table = next;
+		}
+	}
+
+	/**
+	 * Forget every entry that holds the given meter. Called when the registry removes it.
+	 * @param meter the removed meter
+	 */
+	void evict(Meter meter) {
+		synchronized (this.lock) {
+			this.removals++;
+			@Nullable Entry[] current = this.table;
+			int kept = 0;
+			for (Entry each : current) {
+				if (each != null && each.meter != meter) {
+					kept++;
+				}
+			}
+			if (kept == this.size) {
+				return;
+			}
+			@Nullable Entry[] next = new Entry[current.length];
+			for (Entry each : current) {
+				if (each != null && each.meter != meter) {
+					insert(next, each);
+				}
+			}
+			this.size = kept;
+			this.table = next;
+		}
+	}
+
+	/**
+	 * Forget every entry.
+	 */
+	void clear() {
+		synchronized (this.lock) {
+			this.removals++;
+			this.size = 0;
+			this.table = new Entry[INITIAL_CAPACITY];
+		}
+	}
+
+	/**
+	 * Return the number of entries.
+	 * @return the number of cached meters
+	 */
+	int size() {
+		synchronized (this.lock) {
+			return this.size;
+		}
+	}
+
+	private static void insert(@Nullable Entry[] table, Entry entry) {
+		int mask = table.length - 1;
+		int index = entry.hash & mask;
+		while (table[index] != null) {
+			index = (index + 1) & mask;
+		}
+		table[index] = entry;
+	}
+
+	private static String[] toArray(KeyValues keyValues) {
+		int count = 0;
+		for (KeyValue ignored : keyValues) {
+			count++;
+		}
+		String[] keysAndValues = new String[2 * count];
+		int index = 0;
+		for (KeyValue keyValue : keyValues) {
+			keysAndValues[index++] = keyValue.getKey();
+			keysAndValues[index++] = keyValue.getValue();
+		}
+		return keysAndValues;
+	}
+
+	/**
+	 * One key and its meter. Immutable: readers that see the reference see the fields
+	 * (and the array's elements) as written before publication.
+	 */
+	private static final class Entry {
+
+		final int hash;
+
+		final String name;
+
+		/** Keys at even indexes, their values at the odd ones, in the key values' order. */
+		final String[] keysAndValues;
+
+		final @Nullable String error;
+
+		final Meter meter;
+
+		Entry(int hash, String name, String[] keysAndValues, @Nullable String error, Meter meter) {
+			this.hash = hash;
+			this.name = name;
+			this.keysAndValues = keysAndValues;
+			this.error = error;
+			this.meter = meter;
+		}
+
+		boolean matches(String name, KeyValues keyValues, @Nullable String error) {
+			if (!this.name.equals(name)) {
+				return false;
+			}
+			if ((error != null) ? !error.equals(this.error) : this.error != null) {
+				return false;
+			}
+			// KeyValues are sorted by key and free of duplicate keys, so equal sets of key
+			// values come in the same order.
+			String[] keysAndValues = this.keysAndValues;
+			int index = 0;
+			for (KeyValue keyValue : keyValues) {
+				if (index == keysAndValues.length || !keysAndValues[index].equals(keyValue.getKey())
+						|| !keysAndValues[index + 1].equals(keyValue.getValue())) {
+					return false;
+				}
+				index += 2;
+			}
+			return index == keysAndValues.length;
+		}
+
+	}
+
+}
