@@ -2,6 +2,7 @@ package io.github.leanscrape.recording;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.common.KeyValue;
@@ -30,7 +31,10 @@ import org.jspecify.annotations.Nullable;
  * for the long task timer, a {@code "<name>.active"} string on every start and stop, and
  * looks the id up in the registry each time. This handler builds them only the first
  * time it meets a combination; then it hashes the observation's key values and finds
- * the meter in an array. On a miss it calls the registry exactly as the default handler
+ * the meter in an array. Where Micrometer's context class allows it, the key values are
+ * read from the context's own map rather than through
+ * {@link Observation.Context#getLowCardinalityKeyValues()}, which copies and sorts them
+ * on every call. On a miss it calls the registry exactly as the default handler
  * does, so names, tags, the {@code error} tag, the {@code .active} long task timer and
  * every meter filter apply as they would.
  * <p>
@@ -63,6 +67,8 @@ public final class CachingMeterObservationHandler implements MeterObservationHan
 
 	private final ObservationMeterCache cache;
 
+	private final boolean readContextDirectly;
+
 	/**
 	 * Create a new instance.
 	 * @param meterRegistry the registry to record into
@@ -71,6 +77,12 @@ public final class CachingMeterObservationHandler implements MeterObservationHan
 	 */
 	public CachingMeterObservationHandler(MeterRegistry meterRegistry, int maxCachedMeters,
 			IgnoredMeters... metersToIgnore) {
+		this(meterRegistry, maxCachedMeters, ContextKeyValues.isAvailable(), metersToIgnore);
+	}
+
+	CachingMeterObservationHandler(MeterRegistry meterRegistry, int maxCachedMeters, boolean readContextDirectly,
+			IgnoredMeters... metersToIgnore) {
+		this.readContextDirectly = readContextDirectly;
 		this.meterRegistry = meterRegistry;
 		this.clock = meterRegistry.config().clock();
 		this.longTaskTimers = !contains(metersToIgnore, IgnoredMeters.LONG_TASK_TIMER);
@@ -136,6 +148,10 @@ public final class CachingMeterObservationHandler implements MeterObservationHan
 
 	private LongTaskTimer longTaskTimer(Observation.Context context) {
 		String name = context.getName();
+		Meter found = find(context, name, null);
+		if (found != null) {
+			return (LongTaskTimer) found;
+		}
 		KeyValues keyValues = context.getLowCardinalityKeyValues();
 		if (name == null) {
 			return resolveLongTaskTimer(name, keyValues);
@@ -158,8 +174,12 @@ public final class CachingMeterObservationHandler implements MeterObservationHan
 
 	private Timer timer(Observation.Context context) {
 		String name = context.getName();
-		KeyValues keyValues = context.getLowCardinalityKeyValues();
 		String error = errorValue(context);
+		Meter found = find(context, name, error);
+		if (found != null) {
+			return (Timer) found;
+		}
+		KeyValues keyValues = context.getLowCardinalityKeyValues();
 		if (name == null) {
 			return resolveTimer(name, keyValues, error);
 		}
@@ -177,6 +197,18 @@ public final class CachingMeterObservationHandler implements MeterObservationHan
 			this.cache.put(hash, name, keyValues, error, timer, removals);
 		}
 		return timer;
+	}
+
+	/**
+	 * Find a cached meter from the context's own map of key values, without copying them.
+	 * A miss (or a context whose map cannot be read) falls through to the public copy.
+	 */
+	private @Nullable Meter find(Observation.Context context, @Nullable String name, @Nullable String error) {
+		if (!this.readContextDirectly || name == null) {
+			return null;
+		}
+		Map<String, KeyValue> keyValues = ContextKeyValues.lowCardinality(context);
+		return (keyValues != null) ? this.cache.find(name, keyValues, error) : null;
 	}
 
 	/**

@@ -1,5 +1,7 @@
 package io.github.leanscrape.recording;
 
+import java.util.Map;
+
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 import io.micrometer.core.instrument.Meter;
@@ -17,12 +19,20 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * An entry is either a timer's (its error value is not {@code null}) or a long task
  * timer's (its error value is {@code null}), so the two kinds never match each other.
+ * <p>
+ * Besides the entries, the cache remembers the sets of keys met per observation name
+ * (usually one). They let {@link #find} look a combination up straight from a context's
+ * map of key values: for each known key set of the same size, fetch the values by key,
+ * hash them in key order (the order of {@link KeyValues}, so the hash is the same as
+ * {@link #hash}'s) and probe.
  *
  * @author leanscrape
  */
 final class ObservationMeterCache {
 
 	private static final int INITIAL_CAPACITY = 64;
+
+	private static final String[][] NO_KEY_SETS = {};
 
 	private final int maxSize;
 
@@ -33,6 +43,15 @@ final class ObservationMeterCache {
 	 * at least twice the number of entries, so a probe always ends on an empty slot.
 	 */
 	private volatile @Nullable Entry[] table = new Entry[INITIAL_CAPACITY];
+
+	/**
+	 * The key sets met, per observation name: an open-addressing table, immutable once
+	 * published, like {@link #table}.
+	 */
+	private volatile @Nullable KeySets[] keySets = new KeySets[INITIAL_CAPACITY];
+
+	/** Guarded by {@link #lock}. */
+	private int keySetCount;
 
 	/**
 	 * Counts removals, so that a meter resolved before a removal and put after it is not
@@ -61,7 +80,78 @@ final class ObservationMeterCache {
 			hash = 31 * hash + keyValue.getKey().hashCode();
 			hash = 31 * hash + keyValue.getValue().hashCode();
 		}
+		return finish(hash, error);
+	}
+
+	private static int finish(int hash, @Nullable String error) {
 		hash = 31 * hash + ((error != null) ? error.hashCode() : 0);
+		return hash ^ (hash >>> 16);
+	}
+
+	/**
+	 * Return the cached meter of the combination held in a context's map of key values,
+	 * if its key set is known and the combination cached. Allocates nothing.
+	 * @param name the observation name
+	 * @param keyValues the context's low-cardinality key values, by key
+	 * @param error the error value of a timer, or {@code null} for a long task timer
+	 * @return the meter or {@code null}
+	 */
+	@Nullable Meter find(String name, Map<String, KeyValue> keyValues, @Nullable String error) {
+		KeySets known = keySetsOf(name);
+		if (known == null) {
+			return null;
+		}
+		int size = keyValues.size();
+		for (String[] keys : known.sets) {
+			if (keys.length != size) {
+				continue;
+			}
+			int hash = name.hashCode();
+			boolean complete = true;
+			for (String key : keys) {
+				KeyValue keyValue = keyValues.get(key);
+				if (keyValue == null) {
+					complete = false;
+					break;
+				}
+				hash = 31 * hash + key.hashCode();
+				hash = 31 * hash + keyValue.getValue().hashCode();
+			}
+			if (complete) {
+				hash = finish(hash, error);
+				@Nullable Entry[] table = this.table;
+				int mask = table.length - 1;
+				int index = hash & mask;
+				Entry entry;
+				while ((entry = table[index]) != null) {
+					if (entry.hash == hash && entry.matches(name, keyValues, size, error)) {
+						return entry.meter;
+					}
+					index = (index + 1) & mask;
+				}
+				// The key values are exactly this key set: no other set of the same size
+				// can hold them.
+				return null;
+			}
+		}
+		return null;
+	}
+
+	private @Nullable KeySets keySetsOf(String name) {
+		@Nullable KeySets[] table = this.keySets;
+		int mask = table.length - 1;
+		int index = spread(name.hashCode()) & mask;
+		KeySets each;
+		while ((each = table[index]) != null) {
+			if (each.name.equals(name)) {
+				return each;
+			}
+			index = (index + 1) & mask;
+		}
+		return null;
+	}
+
+	private static int spread(int hash) {
 		return hash ^ (hash >>> 16);
 	}
 
@@ -121,6 +211,7 @@ final class ObservationMeterCache {
 				return;
 			}
 			Entry entry = new Entry(hash, name, toArray(keyValues), error, meter);
+			rememberKeySet(name, entry.keysAndValues);
 			@Nullable Entry[] current = this.table;
 			int capacity = current.length;
 			while (capacity < 2 * (this.size + 1)) {
@@ -136,6 +227,62 @@ final class ObservationMeterCache {
 			this.size++;
 			this.table = next;
 		}
+	}
+
+	/** Called under {@link #lock}. */
+	private void rememberKeySet(String name, String[] keysAndValues) {
+		KeySets known = keySetsOf(name);
+		String[][] sets = (known != null) ? known.sets : NO_KEY_SETS;
+		for (String[] keys : sets) {
+			if (sameKeys(keys, keysAndValues)) {
+				return;
+			}
+		}
+		if (this.keySetCount >= this.maxSize) {
+			return;
+		}
+		String[] keys = new String[keysAndValues.length / 2];
+		for (int i = 0; i < keys.length; i++) {
+			keys[i] = keysAndValues[2 * i];
+		}
+		String[][] extended = new String[sets.length + 1][];
+		System.arraycopy(sets, 0, extended, 0, sets.length);
+		extended[sets.length] = keys;
+		@Nullable KeySets[] current = this.keySets;
+		int capacity = current.length;
+		while (capacity < 2 * (this.keySetCount + 1)) {
+			capacity <<= 1;
+		}
+		@Nullable KeySets[] next = new KeySets[capacity];
+		int mask = capacity - 1;
+		for (KeySets each : current) {
+			if (each != null && each != known) {
+				int index = spread(each.name.hashCode()) & mask;
+				while (next[index] != null) {
+					index = (index + 1) & mask;
+				}
+				next[index] = each;
+			}
+		}
+		int index = spread(name.hashCode()) & mask;
+		while (next[index] != null) {
+			index = (index + 1) & mask;
+		}
+		next[index] = new KeySets(name, extended);
+		this.keySetCount++;
+		this.keySets = next;
+	}
+
+	private static boolean sameKeys(String[] keys, String[] keysAndValues) {
+		if (keys.length * 2 != keysAndValues.length) {
+			return false;
+		}
+		for (int i = 0; i < keys.length; i++) {
+			if (!keys[i].equals(keysAndValues[2 * i])) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/**
@@ -174,6 +321,8 @@ final class ObservationMeterCache {
 			this.removals++;
 			this.size = 0;
 			this.table = new Entry[INITIAL_CAPACITY];
+			this.keySetCount = 0;
+			this.keySets = new KeySets[INITIAL_CAPACITY];
 		}
 	}
 
@@ -254,6 +403,43 @@ final class ObservationMeterCache {
 				index += 2;
 			}
 			return index == keysAndValues.length;
+		}
+
+		boolean matches(String name, Map<String, KeyValue> keyValues, int size, @Nullable String error) {
+			if (!this.name.equals(name)) {
+				return false;
+			}
+			if ((error != null) ? !error.equals(this.error) : this.error != null) {
+				return false;
+			}
+			String[] keysAndValues = this.keysAndValues;
+			if (keysAndValues.length != 2 * size) {
+				return false;
+			}
+			for (int index = 0; index < keysAndValues.length; index += 2) {
+				KeyValue keyValue = keyValues.get(keysAndValues[index]);
+				if (keyValue == null || !keysAndValues[index + 1].equals(keyValue.getValue())) {
+					return false;
+				}
+			}
+			return true;
+		}
+
+	}
+
+	/**
+	 * The sets of keys met with one observation name, each sorted as {@link KeyValues}
+	 * sorts them.
+	 */
+	private static final class KeySets {
+
+		final String name;
+
+		final String[][] sets;
+
+		KeySets(String name, String[][] sets) {
+			this.name = name;
+			this.sets = sets;
 		}
 
 	}

@@ -8,10 +8,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 import io.micrometer.common.KeyValues;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.config.MeterFilterReply;
@@ -34,6 +36,23 @@ class CachingMeterObservationHandlerTests {
 
 	private static final String NAME = "http.server.requests";
 
+	/**
+	 * Whether the handler reads the context's own map of key values (the default where
+	 * the runtime allows it) or always the public copy.
+	 */
+	boolean readContextDirectly() {
+		return true;
+	}
+
+	TwinRegistries twins(int maxCachedMeters, IgnoredMeters... ignored) {
+		return twins(maxCachedMeters, (registry) -> {
+		}, ignored);
+	}
+
+	TwinRegistries twins(int maxCachedMeters, Consumer<MeterRegistry> configurer, IgnoredMeters... ignored) {
+		return new TwinRegistries(maxCachedMeters, readContextDirectly(), configurer, ignored);
+	}
+
 	enum LongTaskTimers {
 
 		RECORDED, IGNORED;
@@ -47,7 +66,7 @@ class CachingMeterObservationHandlerTests {
 	@ParameterizedTest
 	@EnumSource(LongTaskTimers.class)
 	void mixedObservationsProduceTheSameScrapeAsTheDefaultHandler(LongTaskTimers longTaskTimers) {
-		TwinRegistries twins = new TwinRegistries(2000, longTaskTimers.ignored());
+		TwinRegistries twins = twins(2000, longTaskTimers.ignored());
 		for (int round = 0; round < 3; round++) {
 			twins.observe(NAME, request("GET", "/hello", "200", "SUCCESS"), 1_000_000L + round);
 			twins.observe(NAME, request("POST", "/items/{id}", "201", "SUCCESS"), 7_000_000L);
@@ -78,7 +97,7 @@ class CachingMeterObservationHandlerTests {
 
 	@Test
 	void activeLongTaskTimersMatchTheDefaultHandlerWhileObservationsRun() {
-		TwinRegistries twins = new TwinRegistries(2000);
+		TwinRegistries twins = twins(2000);
 		List<TwinRegistries.Pair> running = new ArrayList<>();
 		for (int i = 0; i < 5; i++) {
 			running.add(twins.start(NAME, request("GET", "/slow", "200", "SUCCESS")));
@@ -101,7 +120,7 @@ class CachingMeterObservationHandlerTests {
 
 	@Test
 	void recordsTheClockTimeBetweenStartAndStop() {
-		TwinRegistries twins = new TwinRegistries(2000);
+		TwinRegistries twins = twins(2000);
 		twins.observe(NAME, request("GET", "/hello", "200", "SUCCESS"), 1_500_000L);
 		twins.observe(NAME, request("GET", "/hello", "200", "SUCCESS"), 2_500_000L);
 		Timer timer = twins.registry.get(NAME).tag("uri", "/hello").tag("error", "none").timer();
@@ -112,7 +131,7 @@ class CachingMeterObservationHandlerTests {
 
 	@Test
 	void resolvesEachCombinationOnceAndThenRecordsIntoTheCachedMeters() {
-		TwinRegistries twins = new TwinRegistries(2000);
+		TwinRegistries twins = twins(2000);
 		twins.observe(NAME, request("GET", "/hello", "200", "SUCCESS"), 1L);
 		assertThat(twins.handler.cachedMeterCount()).isEqualTo(2);
 		Timer timer = twins.registry.get(NAME).timer();
@@ -141,7 +160,7 @@ class CachingMeterObservationHandlerTests {
 			}
 
 		};
-		TwinRegistries twins = new TwinRegistries(2000, (registry) -> registry.config().meterFilter(switchable));
+		TwinRegistries twins = twins(2000, (registry) -> registry.config().meterFilter(switchable));
 		twins.observe(NAME, request("GET", "/hello", "200", "SUCCESS"), 1L);
 		twins.observe(NAME, request("GET", "/hello", "200", "SUCCESS"), 1L);
 		assertThat(twins.handler.cachedMeterCount()).isZero();
@@ -155,7 +174,7 @@ class CachingMeterObservationHandlerTests {
 
 	@Test
 	void metersOverSpringBootsMaximumUriTagsAreNotCached() {
-		TwinRegistries twins = new TwinRegistries(2000,
+		TwinRegistries twins = twins(2000,
 				(registry) -> registry.config().meterFilter(new MaximumAllowableTagsMeterFilter(NAME, "uri", 2)));
 		for (int round = 0; round < 3; round++) {
 			for (String uri : new String[] { "/a", "/b", "/c", "/d" }) {
@@ -170,7 +189,7 @@ class CachingMeterObservationHandlerTests {
 
 	@Test
 	void aFullCacheFallsBackToTheRegistryAndRecordsTheSameMeters() {
-		TwinRegistries twins = new TwinRegistries(3);
+		TwinRegistries twins = twins(3);
 		for (int round = 0; round < 4; round++) {
 			for (int route = 0; route < 10; route++) {
 				twins.observe(NAME, request("GET", "/route" + route, "200", "SUCCESS"), 1_000L * (route + 1));
@@ -183,7 +202,7 @@ class CachingMeterObservationHandlerTests {
 
 	@Test
 	void aMeterRemovedFromTheRegistryLeavesTheCache() {
-		TwinRegistries twins = new TwinRegistries(2000);
+		TwinRegistries twins = twins(2000);
 		twins.observe(NAME, request("GET", "/hello", "200", "SUCCESS"), 1L);
 		twins.observe(NAME, request("GET", "/bye", "200", "SUCCESS"), 1L);
 		assertThat(twins.handler.cachedMeterCount()).isEqualTo(4);
@@ -208,7 +227,7 @@ class CachingMeterObservationHandlerTests {
 	void aMeterFilterAddedAfterAMeterWasCachedAppliesOnlyOnceTheCacheIsCleared() {
 		// Documented limitation: Micrometer re-applies a late filter on the next registry
 		// lookup, which a cache hit skips.
-		TwinRegistries twins = new TwinRegistries(2000);
+		TwinRegistries twins = twins(2000);
 		twins.observe(NAME, request("GET", "/hello", "200", "SUCCESS"), 1L);
 		twins.both((registry) -> registry.config().commonTags("region", "eu"));
 		twins.observe(NAME, request("GET", "/hello", "200", "SUCCESS"), 1L);
@@ -221,7 +240,7 @@ class CachingMeterObservationHandlerTests {
 
 	@Test
 	void concurrentObservationsAreAllRecorded() throws Exception {
-		TwinRegistries twins = new TwinRegistries(20);
+		TwinRegistries twins = twins(20);
 		int threads = 4;
 		int perThread = 5_000;
 		ExecutorService executor = Executors.newFixedThreadPool(threads);
@@ -280,6 +299,60 @@ class CachingMeterObservationHandlerTests {
 		assertThat(after - before).isEqualTo(1000);
 		assertThat(twins.registry.get(NAME + ".active").longTaskTimers()).allSatisfy(
 				(longTaskTimer) -> assertThat(longTaskTimer.activeTasks()).isZero());
+	}
+
+	@Test
+	void combinationsWithEqualHashesKeepTheirOwnMeters() {
+		// "Aa" and "BB" have the same String hash code, so the two keys hash alike.
+		assertThat("Aa".hashCode()).isEqualTo("BB".hashCode());
+		TwinRegistries twins = twins(2000);
+		for (int i = 0; i < 3; i++) {
+			twins.observe(NAME, request("GET", "Aa", "200", "SUCCESS"), 1L);
+			twins.observe(NAME, request("GET", "BB", "200", "SUCCESS"), 2L);
+			twins.observe(NAME, request("GET", "BB", "200", "SUCCESS"), KeyValues.empty(), new IllegalStateException(),
+					3L);
+		}
+		assertThat(twins.registry.get(NAME).tag("uri", "Aa").timer().count()).isEqualTo(3);
+		assertThat(twins.registry.get(NAME).tag("uri", "BB").tag("error", "none").timer().count()).isEqualTo(3);
+		assertThat(TwinRegistries.text(twins.registry)).isEqualTo(TwinRegistries.text(twins.reference));
+	}
+
+	@Test
+	void theContextsOwnMapIsReadableInThisRuntime() {
+		// Otherwise these tests would not exercise the direct path.
+		assertThat(ContextKeyValues.isAvailable()).isTrue();
+	}
+
+	@Test
+	void contextsThatOverrideTheKeyValueAccessorsAreReadThroughThem() {
+		assertThat(ContextKeyValues.lowCardinality(new ExtraKeyValueContext())).isNull();
+		TwinRegistries twins = twins(2000);
+		for (int i = 0; i < 3; i++) {
+			twins.referenceClock.add(java.time.Duration.ofMillis(1));
+			twins.clock.add(java.time.Duration.ofMillis(1));
+			Observation.createNotStarted(NAME, ExtraKeyValueContext::new, twins.referenceObservations)
+				.lowCardinalityKeyValues(request("GET", "/hello", "200", "SUCCESS"))
+				.start()
+				.stop();
+			Observation.createNotStarted(NAME, ExtraKeyValueContext::new, twins.observations)
+				.lowCardinalityKeyValues(request("GET", "/hello", "200", "SUCCESS"))
+				.start()
+				.stop();
+		}
+		assertThat(twins.registry.get(NAME).tag("extra", "yes").timer().count()).isEqualTo(3);
+		assertThat(TwinRegistries.text(twins.registry)).isEqualTo(TwinRegistries.text(twins.reference));
+	}
+
+	/**
+	 * A context whose public accessor adds a key value that its map does not hold.
+	 */
+	static final class ExtraKeyValueContext extends Observation.Context {
+
+		@Override
+		public KeyValues getLowCardinalityKeyValues() {
+			return super.getLowCardinalityKeyValues().and("extra", "yes");
+		}
+
 	}
 
 	private static KeyValues request(String method, String uri, String status, String outcome) {

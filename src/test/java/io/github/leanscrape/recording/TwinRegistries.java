@@ -40,17 +40,14 @@ final class TwinRegistries {
 
 	final CachingMeterObservationHandler handler;
 
-	TwinRegistries(int maxCachedMeters, IgnoredMeters... ignored) {
-		this(maxCachedMeters, (registry) -> {
-		}, ignored);
-	}
-
-	TwinRegistries(int maxCachedMeters, Consumer<MeterRegistry> configurer, IgnoredMeters... ignored) {
+	TwinRegistries(int maxCachedMeters, boolean readContextDirectly, Consumer<MeterRegistry> configurer,
+			IgnoredMeters... ignored) {
 		configurer.accept(this.reference);
 		configurer.accept(this.registry);
 		this.referenceObservations.observationConfig()
 			.observationHandler(new DefaultMeterObservationHandler(this.reference, ignored));
-		this.handler = new CachingMeterObservationHandler(this.registry, maxCachedMeters, ignored);
+		this.handler = new CachingMeterObservationHandler(this.registry, maxCachedMeters, readContextDirectly,
+				ignored);
 		this.observations.observationConfig().observationHandler(this.handler);
 	}
 
