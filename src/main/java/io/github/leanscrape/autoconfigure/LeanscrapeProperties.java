@@ -50,6 +50,8 @@ public class LeanscrapeProperties {
 
 	private final Compression compression = new Compression();
 
+	private final Recording recording = new Recording();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -104,6 +106,10 @@ public class LeanscrapeProperties {
 
 	public Compression getCompression() {
 		return this.compression;
+	}
+
+	public Recording getRecording() {
+		return this.recording;
 	}
 
 	/**
@@ -255,6 +261,45 @@ public class LeanscrapeProperties {
 
 		public void setLevel(int level) {
 			this.level = level;
+		}
+
+	}
+
+	/**
+	 * Settings of the meter observation handler that records each observation into meters
+	 * resolved once per distinct observation name and low-cardinality key values.
+	 */
+	public static class Recording {
+
+		/**
+		 * Whether the starter's meter observation handler records observations in place of
+		 * Micrometer's default one. When false, Spring Boot's default handler records
+		 * them, unchanged.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Most meters held by the handler's cache: one entry per distinct observation name
+		 * and low-cardinality key values, for each timer (with its error value) and each
+		 * long task timer. Once full, further combinations are recorded through the
+		 * meter registry on every observation, as Micrometer's default handler does.
+		 */
+		private int maxCachedMeters = 2000;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getMaxCachedMeters() {
+			return this.maxCachedMeters;
+		}
+
+		public void setMaxCachedMeters(int maxCachedMeters) {
+			this.maxCachedMeters = maxCachedMeters;
 		}
 
 	}
