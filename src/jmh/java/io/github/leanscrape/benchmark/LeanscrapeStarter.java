@@ -3,10 +3,14 @@ package io.github.leanscrape.benchmark;
 import io.github.leanscrape.autoconfigure.LeanscrapeAutoConfiguration;
 import io.github.leanscrape.autoconfigure.LeanscrapeProperties;
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
+import io.github.leanscrape.endpoint.MicrometerScrapeMetrics;
+import io.github.leanscrape.endpoint.ScrapeMetrics;
+import io.github.leanscrape.endpoint.ScrapeTimeouts;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ScrapeRenderer;
 import io.github.leanscrape.exposition.ScrapeSizeHints;
 import io.github.leanscrape.exposition.Scraper;
+import io.github.leanscrape.web.ScrapeResponder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -21,10 +25,12 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  * @param sizeHints the size hints of each kind of scrape
  * @param scraper the scraper
  * @param endpoint the endpoint, as the web layer calls it
+ * @param responder the responder, as the message writers call it, with the starter's
+ * metrics
  * @author leanscrape
  */
 record LeanscrapeStarter(ChunkPool pool, ScrapeSizeHints sizeHints, Scraper scraper,
-		LeanscrapeScrapeEndpoint endpoint) {
+		LeanscrapeScrapeEndpoint endpoint, ScrapeResponder responder) {
 
 	/**
 	 * Build the starter's objects for a registry.
@@ -39,8 +45,15 @@ record LeanscrapeStarter(ChunkPool pool, ScrapeSizeHints sizeHints, Scraper scra
 				properties);
 		Scraper scraper = LeanscrapeAutoConfiguration.scraper(renderer, properties);
 		LeanscrapeScrapeEndpoint endpoint = new LeanscrapeScrapeEndpoint(prometheusRegistry,
-				config.prometheusProperties(), scraper);
-		return new LeanscrapeStarter(scraper.pool(), scraper.sizeHints(), scraper, endpoint);
+				config.prometheusProperties(), scraper, new ScrapeTimeouts(properties.getScrapeTimeout(),
+						properties.getMaxScrapeTimeout()));
+		// The starter's own metrics go to a registry of their own, so that the scraped
+		// registry keeps exactly its synthetic series.
+		ScrapeMetrics metrics = new MicrometerScrapeMetrics(
+				new PrometheusMeterRegistry(PrometheusConfig.DEFAULT, new PrometheusRegistry(), new FixedClock()),
+				scraper);
+		ScrapeResponder responder = new ScrapeResponder(scraper, endpoint.timeouts(), metrics);
+		return new LeanscrapeStarter(scraper.pool(), scraper.sizeHints(), scraper, endpoint, responder);
 	}
 
 }

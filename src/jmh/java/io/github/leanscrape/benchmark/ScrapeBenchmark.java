@@ -3,7 +3,8 @@ package io.github.leanscrape.benchmark;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 
-import io.github.leanscrape.exposition.ScrapeBody;
+import io.github.leanscrape.endpoint.PendingScrape;
+import io.github.leanscrape.web.ScrapeResponder;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -49,23 +50,27 @@ public class ScrapeBenchmark {
 	}
 
 	/**
-	 * leanscrape's web operation, {@code LeanscrapeScrapeEndpoint.scrapeBody(format, null)}:
-	 * render into pooled chunks and hand them over as a {@code Resource}, which is then
-	 * written to the sink chunk by chunk and released, as the starter's message writers do
-	 * once the response is sent.
+	 * leanscrape's whole path as the web layer runs it: the web operation
+	 * ({@code LeanscrapeScrapeEndpoint.scrapeBody(format, null)}) hands over a pending
+	 * scrape, the responder serves it (rendering into pooled chunks) and records it in the
+	 * starter's own metrics, the body is written to the sink chunk by chunk and released, as
+	 * the starter's message writers do once the response is sent.
 	 * @param state the registry and endpoints
 	 * @return the response
 	 * @throws IOException never: the sink does not fail
 	 */
 	@Benchmark
 	public Object leanscrape(ScrapeState state) throws IOException {
-		WebEndpointResponse<Resource> response = state.leanscrape().endpoint().scrapeBody(state.outputFormat(), null);
-		ScrapeBody body = (ScrapeBody) response.getBody();
+		LeanscrapeStarter starter = state.leanscrape();
+		WebEndpointResponse<Resource> response = starter.endpoint().scrapeBody(state.outputFormat(), null);
+		PendingScrape pending = (PendingScrape) response.getBody();
 		try {
-			body.writeTo(state.sink);
+			ScrapeResponder.Response served = starter.responder().respond(pending, null, null);
+			served.body().writeTo(state.sink);
+			starter.responder().finish(served, false);
 		}
 		finally {
-			body.release();
+			pending.release();
 		}
 		return response;
 	}

@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.Properties;
 
+import io.github.leanscrape.endpoint.PendingScrape;
 import io.github.leanscrape.exposition.ScrapeBody;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
@@ -128,14 +129,15 @@ public class ScrapeState {
 			LeanscrapeStarter leanscrape) {
 		byte[] expected = bootEndpoint.scrape(format, null).getBody();
 		WebEndpointResponse<Resource> response = leanscrape.endpoint().scrapeBody(format, null);
-		ScrapeBody body = (ScrapeBody) response.getBody();
+		PendingScrape pending = (PendingScrape) response.getBody();
 		try {
-			if (expected == null || !Arrays.equals(expected, body.toByteArray())) {
+			ScrapeBody body = leanscrape.responder().respond(pending, null, null).body();
+			if (expected == null || body == null || !Arrays.equals(expected, body.toByteArray())) {
 				throw new IllegalStateException("The endpoints disagree on the " + format + " body");
 			}
 		}
 		finally {
-			body.release();
+			pending.release();
 		}
 	}
 

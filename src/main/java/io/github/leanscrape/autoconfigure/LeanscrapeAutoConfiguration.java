@@ -1,11 +1,17 @@
 package io.github.leanscrape.autoconfigure;
 
+import io.github.leanscrape.endpoint.LeanscrapeEndpoint;
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
+import io.github.leanscrape.endpoint.MicrometerScrapeMetrics;
+import io.github.leanscrape.endpoint.ScrapeMetrics;
+import io.github.leanscrape.endpoint.ScrapeTimeouts;
 import io.github.leanscrape.exposition.ReferenceScrapeRenderer;
 import io.github.leanscrape.exposition.ScrapeRenderer;
 import io.github.leanscrape.exposition.direct.DirectTextRenderer;
+import io.github.leanscrape.web.ScrapeResponder;
 import io.github.leanscrape.exposition.Scraper;
 import io.micrometer.core.instrument.Clock;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -47,9 +53,25 @@ public final class LeanscrapeAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(PrometheusScrapeEndpoint.class)
 	LeanscrapeScrapeEndpoint prometheusEndpoint(PrometheusRegistry prometheusRegistry,
-			PrometheusConfig prometheusConfig, Scraper leanscrapeScraper) {
+			PrometheusConfig prometheusConfig, Scraper leanscrapeScraper, ScrapeTimeouts leanscrapeTimeouts) {
 		return new LeanscrapeScrapeEndpoint(prometheusRegistry, prometheusConfig.prometheusProperties(),
-				leanscrapeScraper);
+				leanscrapeScraper, leanscrapeTimeouts);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ScrapeTimeouts leanscrapeTimeouts(LeanscrapeProperties properties) {
+		return new ScrapeTimeouts(properties.getScrapeTimeout(), properties.getMaxScrapeTimeout());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ScrapeResponder leanscrapeResponder(Scraper scraper, ScrapeTimeouts timeouts, LeanscrapeProperties properties,
+			ObjectProvider<MeterRegistry> meterRegistry) {
+		MeterRegistry registry = meterRegistry.getIfUnique();
+		ScrapeMetrics metrics = (properties.getMetrics().isEnabled() && registry != null)
+				? new MicrometerScrapeMetrics(registry, scraper) : ScrapeMetrics.NONE;
+		return new ScrapeResponder(scraper, timeouts, metrics);
 	}
 
 	@Bean
@@ -78,8 +100,17 @@ public final class LeanscrapeAutoConfiguration {
 				|| meterRegistry.getPrometheusRegistry() != prometheusRegistry) {
 			return reference;
 		}
-		return new DirectTextRenderer(meterRegistry, prometheusConfig, prometheusConfig.prometheusProperties(),
-				reference);
+		DirectTextRenderer direct = new DirectTextRenderer(meterRegistry, prometheusConfig,
+				prometheusConfig.prometheusProperties(), reference);
+		direct.cardinalityWarnThreshold(properties.getCardinality().getWarnThreshold());
+		return direct;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnAvailableEndpoint(LeanscrapeEndpoint.class)
+	LeanscrapeEndpoint leanscrapeEndpoint(ScrapeRenderer renderer) {
+		return new LeanscrapeEndpoint(renderer);
 	}
 
 	@Bean
@@ -98,7 +129,8 @@ public final class LeanscrapeAutoConfiguration {
 		LeanscrapeProperties.Buffer buffer = properties.getBuffer();
 		LeanscrapeProperties.Compression compression = properties.getCompression();
 		return Scraper.create(renderer, buffer.getHeadroom().toBytes(), buffer.getMaxRetained().toBytes(),
-				compression.isEnabled() ? compression.getLevel() : 0);
+				compression.isEnabled() ? compression.getLevel() : 0, properties.getMaxConcurrentRenders(),
+				properties.getCache().getTimeToLive());
 	}
 
 }

@@ -1,5 +1,7 @@
 package io.github.leanscrape.autoconfigure;
 
+import java.time.Duration;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
@@ -17,11 +19,38 @@ public class LeanscrapeProperties {
 	 */
 	private boolean enabled = true;
 
+	/**
+	 * Most scrape renderings that may run at once. Scrapes of the same format and name
+	 * filter that overlap share one rendering and do not count twice.
+	 */
+	private int maxConcurrentRenders = 2;
+
+	/**
+	 * How long a scrape may wait for a rendering slot or for a shared rendering when the
+	 * request has no X-Prometheus-Scrape-Timeout-Seconds header, or one that is not a
+	 * positive number. A scrape that misses its deadline is answered 503.
+	 */
+	private Duration scrapeTimeout = Duration.ofSeconds(10);
+
+	/**
+	 * Longest scrape timeout that an X-Prometheus-Scrape-Timeout-Seconds header may ask
+	 * for.
+	 */
+	private Duration maxScrapeTimeout = Duration.ofMinutes(2);
+
 	private final Direct direct = new Direct();
+
+	private final Cache cache = new Cache();
+
+	private final Metrics metrics = new Metrics();
+
+	private final Cardinality cardinality = new Cardinality();
 
 	private final Buffer buffer = new Buffer();
 
 	private final Compression compression = new Compression();
+
+	private final Recording recording = new Recording();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -29,6 +58,42 @@ public class LeanscrapeProperties {
 
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
+	}
+
+	public int getMaxConcurrentRenders() {
+		return this.maxConcurrentRenders;
+	}
+
+	public void setMaxConcurrentRenders(int maxConcurrentRenders) {
+		this.maxConcurrentRenders = maxConcurrentRenders;
+	}
+
+	public Duration getScrapeTimeout() {
+		return this.scrapeTimeout;
+	}
+
+	public void setScrapeTimeout(Duration scrapeTimeout) {
+		this.scrapeTimeout = scrapeTimeout;
+	}
+
+	public Duration getMaxScrapeTimeout() {
+		return this.maxScrapeTimeout;
+	}
+
+	public void setMaxScrapeTimeout(Duration maxScrapeTimeout) {
+		this.maxScrapeTimeout = maxScrapeTimeout;
+	}
+
+	public Cache getCache() {
+		return this.cache;
+	}
+
+	public Metrics getMetrics() {
+		return this.metrics;
+	}
+
+	public Cardinality getCardinality() {
+		return this.cardinality;
 	}
 
 	public Direct getDirect() {
@@ -41,6 +106,73 @@ public class LeanscrapeProperties {
 
 	public Compression getCompression() {
 		return this.compression;
+	}
+
+	public Recording getRecording() {
+		return this.recording;
+	}
+
+	/**
+	 * Scrape cache settings.
+	 */
+	public static class Cache {
+
+		/**
+		 * How long a rendered body is served again to scrapes of the same format and name
+		 * filter. Zero turns the cache off.
+		 */
+		private Duration timeToLive = Duration.ZERO;
+
+		public Duration getTimeToLive() {
+			return this.timeToLive;
+		}
+
+		public void setTimeToLive(Duration timeToLive) {
+			this.timeToLive = timeToLive;
+		}
+
+	}
+
+	/**
+	 * Cardinality report settings.
+	 */
+	public static class Cardinality {
+
+		/**
+		 * Number of series in one scrape above which a warning is logged, once, pointing
+		 * at the 'leanscrape' actuator endpoint.
+		 */
+		private long warnThreshold = 500_000;
+
+		public long getWarnThreshold() {
+			return this.warnThreshold;
+		}
+
+		public void setWarnThreshold(long warnThreshold) {
+			this.warnThreshold = warnThreshold;
+		}
+
+	}
+
+	/**
+	 * Settings of the starter's own metrics.
+	 */
+	public static class Metrics {
+
+		/**
+		 * Whether the starter records its own work (leanscrape.* meters) in the
+		 * application's meter registry.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
 	}
 
 	/**
@@ -129,6 +261,45 @@ public class LeanscrapeProperties {
 
 		public void setLevel(int level) {
 			this.level = level;
+		}
+
+	}
+
+	/**
+	 * Settings of the meter observation handler that records each observation into meters
+	 * resolved once per distinct observation name and low-cardinality key values.
+	 */
+	public static class Recording {
+
+		/**
+		 * Whether the starter's meter observation handler records observations in place of
+		 * Micrometer's default one. When false, Spring Boot's default handler records
+		 * them, unchanged.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Most meters held by the handler's cache: one entry per distinct observation name
+		 * and low-cardinality key values, for each timer (with its error value) and each
+		 * long task timer. Once full, further combinations are recorded through the
+		 * meter registry on every observation, as Micrometer's default handler does.
+		 */
+		private int maxCachedMeters = 2000;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getMaxCachedMeters() {
+			return this.maxCachedMeters;
+		}
+
+		public void setMaxCachedMeters(int maxCachedMeters) {
+			this.maxCachedMeters = maxCachedMeters;
 		}
 
 	}

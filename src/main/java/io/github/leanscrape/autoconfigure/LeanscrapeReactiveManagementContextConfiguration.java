@@ -1,8 +1,8 @@
 package io.github.leanscrape.autoconfigure;
 
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
-import io.github.leanscrape.exposition.Scraper;
 import io.github.leanscrape.web.ScrapeEndpointPaths;
+import io.github.leanscrape.web.ScrapeResponder;
 import io.github.leanscrape.web.reactive.ScrapeBodyHttpMessageWriter;
 import io.github.leanscrape.web.reactive.ScrapeNegotiationWebFilter;
 
@@ -43,8 +43,8 @@ public final class LeanscrapeReactiveManagementContextConfiguration {
 	}
 
 	@Bean
-	WebFluxConfigurer leanscrapeWebFluxConfigurer(ObjectProvider<Scraper> scraper) {
-		ScrapeBodyHttpMessageWriter writer = new ScrapeBodyHttpMessageWriter(scraper);
+	WebFluxConfigurer leanscrapeWebFluxConfigurer(ObjectProvider<ScrapeResponder> responder) {
+		ScrapeBodyHttpMessageWriter writer = new ScrapeBodyHttpMessageWriter(responder);
 		return new WebFluxConfigurer() {
 
 			@Override

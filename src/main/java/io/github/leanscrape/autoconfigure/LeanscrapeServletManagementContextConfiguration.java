@@ -1,8 +1,8 @@
 package io.github.leanscrape.autoconfigure;
 
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
-import io.github.leanscrape.exposition.Scraper;
 import io.github.leanscrape.web.ScrapeEndpointPaths;
+import io.github.leanscrape.web.ScrapeResponder;
 import io.github.leanscrape.web.servlet.ScrapeBodyHttpMessageConverter;
 import io.github.leanscrape.web.servlet.ScrapeNegotiationFilter;
 
@@ -43,8 +43,8 @@ public final class LeanscrapeServletManagementContextConfiguration {
 	}
 
 	@Bean
-	WebMvcConfigurer leanscrapeWebMvcConfigurer(ObjectProvider<Scraper> scraper) {
-		ScrapeBodyHttpMessageConverter converter = new ScrapeBodyHttpMessageConverter(scraper);
+	WebMvcConfigurer leanscrapeWebMvcConfigurer(ObjectProvider<ScrapeResponder> responder) {
+		ScrapeBodyHttpMessageConverter converter = new ScrapeBodyHttpMessageConverter(responder);
 		return new WebMvcConfigurer() {
 
 			@Override

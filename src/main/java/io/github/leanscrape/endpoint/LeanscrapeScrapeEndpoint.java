@@ -36,21 +36,26 @@ public final class LeanscrapeScrapeEndpoint extends PrometheusScrapeEndpoint {
 
 	private final Scraper scraper;
 
+	private final ScrapeTimeouts timeouts;
+
 	/**
 	 * Create a new endpoint.
 	 * @param prometheusRegistry the registry, passed on to Spring Boot's endpoint
 	 * @param exporterProperties client_java's exporter properties
 	 * @param scraper the scraper that produces the bodies
+	 * @param timeouts the deadlines of scrapes
 	 */
 	public LeanscrapeScrapeEndpoint(PrometheusRegistry prometheusRegistry, @Nullable Properties exporterProperties,
-			Scraper scraper) {
+			Scraper scraper, ScrapeTimeouts timeouts) {
 		super(prometheusRegistry, exporterProperties);
 		this.scraper = scraper;
+		this.timeouts = timeouts;
 	}
 
 	/**
-	 * Answer a scrape with a body over pooled chunks. The chunks go back to the pool when
-	 * the response has been written, also when the client went away.
+	 * Answer a scrape with a {@link PendingScrape}: the web layer serves it, with the
+	 * request's scrape timeout and encoding, and writes its pooled chunks without a copy.
+	 * They go back to the pool when the response is done, also when the client went away.
 	 * @param format the negotiated format
 	 * @param includedNames the families to include, or {@code null} for all
 	 * @return the response
@@ -58,9 +63,9 @@ public final class LeanscrapeScrapeEndpoint extends PrometheusScrapeEndpoint {
 	@ReadOperation(producesFrom = PrometheusOutputFormat.class)
 	public WebEndpointResponse<Resource> scrapeBody(PrometheusOutputFormat format,
 			@Nullable Set<String> includedNames) {
-		ScrapeBody body = this.scraper.scrape(format, includedNames);
-		releaseWithServletRequest(body);
-		return new WebEndpointResponse<>(body, format);
+		PendingScrape pending = new PendingScrape(this.scraper, format, includedNames, this.timeouts);
+		releaseWithServletRequest(pending);
+		return new WebEndpointResponse<>(pending, format);
 	}
 
 	/**
@@ -72,7 +77,7 @@ public final class LeanscrapeScrapeEndpoint extends PrometheusScrapeEndpoint {
 	 */
 	@Override
 	public WebEndpointResponse<byte[]> scrape(PrometheusOutputFormat format, @Nullable Set<String> includedNames) {
-		ScrapeBody body = this.scraper.scrape(format, includedNames);
+		ScrapeBody body = this.scraper.renderNow(format, includedNames);
 		try {
 			return new WebEndpointResponse<>(body.toByteArray(), format);
 		}
@@ -90,11 +95,19 @@ public final class LeanscrapeScrapeEndpoint extends PrometheusScrapeEndpoint {
 	}
 
 	/**
-	 * On a servlet stack the operation runs on the request's thread: the body's owning
-	 * reference is dropped when the request completes, after the response was written or
-	 * failed, whichever converter wrote it. Elsewhere the stack's body writer drops it.
+	 * Return the deadlines of scrapes.
+	 * @return the timeouts
 	 */
-	private static void releaseWithServletRequest(ScrapeBody body) {
+	public ScrapeTimeouts timeouts() {
+		return this.timeouts;
+	}
+
+	/**
+	 * On a servlet stack the operation runs on the request's thread: the body is released
+	 * when the request completes, after the response was written or failed, whichever
+	 * converter wrote it. Elsewhere the stack's body writer releases it.
+	 */
+	private static void releaseWithServletRequest(PendingScrape body) {
 		if (!SERVLET_REQUESTS_PRESENT) {
 			return;
 		}

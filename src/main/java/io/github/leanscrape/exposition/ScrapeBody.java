@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.io.AbstractResource;
 
@@ -34,6 +37,8 @@ public final class ScrapeBody extends AbstractResource {
 	private final long length;
 
 	private final AtomicInteger references = new AtomicInteger(1);
+
+	private @Nullable ScrapeBody compressed;
 
 	ScrapeBody(ChunkPool pool, Object kind, byte[][] chunks, int chunkCount, int lastChunkLength) {
 		this.pool = pool;
@@ -136,6 +141,40 @@ public final class ScrapeBody extends AbstractResource {
 	}
 
 	/**
+	 * Add a reference if the body is still live.
+	 * @return {@code true} when a reference was added, {@code false} when the body was
+	 * already released
+	 */
+	public boolean tryRetain() {
+		int current;
+		do {
+			current = this.references.get();
+			if (current <= 0) {
+				return false;
+			}
+		}
+		while (!this.references.compareAndSet(current, current + 1));
+		return true;
+	}
+
+	/**
+	 * Return the compressed form of this body, made once by the given encoder and shared
+	 * by every reader of this body. The caller owns a reference to the result.
+	 * @param encoder makes the compressed body from this one
+	 * @return the compressed body
+	 */
+	public ScrapeBody compressed(Function<ScrapeBody, ScrapeBody> encoder) {
+		synchronized (this) {
+			assertLive();
+			if (this.compressed == null) {
+				// This body keeps one reference to it, dropped when this body is released.
+				this.compressed = encoder.apply(this);
+			}
+			return this.compressed.retain();
+		}
+	}
+
+	/**
 	 * Drop a reference; the last one gives the chunks back to the pool. Releasing more
 	 * often than retained does nothing.
 	 */
@@ -149,6 +188,14 @@ public final class ScrapeBody extends AbstractResource {
 		}
 		while (!this.references.compareAndSet(current, current - 1));
 		if (current == 1) {
+			ScrapeBody compressedBody;
+			synchronized (this) {
+				compressedBody = this.compressed;
+				this.compressed = null;
+			}
+			if (compressedBody != null) {
+				compressedBody.release();
+			}
 			for (int i = 0; i < this.chunkCount; i++) {
 				this.pool.release(this.chunks[i]);
 				this.chunks[i] = null;

@@ -2,19 +2,38 @@ package io.github.leanscrape.exposition;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 
 /**
- * Produces scrape bodies: renders into a buffer sized from the previous scrape of the same
- * kind, hands the chunks over as a {@link ScrapeBody}, and compresses on request.
+ * Produces scrape bodies, and keeps scrapes cheap when many arrive at once.
+ * <p>
+ * <ul>
+ * <li>Scrapes of the same {@link ScrapeKind kind} that overlap share one rendering: the
+ * first renders, the others wait for it and send the same body.</li>
+ * <li>At most a fixed number of renderings run at once; a scrape that cannot start one
+ * before its deadline is rejected, rather than queueing without end.</li>
+ * <li>Optionally, a body is served again to scrapes of its kind within a time to
+ * live.</li>
+ * <li>Each rendering goes into pooled chunks sized from the previous scrape of its kind,
+ * and a compressed body is made once per body, however many readers want it.</li>
+ * </ul>
  *
  * @author leanscrape
  */
 public final class Scraper {
+
+	private static final int MAX_CACHED_KINDS = 16;
 
 	private final ScrapeRenderer renderer;
 
@@ -24,6 +43,16 @@ public final class Scraper {
 
 	private final @Nullable GzipEncoder gzipEncoder;
 
+	private final int maxConcurrentRenders;
+
+	private final Semaphore renderPermits;
+
+	private final long cacheTimeToLiveNanos;
+
+	private final ConcurrentHashMap<ScrapeKind, CompletableFuture<ScrapeBody>> inFlight = new ConcurrentHashMap<>();
+
+	private final ConcurrentHashMap<ScrapeKind, Cached> cache = new ConcurrentHashMap<>();
+
 	/**
 	 * Create a new scraper.
 	 * @param renderer the renderer that writes the exposition
@@ -31,13 +60,21 @@ public final class Scraper {
 	 * @param sizeHints the size hints of each kind of scrape
 	 * @param gzipEncoder the encoder for compressed bodies, or {@code null} when compression
 	 * is off
+	 * @param maxConcurrentRenders how many renderings may run at once
+	 * @param cacheTimeToLive how long a body may be served again, or zero for never
 	 */
 	public Scraper(ScrapeRenderer renderer, ChunkPool pool, ScrapeSizeHints sizeHints,
-			@Nullable GzipEncoder gzipEncoder) {
+			@Nullable GzipEncoder gzipEncoder, int maxConcurrentRenders, Duration cacheTimeToLive) {
+		if (maxConcurrentRenders < 1) {
+			throw new IllegalArgumentException("maxConcurrentRenders must be at least 1");
+		}
 		this.renderer = renderer;
 		this.pool = pool;
 		this.sizeHints = sizeHints;
 		this.gzipEncoder = gzipEncoder;
+		this.maxConcurrentRenders = maxConcurrentRenders;
+		this.renderPermits = new Semaphore(maxConcurrentRenders);
+		this.cacheTimeToLiveNanos = Math.max(0, cacheTimeToLive.toNanos());
 	}
 
 	/**
@@ -47,35 +84,136 @@ public final class Scraper {
 	 * @param headroom bytes added to the previous size of each kind of scrape
 	 * @param maxRetained most bytes of free chunks kept between scrapes
 	 * @param compressionLevel the gzip level, or {@code 0} for no compression
+	 * @param maxConcurrentRenders how many renderings may run at once
+	 * @param cacheTimeToLive how long a body may be served again, or zero for never
 	 * @return the scraper
 	 */
-	public static Scraper create(ScrapeRenderer renderer, long headroom, long maxRetained, int compressionLevel) {
+	public static Scraper create(ScrapeRenderer renderer, long headroom, long maxRetained, int compressionLevel,
+			int maxConcurrentRenders, Duration cacheTimeToLive) {
 		ChunkPool pool = new ChunkPool(ChunkPool.DEFAULT_CHUNK_SIZE, maxRetained);
 		ScrapeSizeHints sizeHints = new ScrapeSizeHints(pool, headroom);
 		GzipEncoder gzip = (compressionLevel != 0) ? new GzipEncoder(pool, compressionLevel) : null;
-		return new Scraper(renderer, pool, sizeHints, gzip);
+		return new Scraper(renderer, pool, sizeHints, gzip, maxConcurrentRenders, cacheTimeToLive);
 	}
 
 	/**
-	 * Return the size hints of this scraper.
-	 * @return the size hints
+	 * Serve one scrape, sharing a rendering or a cached body where it can. The caller owns
+	 * a reference to the body and must release it.
+	 * @param format the format
+	 * @param includedNames the families to include, or {@code null} for all
+	 * @param deadlineNanos the {@link System#nanoTime()} by which the body must be ready
+	 * @return the body and how it was obtained
+	 * @throws ScrapeRejectedException when the deadline passes first
 	 */
-	public ScrapeSizeHints sizeHints() {
-		return this.sizeHints;
+	public Scrape scrape(PrometheusOutputFormat format, @Nullable Set<String> includedNames, long deadlineNanos)
+			throws ScrapeRejectedException {
+		ScrapeKind kind = new ScrapeKind(format, includedNames, false);
+		ScrapeBody cached = cached(kind);
+		if (cached != null) {
+			return new Scrape(cached, ScrapeOutcome.CACHED);
+		}
+		while (true) {
+			CompletableFuture<ScrapeBody> rendering = new CompletableFuture<>();
+			CompletableFuture<ScrapeBody> existing = this.inFlight.putIfAbsent(kind, rendering);
+			if (existing == null) {
+				return new Scrape(render(kind, rendering, deadlineNanos), ScrapeOutcome.OK);
+			}
+			ScrapeBody shared = await(existing, deadlineNanos);
+			if (shared.tryRetain()) {
+				return new Scrape(shared, ScrapeOutcome.COALESCED);
+			}
+			// That body was already sent and released by everyone: start over.
+		}
+	}
+
+	private ScrapeBody render(ScrapeKind kind, CompletableFuture<ScrapeBody> rendering, long deadlineNanos)
+			throws ScrapeRejectedException {
+		ScrapeBody body = null;
+		try {
+			if (!acquirePermit(deadlineNanos)) {
+				ScrapeRejectedException rejected = new ScrapeRejectedException(
+						"All " + this.maxConcurrentRenders + " rendering slots stayed busy until the scrape timeout");
+				rendering.completeExceptionally(rejected);
+				throw rejected;
+			}
+			try {
+				body = renderNow(kind);
+			}
+			finally {
+				this.renderPermits.release();
+			}
+			// Waiters take their references from this one, which lives until the rendering
+			// is no longer in flight.
+			body.retain();
+			rendering.complete(body);
+			remember(kind, body);
+			return body;
+		}
+		catch (RuntimeException | Error ex) {
+			rendering.completeExceptionally(ex);
+			throw ex;
+		}
+		finally {
+			this.inFlight.remove(kind, rendering);
+			if (body != null) {
+				body.release();
+			}
+		}
+	}
+
+	private boolean acquirePermit(long deadlineNanos) {
+		try {
+			return this.renderPermits.tryAcquire(Math.max(0, deadlineNanos - System.nanoTime()),
+					TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
+	private static ScrapeBody await(CompletableFuture<ScrapeBody> rendering, long deadlineNanos)
+			throws ScrapeRejectedException {
+		try {
+			return rendering.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+		}
+		catch (TimeoutException ex) {
+			throw new ScrapeRejectedException("The rendering this scrape waited for did not finish before its timeout");
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new ScrapeRejectedException("Interrupted while waiting for a rendering");
+		}
+		catch (ExecutionException ex) {
+			Throwable cause = ex.getCause();
+			if (cause instanceof ScrapeRejectedException rejected) {
+				throw new ScrapeRejectedException(rejected.getMessage());
+			}
+			if (cause instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			if (cause instanceof Error error) {
+				throw error;
+			}
+			throw new IllegalStateException(cause);
+		}
 	}
 
 	/**
-	 * Render one scrape into a new body. The caller owns the body's reference and must
-	 * release it.
+	 * Render one scrape into a new body now, without sharing, limits or cache. The caller
+	 * owns the body's reference and must release it.
 	 * @param format the format
 	 * @param includedNames the families to include, or {@code null} for all
 	 * @return the body
 	 */
-	public ScrapeBody scrape(PrometheusOutputFormat format, @Nullable Set<String> includedNames) {
-		ScrapeKind kind = new ScrapeKind(format, includedNames, false);
+	public ScrapeBody renderNow(PrometheusOutputFormat format, @Nullable Set<String> includedNames) {
+		return renderNow(new ScrapeKind(format, includedNames, false));
+	}
+
+	private ScrapeBody renderNow(ScrapeKind kind) {
 		ScrapeBuffer buffer = new ScrapeBuffer(this.pool, kind, this.sizeHints.expectedSize(kind));
 		try {
-			this.renderer.render(format, includedNames, buffer);
+			this.renderer.render(kind.format(), kind.includedNames(), buffer);
 			ScrapeBody body = buffer.toBody();
 			this.sizeHints.record(kind, body.length());
 			return body;
@@ -88,6 +226,46 @@ public final class Scraper {
 		}
 	}
 
+	private @Nullable ScrapeBody cached(ScrapeKind kind) {
+		if (this.cacheTimeToLiveNanos == 0) {
+			return null;
+		}
+		Cached cached = this.cache.get(kind);
+		if (cached == null) {
+			return null;
+		}
+		if (System.nanoTime() - cached.renderedAt > this.cacheTimeToLiveNanos) {
+			if (this.cache.remove(kind, cached)) {
+				cached.body.release();
+			}
+			return null;
+		}
+		return cached.body.tryRetain() ? cached.body : null;
+	}
+
+	private void remember(ScrapeKind kind, ScrapeBody body) {
+		if (this.cacheTimeToLiveNanos == 0 || (this.cache.size() >= MAX_CACHED_KINDS && !this.cache.containsKey(kind))) {
+			return;
+		}
+		body.retain();
+		Cached previous = this.cache.put(kind, new Cached(body, System.nanoTime()));
+		if (previous != null) {
+			previous.body.release();
+		}
+	}
+
+	/**
+	 * Drop every cached body, giving its chunks back to the pool.
+	 */
+	public void clearCache() {
+		for (ScrapeKind kind : this.cache.keySet()) {
+			Cached cached = this.cache.remove(kind);
+			if (cached != null) {
+				cached.body.release();
+			}
+		}
+	}
+
 	/**
 	 * Return whether bodies can be compressed.
 	 * @return {@code true} when compression is on
@@ -97,18 +275,30 @@ public final class Scraper {
 	}
 
 	/**
-	 * Compress a body with gzip. The input is not released.
+	 * Return the gzip form of a body, compressed once however many readers want it. The
+	 * caller owns a reference to the result and must release it.
 	 * @param body a body from {@link #scrape}
-	 * @return a new compressed body, owned by the caller
+	 * @return the compressed body
 	 */
 	public ScrapeBody gzip(ScrapeBody body) {
-		if (this.gzipEncoder == null) {
+		GzipEncoder encoder = this.gzipEncoder;
+		if (encoder == null) {
 			throw new IllegalStateException("Compression is off");
 		}
-		ScrapeKind kind = ((ScrapeKind) body.kind()).compressed();
-		ScrapeBody encoded = this.gzipEncoder.encode(body, kind, this.sizeHints.expectedSize(kind));
-		this.sizeHints.record(kind, encoded.length());
-		return encoded;
+		return body.compressed((plain) -> {
+			ScrapeKind kind = ((ScrapeKind) plain.kind()).compressed();
+			ScrapeBody encoded = encoder.encode(plain, kind, this.sizeHints.expectedSize(kind));
+			this.sizeHints.record(kind, encoded.length());
+			return encoded;
+		});
+	}
+
+	/**
+	 * Return how many renderings run now.
+	 * @return the renderings in flight
+	 */
+	public int rendersInFlight() {
+		return this.maxConcurrentRenders - this.renderPermits.availablePermits();
 	}
 
 	/**
@@ -120,13 +310,22 @@ public final class Scraper {
 	}
 
 	/**
-	 * What distinguishes scrapes whose sizes are remembered separately.
+	 * Return the size hints of this scraper.
+	 * @return the size hints
 	 */
-	private record ScrapeKind(PrometheusOutputFormat format, @Nullable Set<String> includedNames, boolean gzip) {
+	public ScrapeSizeHints sizeHints() {
+		return this.sizeHints;
+	}
 
-		ScrapeKind compressed() {
-			return new ScrapeKind(this.format, this.includedNames, true);
-		}
+	/**
+	 * Return the renderer of this scraper.
+	 * @return the renderer
+	 */
+	public ScrapeRenderer renderer() {
+		return this.renderer;
+	}
+
+	private record Cached(ScrapeBody body, long renderedAt) {
 
 	}
 

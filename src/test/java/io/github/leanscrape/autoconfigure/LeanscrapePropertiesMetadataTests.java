@@ -48,6 +48,8 @@ class LeanscrapePropertiesMetadataTests {
 	private static final Pattern README_ROW = Pattern.compile("^\\|\\s*`(leanscrape\\.[^`]+)`\\s*\\|([^|]*)\\|",
 			Pattern.MULTILINE);
 
+	private static final Pattern CODE_SPAN = Pattern.compile("`([^`]*)`");
+
 	private static Map<String, Property> properties;
 
 	private static Map<String, Map<String, Object>> metadata;
@@ -97,24 +99,33 @@ class LeanscrapePropertiesMetadataTests {
 			}
 			String metadataDefault = defaultValue(metadata.get(name));
 			assertThat(metadataDefault).as("default of %s in the metadata", name).isNotNull();
-			Object bound = new Binder(new MapConfigurationPropertySource(Map.of(name, metadataDefault)))
-				.bind(name, Bindable.of(property.type()))
-				.orElse(null);
-			assertThat(bound).as("default of %s bound from '%s'", name, metadataDefault).isEqualTo(property.value());
+			assertThat(bind(name, metadataDefault, property)).as("default of %s bound from '%s'", name, metadataDefault)
+				.isEqualTo(property.value());
 		}
 	}
 
 	@Test
 	void readmeListsEveryPropertyWithItsDefault() throws IOException {
 		Map<String, String> rows = readmeRows();
-		for (String name : properties.keySet()) {
+		for (Map.Entry<String, Property> entry : properties.entrySet()) {
+			String name = entry.getKey();
+			Property property = entry.getValue();
 			assertThat(rows).as("README row of %s", name).containsKey(name);
-			String metadataDefault = defaultValue(metadata.get(name));
-			if (metadataDefault != null) {
-				assertThat(rows.get(name)).as("README default of %s", name).isEqualTo(metadataDefault);
+			if (hasDefault(property.value())) {
+				String readmeDefault = rows.get(name);
+				assertThat(readmeDefault).as("README default of %s, in a code span", name).isNotNull();
+				assertThat(bind(name, readmeDefault, property)).as("README default of %s bound from '%s'", name,
+						readmeDefault)
+					.isEqualTo(property.value());
 			}
 		}
 		assertThat(properties.keySet()).as("properties in the README").containsAll(rows.keySet());
+	}
+
+	private static @Nullable Object bind(String name, String value, Property property) {
+		return new Binder(new MapConfigurationPropertySource(Map.of(name, value)))
+			.bind(name, Bindable.of(property.type()))
+			.orElse(null);
 	}
 
 	/**
@@ -192,8 +203,9 @@ class LeanscrapePropertiesMetadataTests {
 	}
 
 	/**
-	 * The rows of the README's tables that document a property: name, then default, both
-	 * in code spans.
+	 * The rows of the README's tables that document a property: the name in a code span,
+	 * then the default, the first code span of the second cell (what follows it, such as
+	 * "(off)", is prose), or {@code null} when that cell has none.
 	 */
 	private static Map<String, String> readmeRows() throws IOException {
 		Path readme = Path.of(System.getProperty("basedir", "."), "README.md");
@@ -201,7 +213,8 @@ class LeanscrapePropertiesMetadataTests {
 		Map<String, String> rows = new LinkedHashMap<>();
 		Matcher matcher = README_ROW.matcher(text);
 		while (matcher.find()) {
-			rows.put(matcher.group(1), matcher.group(2).trim().replace("`", ""));
+			Matcher defaultValue = CODE_SPAN.matcher(matcher.group(2));
+			rows.put(matcher.group(1), defaultValue.find() ? defaultValue.group(1) : null);
 		}
 		assertThat(rows).as("property rows in %s", readme).isNotEmpty();
 		return rows;

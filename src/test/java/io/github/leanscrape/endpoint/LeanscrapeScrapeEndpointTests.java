@@ -1,7 +1,6 @@
 package io.github.leanscrape.endpoint;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -49,19 +48,20 @@ class LeanscrapeScrapeEndpointTests {
 	@ParameterizedTest
 	@MethodSource("scrapes")
 	void webOperationSendsSpringBootsBytes(PrometheusOutputFormat format, Set<String> includedNames)
-			throws IOException {
+			throws Exception {
 		byte[] expected = this.fixture.bootBody(format, includedNames);
 		WebEndpointResponse<Resource> response = this.fixture.endpoint().scrapeBody(format, includedNames);
 		assertThat(response.getContentType()).isEqualTo(format.getProducedMimeType());
 		assertThat(response.getStatus()).isEqualTo(200);
-		ScrapeBody body = (ScrapeBody) response.getBody();
+		PendingScrape pending = (PendingScrape) response.getBody();
+		ScrapeBody body = pending.resolve(System.nanoTime() + 1_000_000_000L).body();
 		byte[] actual;
-		try (InputStream in = body.getInputStream()) {
+		try (InputStream in = pending.getInputStream()) {
 			ByteArrayOutputStream out = new ByteArrayOutputStream();
 			in.transferTo(out);
 			actual = out.toByteArray();
 		}
-		body.release();
+		pending.release();
 		assertThat(body.isReleased()).isTrue();
 		assertSameBytes(actual, expected, format);
 		assertThat(this.fixture.endpoint().scraper().pool().leasedChunks()).isZero();

@@ -1,11 +1,13 @@
 package io.github.leanscrape.support;
 
+import java.time.Duration;
 import java.util.Properties;
 import java.util.Set;
 
 import io.github.leanscrape.autoconfigure.LeanscrapeAutoConfiguration;
 import io.github.leanscrape.autoconfigure.LeanscrapeProperties;
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
+import io.github.leanscrape.endpoint.ScrapeTimeouts;
 import io.github.leanscrape.exposition.ReferenceScrapeRenderer;
 import io.github.leanscrape.exposition.ScrapeRenderer;
 import io.github.leanscrape.exposition.Scraper;
@@ -42,7 +44,8 @@ public final class ScrapeFixture {
 		this.bootEndpoint = new PrometheusScrapeEndpoint(prometheusRegistry, properties);
 		this.renderer = new DirectTextRenderer(meterRegistry, PrometheusConfig.DEFAULT, properties,
 				new ReferenceScrapeRenderer(prometheusRegistry, properties));
-		this.endpoint = new LeanscrapeScrapeEndpoint(prometheusRegistry, properties, scraper(this.renderer));
+		this.endpoint = new LeanscrapeScrapeEndpoint(prometheusRegistry, properties, scraper(this.renderer),
+				new ScrapeTimeouts(Duration.ofSeconds(10), Duration.ofMinutes(1)));
 	}
 
 	/**

@@ -22,8 +22,16 @@ public class ScrapeTestApplication {
 	}
 
 	@Bean
-	MeterFilter onlyRichMeters() {
-		return MeterFilter.denyUnless((id) -> id.getName().startsWith(RichMeters.PREFIX));
+	MeterFilter onlyRichMeters(@Value("${rich.own-metrics:false}") boolean ownMetrics) {
+		// The starter's own meters move with every scrape: only tests that look at them
+		// keep them.
+		return MeterFilter.denyUnless((id) -> id.getName().startsWith(RichMeters.PREFIX)
+				|| (ownMetrics && id.getName().startsWith("leanscrape.")));
+	}
+
+	@Bean
+	ScrapeGate scrapeGate(MeterRegistry registry) {
+		return new ScrapeGate(registry);
 	}
 
 	@Bean

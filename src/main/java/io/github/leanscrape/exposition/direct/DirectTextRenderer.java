@@ -6,9 +6,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.github.leanscrape.exposition.FormatNames;
 import io.github.leanscrape.exposition.ReferenceScrapeRenderer;
 import io.github.leanscrape.exposition.ScrapeBuffer;
 import io.github.leanscrape.exposition.ScrapeRenderer;
@@ -77,7 +79,13 @@ public final class DirectTextRenderer implements ScrapeRenderer {
 
 	private final AtomicLong referenceFamilies = new AtomicLong();
 
-	private final java.util.Set<String> loggedReasons = java.util.concurrent.ConcurrentHashMap.newKeySet();
+	private final Set<String> loggedReasons = ConcurrentHashMap.newKeySet();
+
+	private volatile @Nullable LastScrape lastFullScrape;
+
+	private volatile long cardinalityWarnThreshold = Long.MAX_VALUE;
+
+	private volatile boolean cardinalityWarned;
 
 	/**
 	 * Create a renderer for a registry.
@@ -113,28 +121,80 @@ public final class DirectTextRenderer implements ScrapeRenderer {
 			return;
 		}
 		boolean openMetrics = format == PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100;
+		boolean full = includedNames == null;
 		Family[] families = plan.families();
 		Series[][] series = plan.series();
+		FamilyReport[] referenceReports = full ? new FamilyReport[referenceSnapshots.size()] : null;
 		int next = 0;
+		long lines = 0;
 		for (int i = 0; i < families.length; i++) {
 			Family family = families[i];
-			if (includedNames != null && !includedNames.contains(family.name)) {
+			if (!full && !includedNames.contains(family.name)) {
 				evaluateFunctions(family, series[i]);
 				continue;
 			}
 			while (next < referenceSnapshots.size()
 					&& name(referenceSnapshots.get(next)).compareTo(family.name) < 0) {
-				writeReference(referenceSnapshots.get(next++), format, out);
+				lines += writeReference(referenceSnapshots.get(next), format, out, referenceReports, next);
+				next++;
 			}
-			writeFamily(family, series[i], openMetrics, out);
+			writeFamily(family, series[i], openMetrics, out, full);
+			lines += full ? family.lastLines : 0;
 		}
 		while (next < referenceSnapshots.size()) {
-			writeReference(referenceSnapshots.get(next++), format, out);
+			lines += writeReference(referenceSnapshots.get(next), format, out, referenceReports, next);
+			next++;
 		}
 		if (openMetrics) {
 			out.write(EOF);
 		}
 		this.directScrapes.incrementAndGet();
+		if (full) {
+			this.lastFullScrape = new LastScrape(format, plan, referenceReports, lines, out.size());
+			warnAboutCardinality(lines);
+		}
+	}
+
+	private void warnAboutCardinality(long lines) {
+		if (lines > this.cardinalityWarnThreshold && !this.cardinalityWarned) {
+			this.cardinalityWarned = true;
+			logger.warn("A scrape wrote " + lines + " series, more than leanscrape.cardinality.warn-threshold ("
+					+ this.cardinalityWarnThreshold + "); the 'leanscrape' actuator endpoint shows which "
+					+ "families hold them. This is logged once.");
+		}
+	}
+
+	/**
+	 * Return what the last full scrape written by the direct path held, family by family,
+	 * largest first.
+	 * @return the report, or {@code null} before the first full direct scrape
+	 */
+	public @Nullable CardinalityReport cardinality() {
+		LastScrape last = this.lastFullScrape;
+		if (last == null) {
+			return null;
+		}
+		List<FamilyReport> reports = new ArrayList<>();
+		for (Family family : last.plan.families()) {
+			reports.add(new FamilyReport(family.name, family.lastLines, family.lastBytes, "direct"));
+		}
+		for (FamilyReport report : last.referenceReports) {
+			if (report != null) {
+				reports.add(report);
+			}
+		}
+		reports.sort((a, b) -> (a.bytes() != b.bytes()) ? Long.compare(b.bytes(), a.bytes())
+				: a.name().compareTo(b.name()));
+		return new CardinalityReport(FormatNames.of(last.format), last.lines, last.bytes,
+				this.referenceScrapes.get(), reports);
+	}
+
+	/**
+	 * Set the number of series above which a scrape logs a warning, once.
+	 * @param threshold the threshold
+	 */
+	public void cardinalityWarnThreshold(long threshold) {
+		this.cardinalityWarnThreshold = threshold;
 	}
 
 	private @Nullable String wholeScrapeFallbackReason(PrometheusOutputFormat format) {
@@ -203,10 +263,10 @@ public final class DirectTextRenderer implements ScrapeRenderer {
 		return snapshot.getMetadata().getPrometheusName();
 	}
 
-	private void writeReference(MetricSnapshot snapshot, PrometheusOutputFormat format, ScrapeBuffer out)
-			throws IOException {
+	private int writeReference(MetricSnapshot snapshot, PrometheusOutputFormat format, ScrapeBuffer out,
+			FamilyReport @Nullable [] reports, int index) throws IOException {
 		if (snapshot.getDataPoints().isEmpty()) {
-			return;
+			return 0;
 		}
 		ExpositionFormatWriter writer = this.reference.writer(format);
 		ByteArrayOutputStream family = new ByteArrayOutputStream(256);
@@ -219,6 +279,23 @@ public final class DirectTextRenderer implements ScrapeRenderer {
 			length -= EOF.length;
 		}
 		out.write(bytes, 0, length);
+		int lines = sampleLines(bytes, length);
+		if (reports != null) {
+			reports[index] = new FamilyReport(name(snapshot), lines, length, "reference");
+		}
+		return lines;
+	}
+
+	private static int sampleLines(byte[] bytes, int length) {
+		int lines = 0;
+		boolean lineStart = true;
+		for (int i = 0; i < length; i++) {
+			if (lineStart && bytes[i] != '#') {
+				lines++;
+			}
+			lineStart = bytes[i] == '\n';
+		}
+		return lines;
 	}
 
 	/**
@@ -244,18 +321,24 @@ public final class DirectTextRenderer implements ScrapeRenderer {
 		}
 	}
 
-	private static void writeFamily(Family family, Series[] series, boolean openMetrics, ScrapeBuffer out) {
+	private static void writeFamily(Family family, Series[] series, boolean openMetrics, ScrapeBuffer out,
+			boolean full) {
+		long start = out.size();
 		out.write(openMetrics ? family.openMetricsMetadata : family.textMetadata);
-		switch (family.kind) {
+		int lines = switch (family.kind) {
 			case COUNTER -> writeCounters(family, series, out);
 			case GAUGE -> writeGauges(family, series, out);
 			case MAX -> writeMaxima(family, series, out);
 			case SUMMARY -> writeSummaries(family, series, out);
 			case HISTOGRAM -> writeHistograms(family, series, openMetrics, out);
+		};
+		if (full) {
+			family.lastLines = lines;
+			family.lastBytes = out.size() - start;
 		}
 	}
 
-	private static void writeCounters(Family family, Series[] series, ScrapeBuffer out) {
+	private static int writeCounters(Family family, Series[] series, ScrapeBuffer out) {
 		for (Series each : series) {
 			Meter meter = each.meter;
 			double value = (meter instanceof Counter counter) ? counter.count() : ((FunctionCounter) meter).count();
@@ -268,17 +351,19 @@ public final class DirectTextRenderer implements ScrapeRenderer {
 			out.writeDouble(value);
 			out.write('\n');
 		}
+		return series.length;
 	}
 
-	private static void writeGauges(Family family, Series[] series, ScrapeBuffer out) {
+	private static int writeGauges(Family family, Series[] series, ScrapeBuffer out) {
 		for (Series each : series) {
 			writeSample(family.sampleName, each.labels, out);
 			out.writeDouble(((Gauge) each.meter).value());
 			out.write('\n');
 		}
+		return series.length;
 	}
 
-	private static void writeMaxima(Family family, Series[] series, ScrapeBuffer out) {
+	private static int writeMaxima(Family family, Series[] series, ScrapeBuffer out) {
 		for (Series each : series) {
 			Meter meter = each.meter;
 			double max = (meter instanceof Timer timer) ? timer.max(TimeUnit.SECONDS)
@@ -287,9 +372,11 @@ public final class DirectTextRenderer implements ScrapeRenderer {
 			out.writeDouble(max);
 			out.write('\n');
 		}
+		return series.length;
 	}
 
-	private static void writeSummaries(Family family, Series[] series, ScrapeBuffer out) {
+	private static int writeSummaries(Family family, Series[] series, ScrapeBuffer out) {
+		int lines = 0;
 		for (Series each : series) {
 			Meter meter = each.meter;
 			long count;
@@ -299,7 +386,7 @@ public final class DirectTextRenderer implements ScrapeRenderer {
 					HistogramSnapshot snapshot = timer.takeSnapshot();
 					count = snapshot.count();
 					sum = snapshot.total(TimeUnit.SECONDS);
-					writeQuantiles(family, each, snapshot.percentileValues(), true, out);
+					lines += writeQuantiles(family, each, snapshot.percentileValues(), true, out);
 				}
 				else {
 					count = timer.count();
@@ -308,7 +395,7 @@ public final class DirectTextRenderer implements ScrapeRenderer {
 			}
 			else if (meter instanceof DistributionSummary summary) {
 				if (each.percentiles) {
-					writeQuantiles(family, each, summary.takeSnapshot().percentileValues(), false, out);
+					lines += writeQuantiles(family, each, summary.takeSnapshot().percentileValues(), false, out);
 				}
 				count = summary.count();
 				sum = summary.totalAmount();
@@ -318,11 +405,12 @@ public final class DirectTextRenderer implements ScrapeRenderer {
 				count = (long) timer.count();
 				sum = timer.totalTime(TimeUnit.SECONDS);
 			}
-			writeCountAndSum(family, each, count, sum, out);
+			lines += writeCountAndSum(family, each, count, sum, out);
 		}
+		return lines;
 	}
 
-	private static void writeQuantiles(Family family, Series series, ValueAtPercentile[] values, boolean seconds,
+	private static int writeQuantiles(Family family, Series series, ValueAtPercentile[] values, boolean seconds,
 			ScrapeBuffer out) {
 		sortByPercentile(values);
 		for (ValueAtPercentile value : values) {
@@ -334,6 +422,7 @@ public final class DirectTextRenderer implements ScrapeRenderer {
 			out.writeDouble(seconds ? value.value(TimeUnit.SECONDS) : value.value());
 			out.write('\n');
 		}
+		return values.length;
 	}
 
 	/**
@@ -352,7 +441,8 @@ public final class DirectTextRenderer implements ScrapeRenderer {
 		}
 	}
 
-	private static void writeHistograms(Family family, Series[] series, boolean openMetrics, ScrapeBuffer out) {
+	private static int writeHistograms(Family family, Series[] series, boolean openMetrics, ScrapeBuffer out) {
+		int lines = 0;
 		for (Series each : series) {
 			Meter meter = each.meter;
 			CountAtBucket[] buckets;
@@ -371,12 +461,14 @@ public final class DirectTextRenderer implements ScrapeRenderer {
 				count = summary.count();
 				sum = summary.totalAmount();
 			}
+			lines += buckets.length + (Double.isFinite(buckets[buckets.length - 1].bucket()) ? 1 : 0);
 			long cumulative = writeBuckets(family, each, buckets, count, seconds, out);
 			if (!openMetrics || !Double.isNaN(sum)) {
 				// OpenMetrics writes _count and _sum together or not at all.
-				writeCountAndSum(family, each, cumulative, sum, out);
+				lines += writeCountAndSum(family, each, cumulative, sum, out);
 			}
 		}
+		return lines;
 	}
 
 	/**
@@ -416,17 +508,21 @@ public final class DirectTextRenderer implements ScrapeRenderer {
 		out.write('\n');
 	}
 
-	private static void writeCountAndSum(Family family, Series series, long count, double sum, ScrapeBuffer out) {
+	private static int writeCountAndSum(Family family, Series series, long count, double sum, ScrapeBuffer out) {
+		int lines = 0;
 		if (count >= 0) {
 			writeSample(family.countName, series.labels, out);
 			out.writeLong(count);
 			out.write('\n');
+			lines++;
 		}
 		if (!Double.isNaN(sum)) {
 			writeSample(family.sumName, series.labels, out);
 			out.writeDouble(sum);
 			out.write('\n');
+			lines++;
 		}
+		return lines;
 	}
 
 	private static void writeSample(byte[] name, byte[] labels, ScrapeBuffer out) {
@@ -484,6 +580,15 @@ public final class DirectTextRenderer implements ScrapeRenderer {
 	 */
 	public long referenceFamilies() {
 		return this.referenceFamilies.get();
+	}
+
+	/**
+	 * What the last full direct scrape held; the direct families' figures live in the
+	 * families themselves.
+	 */
+	private record LastScrape(PrometheusOutputFormat format, ScrapePlan plan, FamilyReport[] referenceReports,
+			long lines, long bytes) {
+
 	}
 
 }

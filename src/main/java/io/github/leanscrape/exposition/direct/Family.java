@@ -22,6 +22,14 @@ final class Family {
 
 	private static final Series[] NO_SERIES = new Series[0];
 
+	private static final byte[] UNUSED = new byte[0];
+
+	/**
+	 * How many more removed series than live ones a family may hold before it drops them
+	 * without waiting for a scrape.
+	 */
+	private static final int COMPACTION_SLACK = 64;
+
 	final String name;
 
 	final SeriesKind kind;
@@ -35,15 +43,32 @@ final class Family {
 	 */
 	final byte[] sampleName;
 
+	/**
+	 * The sample name of bucket lines; empty unless this is a histogram.
+	 */
 	final byte[] bucketName;
 
+	/**
+	 * The sample name of count lines; empty unless this is a summary or a histogram.
+	 */
 	final byte[] countName;
 
+	/**
+	 * The sample name of sum lines; empty unless this is a summary or a histogram.
+	 */
 	final byte[] sumName;
+
+	/**
+	 * Sample lines and bytes this family had in the last full scrape, for the cardinality
+	 * report. Plain fields: written by scrapes, read by reports, a stale value is fine.
+	 */
+	int lastLines;
+
+	long lastBytes;
 
 	private Series[] published = NO_SERIES;
 
-	private final List<Series> added = new ArrayList<>();
+	private List<Series> added = new ArrayList<>();
 
 	private int removedCount;
 
@@ -59,9 +84,11 @@ final class Family {
 		this.textMetadata = metadata(textName, kind.type(), escapeTextHelp(help), false);
 		this.openMetricsMetadata = metadata(openMetricsName, kind.type(), LabelEncoder.escape(help), true);
 		this.sampleName = ascii(sampleName);
-		this.bucketName = ascii(name + "_bucket");
-		this.countName = ascii(name + "_count");
-		this.sumName = ascii(name + "_sum");
+		// Only the names this kind writes are kept: most families are counters and gauges.
+		boolean summaryOrHistogram = kind == SeriesKind.SUMMARY || kind == SeriesKind.HISTOGRAM;
+		this.bucketName = (kind == SeriesKind.HISTOGRAM) ? ascii(name + "_bucket") : UNUSED;
+		this.countName = summaryOrHistogram ? ascii(name + "_count") : UNUSED;
+		this.sumName = summaryOrHistogram ? ascii(name + "_sum") : UNUSED;
 	}
 
 	private static byte[] metadata(String name, String type, String escapedHelp, boolean openMetrics) {
@@ -97,6 +124,42 @@ final class Family {
 		series.removed = true;
 		this.removedCount++;
 		this.liveCount--;
+		if (this.removedCount > this.liveCount + COMPACTION_SLACK) {
+			// Removed series are otherwise dropped only when a scrape publishes the family:
+			// without scrapes, meters that come and go would pile up here for good.
+			// Compacting once they outnumber the live ones (by more than the slack) bounds
+			// what they hold, at a constant cost per removal over time.
+			compact();
+		}
+	}
+
+	/**
+	 * Drop removed series from the published array and the added ones, keeping their
+	 * order: the published array stays sorted, and one handed to a scrape is not touched.
+	 */
+	private void compact() {
+		int live = 0;
+		for (Series series : this.published) {
+			if (!series.removed) {
+				live++;
+			}
+		}
+		Series[] kept = (live > 0) ? new Series[live] : NO_SERIES;
+		int next = 0;
+		for (Series series : this.published) {
+			if (!series.removed) {
+				kept[next++] = series;
+			}
+		}
+		this.published = kept;
+		List<Series> added = new ArrayList<>(Math.max(0, this.liveCount - live));
+		for (Series series : this.added) {
+			if (!series.removed) {
+				added.add(series);
+			}
+		}
+		this.added = added;
+		this.removedCount = 0;
 	}
 
 	boolean isEmpty() {
@@ -124,7 +187,8 @@ final class Family {
 				live.add(series);
 			}
 		}
-		this.added.clear();
+		// A new list rather than clear(): a cleared list would keep its grown array for good.
+		this.added = new ArrayList<>();
 		this.removedCount = 0;
 		// Sort keys live only for the length of this sort: keeping them per series would
 		// cost more memory than the series' whole text line.

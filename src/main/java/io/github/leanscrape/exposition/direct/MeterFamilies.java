@@ -1,11 +1,14 @@
 package io.github.leanscrape.exposition.direct;
 
-import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.config.NamingConvention;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,22 +35,26 @@ final class MeterFamilies {
 
 	final @Nullable ShapeOfMeter shape;
 
-	final List<String> tagKeys;
-
 	final Family[] families;
 
-	final Map<Meter.Id, Series[]> series = new HashMap<>();
+	/**
+	 * The series of each meter: one {@link Series} when the meter feeds one family, a
+	 * {@code Series[]} (one per family, in the order of {@link #families}) when it feeds
+	 * more, an empty array when the name is left to the reference path. Keyed by identity:
+	 * the registry hands the same meter to the listeners that add and remove it, and an
+	 * identity map holds an entry in two array slots rather than a node of its own, with no
+	 * one-element array for the many meters that feed a single family.
+	 */
+	final Map<Meter, Object> series = new IdentityHashMap<>(2);
 
 	private boolean referenceOnly;
 
-	MeterFamilies(String conventionName, Meter meter, @Nullable ShapeOfMeter shape, List<String> tagKeys,
-			String help) {
+	MeterFamilies(String conventionName, Meter meter, @Nullable ShapeOfMeter shape, String help) {
 		this.conventionName = conventionName;
 		this.meterName = meter.getId().getName();
 		this.meterType = meter.getId().getType();
 		this.description = meter.getId().getDescription();
 		this.shape = shape;
-		this.tagKeys = tagKeys;
 		this.referenceOnly = (shape == null);
 		this.families = (shape != null) ? shape.families(conventionName, help) : new Family[0];
 	}
@@ -55,20 +62,42 @@ final class MeterFamilies {
 	/**
 	 * Return whether a meter can join these families on the direct path.
 	 * <p>
-	 * Meters whose tag keys differ from the first meter's are left to the registry's
-	 * collector: Micrometer 1.16 and earlier refuse them to the collector (Spring Boot 4.0's
-	 * endpoint leaves them out) while later versions export them, and only the collector
-	 * knows which applies.
+	 * A meter whose tag keys differ from those of the meters already here is left to the
+	 * registry's collector: Micrometer 1.16 and earlier refuse it to the collector (Spring
+	 * Boot 4.0's endpoint leaves it out) while later versions export it, and only the
+	 * collector knows which applies.
 	 * @param meter the meter
 	 * @param meterShape its shape
-	 * @param meterTagKeys its tag keys, after the naming convention
+	 * @param convention the registry's naming convention
 	 * @return {@code true} when its output would be consistent with the others'
 	 */
-	boolean accepts(Meter meter, @Nullable ShapeOfMeter meterShape, List<String> meterTagKeys) {
+	boolean accepts(Meter meter, @Nullable ShapeOfMeter meterShape, NamingConvention convention) {
 		Meter.Id id = meter.getId();
 		return id.getName().equals(this.meterName) && id.getType() == this.meterType
 				&& Objects.equals(id.getDescription(), this.description) && Objects.equals(meterShape, this.shape)
-				&& meterTagKeys.equals(this.tagKeys);
+				&& sameTagKeys(id, convention);
+	}
+
+	/**
+	 * Compare with any meter already here (all have the same keys): kept nowhere, so the
+	 * index costs no more per name, and read only when a meter is added.
+	 */
+	private boolean sameTagKeys(Meter.Id id, NamingConvention convention) {
+		Iterator<Meter> existing = this.series.keySet().iterator();
+		if (!existing.hasNext()) {
+			return true;
+		}
+		List<Tag> tags = id.getConventionTags(convention);
+		List<Tag> existingTags = existing.next().getId().getConventionTags(convention);
+		if (tags.size() != existingTags.size()) {
+			return false;
+		}
+		for (int i = 0; i < tags.size(); i++) {
+			if (!tags.get(i).getKey().equals(existingTags.get(i).getKey())) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	boolean isReferenceOnly() {

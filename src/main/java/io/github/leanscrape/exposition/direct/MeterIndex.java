@@ -9,7 +9,6 @@ import java.util.TreeMap;
 import io.github.leanscrape.exposition.direct.LabelEncoder.SortKey;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.config.NamingConvention;
 import io.prometheus.metrics.model.snapshots.PrometheusNaming;
 import org.jspecify.annotations.Nullable;
@@ -26,6 +25,11 @@ import org.jspecify.annotations.Nullable;
  * @author leanscrape
  */
 final class MeterIndex {
+
+	/**
+	 * The series of a meter whose name is left to the reference path: none.
+	 */
+	private static final Series[] NO_SERIES = new Series[0];
 
 	private final MeterRegistry registry;
 
@@ -55,32 +59,31 @@ final class MeterIndex {
 		Meter.Id id = meter.getId();
 		String conventionName = id.getConventionName(namingConvention());
 		MeterFamilies entry = this.byConventionName.get(conventionName);
-		if (entry != null && entry.series.containsKey(id)) {
+		if (entry != null && entry.series.containsKey(meter)) {
 			return;
 		}
 		// A name that client_java would still escape (a base unit with a slash, say) is left
 		// to the reference path.
 		ShapeOfMeter shape = PrometheusNaming.isValidLegacyMetricName(conventionName) ? ShapeOfMeter.of(meter)
 				: null;
-		List<String> tagKeys = tagKeys(id);
 		if (entry == null) {
-			entry = new MeterFamilies(conventionName, meter, shape, tagKeys, help(id));
+			entry = new MeterFamilies(conventionName, meter, shape, help(id));
 			this.byConventionName.put(conventionName, entry);
 			if (!entry.isReferenceOnly()) {
 				claimFamilies(entry);
 			}
 		}
-		else if (!entry.isReferenceOnly() && !entry.accepts(meter, shape, tagKeys)) {
+		else if (!entry.isReferenceOnly() && !entry.accepts(meter, shape, namingConvention())) {
 			toReferenceOnly(entry);
 		}
 		if (entry.isReferenceOnly()) {
-			entry.series.put(id, new Series[0]);
+			entry.series.put(meter, NO_SERIES);
 			return;
 		}
 		SortKey key = this.labelEncoder.sortKey(id, shape.reservedLabel());
 		if (key == null) {
 			toReferenceOnly(entry);
-			entry.series.put(id, new Series[0]);
+			entry.series.put(meter, NO_SERIES);
 			return;
 		}
 		byte[] labels = LabelEncoder.encode(key);
@@ -91,7 +94,7 @@ final class MeterIndex {
 			series[i] = new Series(meter, labels, percentiles);
 			entry.families[i].add(series[i]);
 		}
-		entry.series.put(id, series);
+		entry.series.put(meter, (series.length == 1) ? series[0] : series);
 	}
 
 	synchronized void remove(Meter meter) {
@@ -100,12 +103,18 @@ final class MeterIndex {
 		if (entry == null) {
 			return;
 		}
-		Series[] series = entry.series.remove(id);
+		Object series = entry.series.remove(meter);
 		if (series == null) {
 			return;
 		}
-		for (int i = 0; i < series.length; i++) {
-			entry.families[i].remove(series[i]);
+		if (series instanceof Series one) {
+			entry.families[0].remove(one);
+		}
+		else {
+			Series[] each = (Series[]) series;
+			for (int i = 0; i < each.length; i++) {
+				entry.families[i].remove(each[i]);
+			}
 		}
 		if (entry.isEmpty()) {
 			this.byConventionName.remove(entry.conventionName);
@@ -148,8 +157,8 @@ final class MeterIndex {
 	private void toReferenceOnly(MeterFamilies entry) {
 		releaseFamilies(entry);
 		entry.referenceOnly();
-		for (Map.Entry<Meter.Id, Series[]> each : entry.series.entrySet()) {
-			each.setValue(new Series[0]);
+		for (Map.Entry<Meter, Object> each : entry.series.entrySet()) {
+			each.setValue(NO_SERIES);
 		}
 	}
 
@@ -172,15 +181,6 @@ final class MeterIndex {
 		for (Family family : entry.families) {
 			this.families.remove(family.name, family);
 		}
-	}
-
-	private List<String> tagKeys(Meter.Id id) {
-		List<Tag> tags = id.getConventionTags(namingConvention());
-		List<String> keys = new ArrayList<>(tags.size());
-		for (Tag tag : tags) {
-			keys.add(tag.getKey());
-		}
-		return keys;
 	}
 
 	private String help(Meter.Id id) {

@@ -8,7 +8,7 @@ import io.micrometer.core.instrument.Meter;
  * <p>
  * Deliberately small: no label strings or sort keys are kept (they are derived from the
  * meter's id when the family is reordered), so the retained cost of a series is this
- * object and its label bytes.
+ * object, its label bytes, and its slots in the family's array and the meter map.
  *
  * @author leanscrape
  */

@@ -1,0 +1,28 @@
+package io.github.leanscrape.exposition;
+
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
+
+/**
+ * Short names of the scrape formats, as the starter's metrics and reports show them.
+ *
+ * @author leanscrape
+ */
+public final class FormatNames {
+
+	private FormatNames() {
+	}
+
+	/**
+	 * Return the short name of a format.
+	 * @param format the format
+	 * @return {@code text}, {@code openmetrics} or {@code protobuf}
+	 */
+	public static String of(PrometheusOutputFormat format) {
+		return switch (format) {
+			case CONTENT_TYPE_004 -> "text";
+			case CONTENT_TYPE_OPENMETRICS_100 -> "openmetrics";
+			case CONTENT_TYPE_PROTOBUF -> "protobuf";
+		};
+	}
+
+}

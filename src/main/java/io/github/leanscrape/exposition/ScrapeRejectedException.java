@@ -1,0 +1,16 @@
+package io.github.leanscrape.exposition;
+
+/**
+ * Thrown when a scrape cannot be served before its deadline: every rendering slot was
+ * busy, or the rendering it waited for did not finish in time.
+ *
+ * @author leanscrape
+ */
+public final class ScrapeRejectedException extends Exception {
+
+	ScrapeRejectedException(String message) {
+		// No stack trace: this is an answer to a request, not a fault.
+		super(message, null, false, false);
+	}
+
+}

@@ -1,0 +1,262 @@
+package io.github.leanscrape.recording;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.common.KeyValue;
+import io.micrometer.common.KeyValues;
+import io.micrometer.core.instrument.Clock;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.LongTaskTimer;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.noop.NoopMeter;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler.IgnoredMeters;
+import io.micrometer.core.instrument.observation.MeterObservationHandler;
+import io.micrometer.observation.Observation;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link MeterObservationHandler} that records the same meters as Micrometer's
+ * {@link DefaultMeterObservationHandler} but resolves them once per distinct combination
+ * of observation name and low-cardinality key values (plus the error value for the
+ * timer), and afterwards records into the cached meters.
+ * <p>
+ * The default handler builds a {@code List<Tag>}, a {@code Tags}, a {@code Meter.Id} and,
+ * for the long task timer, a {@code "<name>.active"} string on every start and stop, and
+ * looks the id up in the registry each time. This handler builds them only the first
+ * time it meets a combination; then it hashes the observation's key values and finds
+ * the meter in an array. Where Micrometer's context class allows it, the key values are
+ * read from the context's own map rather than through
+ * {@link Observation.Context#getLowCardinalityKeyValues()}, which copies and sorts them
+ * on every call. On a miss it calls the registry exactly as the default handler
+ * does, so names, tags, the {@code error} tag, the {@code .active} long task timer and
+ * every meter filter apply as they would.
+ * <p>
+ * What is cached, and what is not:
+ * <ul>
+ * <li>A meter that a meter filter denied (the registry answers with a no-op meter) is
+ * never cached: the next observation asks the registry again, so a filter that later
+ * accepts it is honoured.</li>
+ * <li>The number of cached meters is bounded. Once full, new combinations are resolved
+ * through the registry on every observation, as by the default handler.</li>
+ * <li>A meter removed from the registry leaves the cache; the next observation resolves
+ * (and registers) it anew, as the default handler would.</li>
+ * <li>A meter filter added to the registry after a meter was cached does not apply to
+ * that cached meter (Micrometer re-applies late filters on the next registry lookup,
+ * which a cache hit skips). Micrometer warns against late filters; Spring Boot adds its
+ * filters before any meter exists. Call {@link #clearCache()} after adding one.</li>
+ * <li>Events ({@link #onEvent}) are counted exactly as by the default handler, without a
+ * cache: they are rare.</li>
+ * </ul>
+ *
+ * @author leanscrape
+ */
+public final class CachingMeterObservationHandler implements MeterObservationHandler<Observation.Context> {
+
+	private final MeterRegistry meterRegistry;
+
+	private final Clock clock;
+
+	private final boolean longTaskTimers;
+
+	private final ObservationMeterCache cache;
+
+	private final boolean readContextDirectly;
+
+	/**
+	 * Create a new instance.
+	 * @param meterRegistry the registry to record into
+	 * @param maxCachedMeters the most meters to cache (timers and long task timers)
+	 * @param metersToIgnore the meters not to create, as for the default handler
+	 */
+	public CachingMeterObservationHandler(MeterRegistry meterRegistry, int maxCachedMeters,
+			IgnoredMeters... metersToIgnore) {
+		this(meterRegistry, maxCachedMeters, ContextKeyValues.isAvailable(), metersToIgnore);
+	}
+
+	CachingMeterObservationHandler(MeterRegistry meterRegistry, int maxCachedMeters, boolean readContextDirectly,
+			IgnoredMeters... metersToIgnore) {
+		this.readContextDirectly = readContextDirectly;
+		this.meterRegistry = meterRegistry;
+		this.clock = meterRegistry.config().clock();
+		this.longTaskTimers = !contains(metersToIgnore, IgnoredMeters.LONG_TASK_TIMER);
+		this.cache = new ObservationMeterCache(maxCachedMeters);
+		ObservationMeterCache cache = this.cache;
+		meterRegistry.config().onMeterRemoved(cache::evict);
+	}
+
+	private static boolean contains(IgnoredMeters[] metersToIgnore, IgnoredMeters ignored) {
+		for (IgnoredMeters each : metersToIgnore) {
+			if (each == ignored) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	@Override
+	public void onStart(Observation.Context context) {
+		// Same order of clock reads as the default handler: the long task first, then the
+		// timer's start.
+		LongTaskTimer.@Nullable Sample longTask = null;
+		if (this.longTaskTimers) {
+			longTask = longTaskTimer(context).start();
+		}
+		context.put(Recording.class, new Recording(this.clock.monotonicTime(), longTask));
+	}
+
+	@Override
+	public void onStop(Observation.Context context) {
+		Recording recording = context.getRequired(Recording.class);
+		Timer timer = timer(context);
+		timer.record(this.clock.monotonicTime() - recording.startTime, TimeUnit.NANOSECONDS);
+		LongTaskTimer.Sample longTask = recording.longTask;
+		if (longTask != null) {
+			longTask.stop();
+		}
+	}
+
+	@Override
+	public void onEvent(Observation.Event event, Observation.Context context) {
+		Counter.builder(context.getName() + "." + event.getName())
+			.tags(createTags(context.getLowCardinalityKeyValues()))
+			.register(this.meterRegistry)
+			.increment();
+	}
+
+	/**
+	 * Forget every cached meter. The next observation of each combination resolves its
+	 * meters through the registry again, applying meter filters added since.
+	 */
+	public void clearCache() {
+		this.cache.clear();
+	}
+
+	/**
+	 * Return the number of meters cached.
+	 * @return the number of cached timers and long task timers
+	 */
+	public int cachedMeterCount() {
+		return this.cache.size();
+	}
+
+	private LongTaskTimer longTaskTimer(Observation.Context context) {
+		String name = context.getName();
+		Meter found = find(context, name, null);
+		if (found != null) {
+			return (LongTaskTimer) found;
+		}
+		KeyValues keyValues = context.getLowCardinalityKeyValues();
+		if (name == null) {
+			return resolveLongTaskTimer(name, keyValues);
+		}
+		int hash = ObservationMeterCache.hash(name, keyValues, null);
+		Meter cached = this.cache.get(hash, name, keyValues, null);
+		if (cached != null) {
+			return (LongTaskTimer) cached;
+		}
+		if (!this.cache.hasRoom()) {
+			return resolveLongTaskTimer(name, keyValues);
+		}
+		long removals = this.cache.removals();
+		LongTaskTimer longTaskTimer = resolveLongTaskTimer(name, keyValues);
+		if (!(longTaskTimer instanceof NoopMeter)) {
+			this.cache.put(hash, name, keyValues, null, longTaskTimer, removals);
+		}
+		return longTaskTimer;
+	}
+
+	private Timer timer(Observation.Context context) {
+		String name = context.getName();
+		String error = errorValue(context);
+		Meter found = find(context, name, error);
+		if (found != null) {
+			return (Timer) found;
+		}
+		KeyValues keyValues = context.getLowCardinalityKeyValues();
+		if (name == null) {
+			return resolveTimer(name, keyValues, error);
+		}
+		int hash = ObservationMeterCache.hash(name, keyValues, error);
+		Meter cached = this.cache.get(hash, name, keyValues, error);
+		if (cached != null) {
+			return (Timer) cached;
+		}
+		if (!this.cache.hasRoom()) {
+			return resolveTimer(name, keyValues, error);
+		}
+		long removals = this.cache.removals();
+		Timer timer = resolveTimer(name, keyValues, error);
+		if (!(timer instanceof NoopMeter)) {
+			this.cache.put(hash, name, keyValues, error, timer, removals);
+		}
+		return timer;
+	}
+
+	/**
+	 * Find a cached meter from the context's own map of key values, without copying them.
+	 * A miss (or a context whose map cannot be read) falls through to the public copy.
+	 */
+	private @Nullable Meter find(Observation.Context context, @Nullable String name, @Nullable String error) {
+		if (!this.readContextDirectly || name == null) {
+			return null;
+		}
+		Map<String, KeyValue> keyValues = ContextKeyValues.lowCardinality(context);
+		return (keyValues != null) ? this.cache.find(name, keyValues, error) : null;
+	}
+
+	/**
+	 * Resolve the long task timer exactly as {@link DefaultMeterObservationHandler} does.
+	 */
+	private LongTaskTimer resolveLongTaskTimer(@Nullable String name, KeyValues keyValues) {
+		return this.meterRegistry.more().longTaskTimer(name + ".active", createTags(keyValues));
+	}
+
+	/**
+	 * Resolve the timer exactly as {@link DefaultMeterObservationHandler} does.
+	 */
+	@SuppressWarnings("NullAway") // a null name fails as it does in the default handler
+	private Timer resolveTimer(@Nullable String name, KeyValues keyValues, String error) {
+		List<Tag> tags = createTags(keyValues);
+		tags.add(Tag.of("error", error));
+		return this.meterRegistry.timer(name, tags);
+	}
+
+	private static List<Tag> createTags(KeyValues keyValues) {
+		List<Tag> tags = new ArrayList<>();
+		for (KeyValue keyValue : keyValues) {
+			tags.add(Tag.of(keyValue.getKey(), keyValue.getValue()));
+		}
+		return tags;
+	}
+
+	private static String errorValue(Observation.Context context) {
+		Throwable error = context.getError();
+		// Class.getSimpleName() is cached by the JDK: no allocation after the first call.
+		return (error != null) ? error.getClass().getSimpleName() : KeyValue.NONE_VALUE;
+	}
+
+	/**
+	 * What a started observation needs at its stop: one context entry where the default
+	 * handler puts two (a {@code Timer.Sample} and a {@code LongTaskTimer.Sample}).
+	 */
+	private static final class Recording {
+
+		final long startTime;
+
+		final LongTaskTimer.@Nullable Sample longTask;
+
+		Recording(long startTime, LongTaskTimer.@Nullable Sample longTask) {
+			this.startTime = startTime;
+			this.longTask = longTask;
+		}
+
+	}
+
+}

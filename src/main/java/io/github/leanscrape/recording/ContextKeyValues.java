@@ -1,0 +1,115 @@
+package io.github.leanscrape.recording;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.reflect.Method;
+import java.util.Map;
+
+import io.micrometer.common.KeyValue;
+import io.micrometer.observation.Observation;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Read access to an observation context's low-cardinality key values without a copy.
+ * <p>
+ * {@link Observation.Context#getLowCardinalityKeyValues()} copies the context's map of
+ * key values into a new sorted {@code KeyValues} on every call: an array, an object and a
+ * sort, twice per observation. The map itself ({@code Observation.Context}'s private
+ * {@code lowCardinalityKeyValues} field) answers a size and a lookup by key without
+ * allocating, which is all the cache needs to recognise a combination it has seen.
+ * <p>
+ * The map is read only where that gives the same key values as the public method: the
+ * field must exist with the expected type and hold what {@code addLowCardinalityKeyValue}
+ * adds (checked once, at class initialisation), and the context's class must not
+ * override the public accessors. Otherwise {@link #lowCardinality} answers {@code null}
+ * and the caller uses the public copy.
+ *
+ * @author leanscrape
+ */
+final class ContextKeyValues {
+
+	private static final @Nullable VarHandle LOW_CARDINALITY = lowCardinalityHandle();
+
+	/**
+	 * Whether a context class leaves the key value accessors as {@code Observation.Context}
+	 * defines them.
+	 */
+	private static final ClassValue<Boolean> PLAIN_ACCESSORS = new ClassValue<>() {
+
+		@Override
+		protected Boolean computeValue(Class<?> type) {
+			return declaredByContext(type, "getLowCardinalityKeyValues")
+					&& declaredByContext(type, "getLowCardinalityKeyValue", String.class)
+					&& declaredByContext(type, "addLowCardinalityKeyValue", KeyValue.class)
+					&& declaredByContext(type, "removeLowCardinalityKeyValue", String.class);
+		}
+
+	};
+
+	private ContextKeyValues() {
+	}
+
+	/**
+	 * Return whether the map can be read in this runtime.
+	 * @return whether {@link #lowCardinality} may answer a map
+	 */
+	static boolean isAvailable() {
+		return LOW_CARDINALITY != null;
+	}
+
+	/**
+	 * Return the context's own map of low-cardinality key values, by key, or {@code null}
+	 * if it cannot be read as it is for this context.
+	 * @param context the observation context
+	 * @return the live map, to be read and never modified, or {@code null}
+	 */
+	@SuppressWarnings("unchecked")
+	static @Nullable Map<String, KeyValue> lowCardinality(Observation.Context context) {
+		VarHandle handle = LOW_CARDINALITY;
+		if (handle == null || !PLAIN_ACCESSORS.get(context.getClass())) {
+			return null;
+		}
+		return (Map<String, KeyValue>) handle.get(context);
+	}
+
+	private static boolean declaredByContext(Class<?> type, String name, Class<?>... parameterTypes) {
+		try {
+			Method method = type.getMethod(name, parameterTypes);
+			return method.getDeclaringClass() == Observation.Context.class;
+		}
+		catch (NoSuchMethodException ex) {
+			return false;
+		}
+	}
+
+	private static @Nullable VarHandle lowCardinalityHandle() {
+		try {
+			VarHandle handle = MethodHandles.privateLookupIn(Observation.Context.class, MethodHandles.lookup())
+				.findVarHandle(Observation.Context.class, "lowCardinalityKeyValues", Map.class);
+			return holdsWhatIsAdded(handle) ? handle : null;
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * Check that the field is the map the public methods read and write.
+	 */
+	private static boolean holdsWhatIsAdded(VarHandle handle) {
+		Observation.Context context = new Observation.Context();
+		KeyValue first = KeyValue.of("b", "1");
+		KeyValue second = KeyValue.of("a", "2");
+		context.addLowCardinalityKeyValue(first);
+		context.addLowCardinalityKeyValue(second);
+		context.addHighCardinalityKeyValue(KeyValue.of("c", "3"));
+		Object map = handle.get(context);
+		if (!(map instanceof Map<?, ?> keyValues) || keyValues.size() != 2 || keyValues.get("b") != first
+				|| keyValues.get("a") != second) {
+			return false;
+		}
+		context.removeLowCardinalityKeyValue("b");
+		return keyValues.size() == 1 && keyValues.get("b") == null;
+	}
+
+}

@@ -1,0 +1,149 @@
+package io.github.leanscrape.recording;
+
+import io.github.leanscrape.autoconfigure.LeanscrapeRecordingAutoConfiguration;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.core.instrument.observation.MeterObservationHandler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link LeanscrapeRecordingAutoConfiguration}.
+ */
+class LeanscrapeRecordingAutoConfigurationTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withPropertyValues("management.metrics.use-global-registry=false")
+		.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class, MetricsAutoConfiguration.class,
+				SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+				LeanscrapeRecordingAutoConfiguration.class));
+
+	@Test
+	void handlerRecordsEveryObservationInPlaceOfTheDefaultHandler() {
+		this.runner.run((context) -> {
+			assertThat(context).hasSingleBean(CachingMeterObservationHandler.class);
+			// Spring Boot's default handler is still defined, but never asked.
+			assertThat(context).hasSingleBean(DefaultMeterObservationHandler.class);
+			observeTwice(context);
+			Timer timer = context.getBean(MeterRegistry.class).get("test.work").timer();
+			assertThat(timer.count()).isEqualTo(2);
+			assertThat(context.getBean(MeterRegistry.class).get("test.work.active").longTaskTimer()).isNotNull();
+			assertThat(context.getBean(CachingMeterObservationHandler.class).cachedMeterCount()).isEqualTo(2);
+		});
+	}
+
+	@Test
+	void handlerIsOrderedBeforeTheDefaultHandler() {
+		this.runner.run((context) -> {
+			assertThat(context.getBeanProvider(MeterObservationHandler.class).orderedStream())
+				.first()
+				.isInstanceOf(CachingMeterObservationHandler.class);
+		});
+	}
+
+	@Test
+	void backsOffWhenDisabled() {
+		this.runner.withPropertyValues("leanscrape.recording.enabled=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(CachingMeterObservationHandler.class);
+			observeTwice(context);
+			// The default handler records as usual.
+			assertThat(context.getBean(MeterRegistry.class).get("test.work").timer().count()).isEqualTo(2);
+		});
+	}
+
+	@Test
+	void isOnByDefaultAndOnWhenEnabledExplicitly() {
+		this.runner.withPropertyValues("leanscrape.recording.enabled=true")
+			.run((context) -> assertThat(context).hasSingleBean(CachingMeterObservationHandler.class));
+	}
+
+	@Test
+	void backsOffWithoutAMeterRegistry() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class,
+					MetricsAutoConfiguration.class, LeanscrapeRecordingAutoConfiguration.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(CachingMeterObservationHandler.class));
+	}
+
+	@Test
+	void backsOffWithoutMicrometerObservation() {
+		this.runner.withClassLoader(new FilteredClassLoader(ObservationRegistry.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(CachingMeterObservationHandler.class));
+	}
+
+	@Test
+	void backsOffWithoutMeterObservationHandler() {
+		this.runner.withClassLoader(new FilteredClassLoader(MeterObservationHandler.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(CachingMeterObservationHandler.class));
+	}
+
+	@Test
+	void backsOffWhenTheApplicationDefinesItsOwnHandler() {
+		this.runner.withUserConfiguration(CustomHandlerConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(CachingMeterObservationHandler.class);
+			assertThat(context).getBean(CachingMeterObservationHandler.class)
+				.isSameAs(context.getBean("customHandler"));
+		});
+	}
+
+	@Test
+	void honoursIgnoredLongTaskTimers() {
+		this.runner.withPropertyValues("management.metrics.observations.ignored-meters=long-task-timer")
+			.run((context) -> {
+				observeTwice(context);
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				assertThat(registry.get("test.work").timer().count()).isEqualTo(2);
+				assertThat(registry.find("test.work.active").longTaskTimer()).isNull();
+				assertThat(context.getBean(CachingMeterObservationHandler.class).cachedMeterCount()).isEqualTo(1);
+			});
+	}
+
+	@Test
+	void honoursMaxCachedMeters() {
+		this.runner.withPropertyValues("leanscrape.recording.max-cached-meters=1").run((context) -> {
+			ObservationRegistry observations = context.getBean(ObservationRegistry.class);
+			for (String kind : new String[] { "a", "b", "c" }) {
+				Observation.createNotStarted("test.work", observations)
+					.lowCardinalityKeyValue("kind", kind)
+					.start()
+					.stop();
+			}
+			assertThat(context.getBean(CachingMeterObservationHandler.class).cachedMeterCount()).isEqualTo(1);
+			assertThat(context.getBean(MeterRegistry.class).get("test.work").timers()).hasSize(3);
+		});
+	}
+
+	private static void observeTwice(AssertableApplicationContext context) {
+		ObservationRegistry observations = context.getBean(ObservationRegistry.class);
+		for (int i = 0; i < 2; i++) {
+			Observation.createNotStarted("test.work", observations).lowCardinalityKeyValue("kind", "a").start().stop();
+		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomHandlerConfiguration {
+
+		@Bean
+		CachingMeterObservationHandler customHandler() {
+			return new CachingMeterObservationHandler(new SimpleMeterRegistry(), 10);
+		}
+
+	}
+
+}

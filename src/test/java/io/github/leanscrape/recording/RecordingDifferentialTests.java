@@ -1,0 +1,79 @@
+package io.github.leanscrape.recording;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two applications in one JVM, one recording with the starter's handler and one with
+ * Spring Boot's default handler ({@code leanscrape.recording.enabled=false}), receive the
+ * same mixed traffic over real HTTP; their {@code http_server_requests*} series in
+ * {@code /actuator/prometheus} must be the same.
+ * <p>
+ * What is legitimately different between two runs is time. With the system clock the
+ * sums (of gauge histograms too), maxima, created timestamps and the buckets below
+ * {@code +Inf} are timings and are masked; the series, labels, HELP and TYPE lines,
+ * counts, active counts and bucket layout are compared exactly. With a frozen clock every
+ * duration is zero and nothing is masked: the sections are compared byte for byte.
+ */
+class RecordingDifferentialTests {
+
+	private final MixedTraffic traffic = new MixedTraffic();
+
+	static Stream<Arguments> scenarios() {
+		return Stream.of(Arguments.of(false, true), Arguments.of(false, false), Arguments.of(true, true),
+				Arguments.of(true, false));
+	}
+
+	@ParameterizedTest(name = "frozen clock: {0}, long task timers: {1}")
+	@MethodSource("scenarios")
+	void sameTrafficGivesTheSameSeriesAsTheDefaultHandler(boolean frozenClock, boolean longTaskTimers)
+			throws Exception {
+		List<String> properties = new ArrayList<>(
+				List.of("management.metrics.distribution.percentiles-histogram.http.server.requests=true",
+						"test.frozen-clock=" + frozenClock));
+		if (!longTaskTimers) {
+			properties.add("management.metrics.observations.ignored-meters=long-task-timer");
+		}
+		List<String> referenceProperties = new ArrayList<>(properties);
+		referenceProperties.add("leanscrape.recording.enabled=false");
+		try (ConfigurableApplicationContext reference = RecordingTestApplication
+			.start(referenceProperties.toArray(String[]::new));
+				ConfigurableApplicationContext leanscrape = RecordingTestApplication
+					.start(properties.toArray(String[]::new))) {
+			assertThat(reference.getBeanProvider(CachingMeterObservationHandler.class).getIfAvailable()).isNull();
+			CachingMeterObservationHandler handler = leanscrape.getBean(CachingMeterObservationHandler.class);
+
+			int referenceRequests = this.traffic.drive(RecordingTestApplication.port(reference));
+			int requests = this.traffic.drive(RecordingTestApplication.port(leanscrape));
+			assertThat(requests).isEqualTo(referenceRequests);
+			MixedTraffic.awaitCompletion(reference, referenceRequests);
+			MixedTraffic.awaitCompletion(leanscrape, requests);
+
+			String referenceText = this.traffic.section(reference, MixedTraffic.TEXT, frozenClock);
+			String text = this.traffic.section(leanscrape, MixedTraffic.TEXT, frozenClock);
+			String referenceOpenMetrics = this.traffic.section(reference, MixedTraffic.OPEN_METRICS, frozenClock);
+			String openMetrics = this.traffic.section(leanscrape, MixedTraffic.OPEN_METRICS, frozenClock);
+
+			// The traffic reached what it was meant to reach.
+			assertThat(referenceText).contains("uri=\"/items/{id}\"", "uri=\"/items/{id}/parts/{part}\"",
+					"status=\"404\"", "status=\"405\"", "status=\"418\"", "status=\"302\"",
+					"exception=\"IllegalStateException\"", "error=\"IllegalStateException\"", "method=\"POST\"",
+					"method=\"HEAD\"", "uri=\"/async\"", "uri=\"/stream\"", "le=\"+Inf\"");
+			assertThat(referenceText.contains("http_server_requests_active_seconds")).isEqualTo(longTaskTimers);
+			assertThat(handler.cachedMeterCount()).isPositive();
+
+			assertThat(text).isEqualTo(referenceText);
+			assertThat(openMetrics).isEqualTo(referenceOpenMetrics);
+		}
+	}
+
+}

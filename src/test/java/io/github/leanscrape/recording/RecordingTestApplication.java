@@ -1,0 +1,116 @@
+package io.github.leanscrape.recording;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import io.micrometer.core.instrument.Clock;
+import io.micrometer.core.instrument.MockClock;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * A Spring MVC application on Tomcat with a few kinds of endpoints: plain, path
+ * variables, a POST, a custom status, a redirect, an exception, an async result and a
+ * body streamed until the client goes away.
+ */
+@SpringBootConfiguration(proxyBeanMethods = false)
+@EnableAutoConfiguration
+@RestController
+class RecordingTestApplication {
+
+	@GetMapping("/hello")
+	String hello() {
+		return "hello";
+	}
+
+	@PostMapping("/echo")
+	String echo(@RequestBody String body) {
+		return body;
+	}
+
+	@GetMapping("/items/{id}")
+	String item(@PathVariable String id) {
+		return "item " + id;
+	}
+
+	@GetMapping("/items/{id}/parts/{part}")
+	String part(@PathVariable String id, @PathVariable String part) {
+		return "item " + id + " part " + part;
+	}
+
+	@GetMapping("/teapot")
+	ResponseEntity<String> teapot() {
+		return ResponseEntity.status(418).body("short and stout");
+	}
+
+	@GetMapping("/redirect")
+	ResponseEntity<Void> redirect() {
+		return ResponseEntity.status(302).location(URI.create("/hello")).build();
+	}
+
+	@GetMapping("/boom")
+	String boom() {
+		throw new IllegalStateException("boom");
+	}
+
+	@GetMapping("/async")
+	Callable<String> async() {
+		return () -> "later";
+	}
+
+	/**
+	 * Write until the client has gone: the write that meets the closed connection fails.
+	 */
+	@GetMapping("/stream")
+	void stream(HttpServletResponse response) throws IOException {
+		response.setContentType("application/octet-stream");
+		byte[] chunk = new byte[8192];
+		OutputStream out = response.getOutputStream();
+		for (int i = 0; i < 100_000; i++) {
+			out.write(chunk);
+			out.flush();
+		}
+	}
+
+	/**
+	 * A clock that never moves, when asked for: every duration is zero, so bucket counts,
+	 * sums and maxima are the same in every run and every scrape can be compared byte
+	 * for byte.
+	 */
+	@Bean
+	@ConditionalOnBooleanProperty("test.frozen-clock")
+	Clock micrometerClock() {
+		return new MockClock();
+	}
+
+	static ConfigurableApplicationContext start(String... properties) {
+		List<String> all = new ArrayList<>(List.of("spring.main.web-application-type=servlet", "server.port=0",
+				"spring.main.banner-mode=off", "management.endpoints.web.exposure.include=prometheus",
+				"management.metrics.use-global-registry=false",
+				"logging.level.org.apache.catalina.core.ContainerBase=off"));
+		all.addAll(List.of(properties));
+		return new SpringApplicationBuilder(RecordingTestApplication.class).properties(all.toArray(String[]::new))
+			.run();
+	}
+
+	static int port(ConfigurableApplicationContext context) {
+		return context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
+	}
+
+}

@@ -1,0 +1,17 @@
+package io.github.leanscrape.web;
+
+import io.github.leanscrape.support.ScrapeTestApplication;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+
+/**
+ * Scrapes under pressure on Spring MVC (Tomcat).
+ */
+@SpringBootTest(classes = ScrapeTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "spring.main.web-application-type=servlet", "server.address=127.0.0.1",
+				"management.endpoints.web.exposure.include=prometheus", "rich.bulk-series=20000",
+				"rich.own-metrics=true", "leanscrape.max-concurrent-renders=1" })
+class WebMvcScrapeUnderPressureHttpTests extends AbstractScrapeUnderPressureHttpTests {
+
+}
