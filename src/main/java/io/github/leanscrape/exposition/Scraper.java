@@ -16,8 +16,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 
 /**
- * Produces scrape bodies, and keeps scrapes cheap when many arrive at once.
- * <p>
+ * Produces scrape bodies, and keeps scrapes cheap when many arrive at once:
  * <ul>
  * <li>Scrapes of the same {@link ScrapeKind kind} that overlap share one rendering: the
  * first renders, the others wait for it and send the same body.</li>
