@@ -76,8 +76,12 @@ public class ScrapeState {
 		PrometheusScrapeEndpoint bootEndpoint = new PrometheusScrapeEndpoint(registry.prometheusRegistry(),
 				exporterProperties);
 		LeanscrapeStarter leanscrape = LeanscrapeStarter.create(registry.meterRegistry(), PrometheusConfig.DEFAULT);
-		assertSeriesCount(registry, exporterProperties);
-		assertSameBody(outputFormat, bootEndpoint, leanscrape);
+		if (Boolean.parseBoolean(System.getProperty("leanscrape.benchmark.check", "true"))) {
+			// Off only where Spring Boot's endpoint cannot scrape at all (1M series in a 1 GB
+			// heap): the check itself runs it.
+			assertSeriesCount(registry, exporterProperties);
+			assertSameBody(outputFormat, bootEndpoint, leanscrape);
+		}
 		this.registry = registry;
 		this.outputFormat = outputFormat;
 		this.exporterProperties = exporterProperties;
