@@ -60,6 +60,8 @@ class BoundedMemoryTests {
 
 	private static final String BODY_MAX = "leanscrape_scrape_body_bytes_max";
 
+	private static final String SCRAPES = "leanscrape_scrapes";
+
 	@Test
 	void scrapeStormIsAnsweredWithinThreeBodiesOfBufferMemory() throws Exception {
 		Path output = Paths.get("target", "load", "bounded-memory-application.log");
@@ -96,7 +98,7 @@ class BoundedMemoryTests {
 			System.out.printf("  body %.0f bytes (largest received %d), buffer peak %.0f bytes = %.2f bodies%n", body,
 					largestReceived, peak, peak / body);
 			figures.forEach((name, value) -> {
-				if (name.startsWith("leanscrape_scrapes_total")) {
+				if (name.startsWith(SCRAPES)) {
 					System.out.printf("  %s %.0f%n", name, value);
 				}
 			});
@@ -157,8 +159,8 @@ class BoundedMemoryTests {
 	 * Read the figures from a scrape filtered to the starter's memory meters.
 	 */
 	private static Map<String, Double> selfMetrics(HttpClient client, DemoProcess demo) throws Exception {
-		HttpRequest request = HttpRequest
-			.newBuilder(demo.uri(PATH + "?includedNames=" + PEAK + "," + BODY_MAX + "," + "leanscrape_scrape_body_bytes,leanscrape_scrapes"))
+		String names = String.join(",", PEAK, BODY_MAX, SCRAPES);
+		HttpRequest request = HttpRequest.newBuilder(demo.uri(PATH + "?includedNames=" + names))
 			.timeout(CLIENT_TIMEOUT)
 			.header("Accept", "text/plain;version=0.0.4")
 			.build();
@@ -166,7 +168,7 @@ class BoundedMemoryTests {
 		assertThat(response.statusCode()).isEqualTo(200);
 		Map<String, Double> figures = new TreeMap<>();
 		for (String line : response.body().split("\n")) {
-			if (line.startsWith("leanscrape_scrapes_total{") && !line.endsWith(" 0.0")) {
+			if (line.startsWith(SCRAPES + "_total{") && !line.endsWith(" 0.0")) {
 				figures.put(line.substring(0, line.lastIndexOf(' ')),
 						Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)));
 			}
