@@ -130,7 +130,7 @@ public final class LeanscrapeAutoConfiguration {
 		LeanscrapeProperties.Compression compression = properties.getCompression();
 		return Scraper.create(renderer, buffer.getHeadroom().toBytes(), buffer.getMaxRetained().toBytes(),
 				compression.isEnabled() ? compression.getLevel() : 0, properties.getMaxConcurrentRenders(),
-				properties.getCache().getTimeToLive());
+				properties.getCache().getTimeToLive(), buffer.getMaxHeldBodies());
 	}
 
 }

@@ -214,6 +214,16 @@ public class LeanscrapeProperties {
 		 */
 		private DataSize maxRetained = DataSize.ofMegabytes(64);
 
+		/**
+		 * Most memory that scrape bodies may hold at once, as a multiple of the largest
+		 * recent body. A rendering starts only when the bodies still being sent or cached
+		 * and the renderings under way, with what it expects to need (its compressed copy
+		 * included), stay within it; otherwise it waits for bodies to be released, and
+		 * its scrapes are answered 503 when their timeout passes first. A rendering always
+		 * starts when no body is held. Zero turns the limit off.
+		 */
+		private double maxHeldBodies = 2.5;
+
 		public DataSize getHeadroom() {
 			return this.headroom;
 		}
@@ -228,6 +238,14 @@ public class LeanscrapeProperties {
 
 		public void setMaxRetained(DataSize maxRetained) {
 			this.maxRetained = maxRetained;
+		}
+
+		public double getMaxHeldBodies() {
+			return this.maxHeldBodies;
+		}
+
+		public void setMaxHeldBodies(double maxHeldBodies) {
+			this.maxHeldBodies = maxHeldBodies;
 		}
 
 	}

@@ -27,8 +27,9 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * <li>{@code leanscrape.scrape.body} (summary in bytes, uncompressed) and
  * {@code leanscrape.scrape.sent} (summary in bytes, as sent)</li>
  * <li>{@code leanscrape.buffer.retained} (gauge in bytes: free chunks kept between
- * scrapes) and {@code leanscrape.buffer.leased} (gauge in bytes: chunks held by bodies
- * now)</li>
+ * scrapes), {@code leanscrape.buffer.leased} (gauge in bytes: chunks held by bodies
+ * now) and {@code leanscrape.buffer.leased.peak} (gauge in bytes: the most ever held at
+ * once)</li>
  * <li>{@code leanscrape.renders.in.flight} (gauge)</li>
  * <li>{@code leanscrape.fallbacks} (function counter; tag {@code scope}: scrape, family):
  * work the direct path left to the reference path</li>
@@ -85,6 +86,11 @@ public final class MicrometerScrapeMetrics implements ScrapeMetrics {
 		Gauge.builder("leanscrape.buffer.leased", scraper,
 				(s) -> (double) s.pool().leasedChunks() * s.pool().chunkSize())
 			.description("Output chunks held by scrape bodies now")
+			.baseUnit("bytes")
+			.register(registry);
+		Gauge.builder("leanscrape.buffer.leased.peak", scraper,
+				(s) -> (double) s.pool().peakLeasedChunks() * s.pool().chunkSize())
+			.description("Most output chunks ever held by scrape bodies at once")
 			.baseUnit("bytes")
 			.register(registry);
 		Gauge.builder("leanscrape.renders.in.flight", scraper, Scraper::rendersInFlight)

@@ -1,5 +1,7 @@
 package io.github.leanscrape.exposition;
 
+import java.util.concurrent.TimeUnit;
+
 /**
  * A pool of fixed-size byte chunks from which scrape output is built.
  * <p>
@@ -14,7 +16,12 @@ package io.github.leanscrape.exposition;
  * limit follows the output actually produced (see {@link ScrapeSizeHints}) and never
  * exceeds the configured maximum, so memory held between scrapes shrinks with the output.
  * Every chunk handed out is counted until it comes back: {@link #leasedChunks()} is zero
- * when no body is outstanding.
+ * when no body is outstanding, and {@link #peakLeasedChunks()} is the most that were ever
+ * out at once: the memory that scrape buffers needed at their worst.
+ * <p>
+ * A rendering can {@link #reserve reserve} the chunks it expects to need before it starts,
+ * waiting while the chunks leased and reserved would go over a limit: this is how the
+ * memory held by scrape bodies stays bounded when many scrapes arrive at once.
  *
  * @author leanscrape
  */
@@ -36,6 +43,12 @@ public final class ChunkPool {
 	private long retainLimitBytes;
 
 	private long leased;
+
+	private long peakLeased;
+
+	private long reserved;
+
+	private int waiters;
 
 	private long allocated;
 
@@ -68,6 +81,9 @@ public final class ChunkPool {
 	public byte[] acquire() {
 		synchronized (this) {
 			this.leased++;
+			if (this.leased > this.peakLeased) {
+				this.peakLeased = this.leased;
+			}
 			if (this.freeCount > 0) {
 				byte[] chunk = this.free[--this.freeCount];
 				this.free[this.freeCount] = null;
@@ -86,6 +102,10 @@ public final class ChunkPool {
 	public void release(byte[] chunk) {
 		synchronized (this) {
 			this.leased--;
+			if (this.waiters > 0) {
+				// A rendering waits in reserve() for chunks to come back.
+				notifyAll();
+			}
 			if ((long) (this.freeCount + 1) * this.chunkSize > this.retainLimitBytes) {
 				return;
 			}
@@ -96,6 +116,59 @@ public final class ChunkPool {
 			}
 			this.free[this.freeCount++] = chunk;
 		}
+	}
+
+	/**
+	 * Reserve chunks for a rendering about to start, waiting while the chunks leased and
+	 * reserved, together with these, would be more than the limit. Never waits when no
+	 * chunk is leased or reserved, so that one rendering can always go ahead. Give the
+	 * reservation back with {@link #unreserve(long)} once the rendering is over: its
+	 * chunks are then counted as leased for as long as its body holds them.
+	 * @param chunks the chunks to reserve
+	 * @param limit the most chunks that may be leased and reserved at once
+	 * @param deadlineNanos the {@link System#nanoTime()} after which to stop waiting
+	 * @return {@code true} when reserved, {@code false} when the deadline passed first
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	public boolean reserve(long chunks, long limit, long deadlineNanos) throws InterruptedException {
+		synchronized (this) {
+			while (this.leased + this.reserved > 0 && this.leased + this.reserved + chunks > limit) {
+				long remaining = deadlineNanos - System.nanoTime();
+				if (remaining <= 0) {
+					return false;
+				}
+				this.waiters++;
+				try {
+					TimeUnit.NANOSECONDS.timedWait(this, remaining);
+				}
+				finally {
+					this.waiters--;
+				}
+			}
+			this.reserved += chunks;
+			return true;
+		}
+	}
+
+	/**
+	 * Give back a reservation made by {@link #reserve}.
+	 * @param chunks the chunks reserved
+	 */
+	public void unreserve(long chunks) {
+		synchronized (this) {
+			this.reserved -= chunks;
+			if (this.waiters > 0) {
+				notifyAll();
+			}
+		}
+	}
+
+	/**
+	 * Return how many chunks are reserved by renderings now.
+	 * @return the chunks reserved
+	 */
+	public synchronized long reservedChunks() {
+		return this.reserved;
 	}
 
 	/**
@@ -126,6 +199,22 @@ public final class ChunkPool {
 	 */
 	public synchronized long leasedChunks() {
 		return this.leased;
+	}
+
+	/**
+	 * Return the most chunks that were leased at once since this pool was created or its
+	 * peak last {@link #resetPeak() reset}.
+	 * @return the peak of the chunks leased
+	 */
+	public synchronized long peakLeasedChunks() {
+		return this.peakLeased;
+	}
+
+	/**
+	 * Start observing the peak afresh: it becomes the number of chunks leased now.
+	 */
+	public synchronized void resetPeak() {
+		this.peakLeased = this.leased;
 	}
 
 	/**

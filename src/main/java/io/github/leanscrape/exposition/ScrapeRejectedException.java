@@ -2,7 +2,8 @@ package io.github.leanscrape.exposition;
 
 /**
  * Thrown when a scrape cannot be served before its deadline: every rendering slot was
- * busy, or the rendering it waited for did not finish in time.
+ * busy, scrape bodies held too much memory for a rendering to start, or the rendering it
+ * waited for did not finish in time.
  *
  * @author leanscrape
  */

@@ -33,6 +33,8 @@ public final class ScrapeSizeHints {
 
 	private long total;
 
+	private long largest;
+
 	/**
 	 * Create a new instance.
 	 * @param pool the pool whose retain limit follows the hints
@@ -69,11 +71,23 @@ public final class ScrapeSizeHints {
 			return;
 		}
 		long sum = 0;
+		long max = 0;
 		for (Long each : this.sizes.values()) {
 			sum += each + this.headroom;
+			max = Math.max(max, each);
 		}
 		this.total = sum;
+		this.largest = max;
 		this.pool.retainLimit(sum);
+	}
+
+	/**
+	 * Return the largest size remembered, of any kind.
+	 * @return the largest size remembered (as for {@link #expectedSize}, without the
+	 * headroom), or {@code 0} when none is known yet
+	 */
+	public synchronized long largest() {
+		return this.largest;
 	}
 
 	/**

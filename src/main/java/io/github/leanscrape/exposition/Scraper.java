@@ -3,6 +3,7 @@ package io.github.leanscrape.exposition;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,6 +23,10 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * first renders, the others wait for it and send the same body.</li>
  * <li>At most a fixed number of renderings run at once; a scrape that cannot start one
  * before its deadline is rejected, rather than queueing without end.</li>
+ * <li>The memory that bodies hold at once is bounded: a rendering starts only when the
+ * bodies still held (being sent, or cached) and the renderings under way, with what it
+ * expects to need, stay within a multiple of the largest recent body. Otherwise it waits
+ * for bodies to be released, and is rejected when its deadline passes first.</li>
  * <li>Optionally, a body is served again to scrapes of its kind within a time to
  * live.</li>
  * <li>Each rendering goes into pooled chunks sized from the previous scrape of its kind,
@@ -48,6 +53,8 @@ public final class Scraper {
 
 	private final long cacheTimeToLiveNanos;
 
+	private final double maxHeldBodies;
+
 	private final ConcurrentHashMap<ScrapeKind, CompletableFuture<ScrapeBody>> inFlight = new ConcurrentHashMap<>();
 
 	private final ConcurrentHashMap<ScrapeKind, Cached> cache = new ConcurrentHashMap<>();
@@ -61,9 +68,12 @@ public final class Scraper {
 	 * is off
 	 * @param maxConcurrentRenders how many renderings may run at once
 	 * @param cacheTimeToLive how long a body may be served again, or zero for never
+	 * @param maxHeldBodies the most memory that bodies may hold at once, in multiples of
+	 * the largest recent body, or zero (or less) for no limit
 	 */
 	public Scraper(ScrapeRenderer renderer, ChunkPool pool, ScrapeSizeHints sizeHints,
-			@Nullable GzipEncoder gzipEncoder, int maxConcurrentRenders, Duration cacheTimeToLive) {
+			@Nullable GzipEncoder gzipEncoder, int maxConcurrentRenders, Duration cacheTimeToLive,
+			double maxHeldBodies) {
 		if (maxConcurrentRenders < 1) {
 			throw new IllegalArgumentException("maxConcurrentRenders must be at least 1");
 		}
@@ -74,6 +84,7 @@ public final class Scraper {
 		this.maxConcurrentRenders = maxConcurrentRenders;
 		this.renderPermits = new Semaphore(maxConcurrentRenders);
 		this.cacheTimeToLiveNanos = Math.max(0, cacheTimeToLive.toNanos());
+		this.maxHeldBodies = maxHeldBodies;
 	}
 
 	/**
@@ -85,14 +96,16 @@ public final class Scraper {
 	 * @param compressionLevel the gzip level, or {@code 0} for no compression
 	 * @param maxConcurrentRenders how many renderings may run at once
 	 * @param cacheTimeToLive how long a body may be served again, or zero for never
+	 * @param maxHeldBodies the most memory that bodies may hold at once, in multiples of
+	 * the largest recent body, or zero (or less) for no limit
 	 * @return the scraper
 	 */
 	public static Scraper create(ScrapeRenderer renderer, long headroom, long maxRetained, int compressionLevel,
-			int maxConcurrentRenders, Duration cacheTimeToLive) {
+			int maxConcurrentRenders, Duration cacheTimeToLive, double maxHeldBodies) {
 		ChunkPool pool = new ChunkPool(ChunkPool.DEFAULT_CHUNK_SIZE, maxRetained);
 		ScrapeSizeHints sizeHints = new ScrapeSizeHints(pool, headroom);
 		GzipEncoder gzip = (compressionLevel != 0) ? new GzipEncoder(pool, compressionLevel) : null;
-		return new Scraper(renderer, pool, sizeHints, gzip, maxConcurrentRenders, cacheTimeToLive);
+		return new Scraper(renderer, pool, sizeHints, gzip, maxConcurrentRenders, cacheTimeToLive, maxHeldBodies);
 	}
 
 	/**
@@ -136,7 +149,19 @@ public final class Scraper {
 				throw rejected;
 			}
 			try {
-				body = renderNow(kind);
+				long reserved = reserveMemory(kind, deadlineNanos);
+				if (reserved < 0) {
+					ScrapeRejectedException rejected = new ScrapeRejectedException(
+							"Scrape bodies held too much memory until the scrape timeout");
+					rendering.completeExceptionally(rejected);
+					throw rejected;
+				}
+				try {
+					body = renderNow(kind);
+				}
+				finally {
+					this.pool.unreserve(reserved);
+				}
 			}
 			finally {
 				this.renderPermits.release();
@@ -168,6 +193,53 @@ public final class Scraper {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			return false;
+		}
+	}
+
+	/**
+	 * Reserve the chunks that a rendering of a kind, and its compressed copy, are expected
+	 * to need, waiting while bodies hold too much.
+	 * @return the chunks reserved, or {@code -1} when the deadline passed first
+	 */
+	private long reserveMemory(ScrapeKind kind, long deadlineNanos) {
+		long largest = this.sizeHints.largest();
+		if (this.maxHeldBodies <= 0 || largest == 0) {
+			// No limit, or no size known yet: the rendering permits alone bound the first
+			// renderings.
+			return 0;
+		}
+		long chunkSize = this.pool.chunkSize();
+		long wanted = chunks(this.sizeHints.expectedSize(kind), chunkSize);
+		if (this.gzipEncoder != null) {
+			wanted += chunks(this.sizeHints.expectedSize(kind.compressed()), chunkSize);
+		}
+		long limit = (long) (this.maxHeldBodies * chunks(largest, chunkSize));
+		// Bodies cached past their time to live would otherwise hold memory until their
+		// kind is scraped again.
+		evictExpired();
+		try {
+			return this.pool.reserve(wanted, limit, deadlineNanos) ? wanted : -1;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return -1;
+		}
+	}
+
+	private static long chunks(long bytes, long chunkSize) {
+		return (bytes + chunkSize - 1) / chunkSize;
+	}
+
+	private void evictExpired() {
+		if (this.cacheTimeToLiveNanos == 0 || this.cache.isEmpty()) {
+			return;
+		}
+		long now = System.nanoTime();
+		for (Map.Entry<ScrapeKind, Cached> entry : this.cache.entrySet()) {
+			Cached cached = entry.getValue();
+			if (now - cached.renderedAt > this.cacheTimeToLiveNanos && this.cache.remove(entry.getKey(), cached)) {
+				cached.body.release();
+			}
 		}
 	}
 
