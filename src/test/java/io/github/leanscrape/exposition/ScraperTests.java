@@ -43,7 +43,7 @@ class ScraperTests {
 	}
 
 	private Scraper scraper(int maxConcurrentRenders, Duration timeToLive) {
-		return Scraper.create(this.renderer, 1024, 1 << 20, 1, maxConcurrentRenders, timeToLive);
+		return Scraper.create(this.renderer, 1024, 1 << 20, 1, maxConcurrentRenders, timeToLive, 0);
 	}
 
 	private static long in(Duration duration) {
