@@ -107,6 +107,9 @@ public final class RichMeters {
 				.tag("case", Integer.toString(i))
 				.register(registry);
 		}
+		Gauge.builder("rich.gauge.throwing", this, (meters) -> {
+			throw new IllegalStateException("Gauge function fails");
+		}).description("A gauge whose function throws: NaN, and the scrape goes on").register(registry);
 		AtomicLong timeGauged = keep(new AtomicLong(1500));
 		TimeGauge.builder("rich.time.gauge", timeGauged, TimeUnit.MILLISECONDS, AtomicLong::doubleValue)
 			.description("A time gauge")

@@ -31,6 +31,7 @@ import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusDurationNamingConvention;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.Test;
@@ -100,6 +101,9 @@ class RandomRegistryDifferentialTests {
 				new PrometheusRegistry(), new FrozenClock());
 		if (random.nextInt(4) == 0) {
 			registry.config().commonTags("app", pick(random, VALUES));
+		}
+		if (random.nextInt(6) == 0) {
+			registry.config().namingConvention(new PrometheusDurationNamingConvention());
 		}
 		if (random.nextInt(4) == 0) {
 			registry.config().meterFilter(MeterFilter.deny((id) -> id.getName().startsWith("jobs")));
