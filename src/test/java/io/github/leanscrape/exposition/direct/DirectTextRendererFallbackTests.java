@@ -13,8 +13,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.model.registry.Collector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.tracer.common.SpanContext;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -37,8 +38,12 @@ class DirectTextRendererFallbackTests {
 	@Test
 	void collectorRegisteredOutsideMicrometerSendsTheWholeScrapeToTheReferencePath() {
 		Fixture fixture = new Fixture(null, PrometheusConfig.DEFAULT.prometheusProperties());
-		Gauge.builder().name("outside_micrometer").help("Registered in client_java").register(
-				fixture.registry.getPrometheusRegistry()).set(3);
+		Collector outside = () -> GaugeSnapshot.builder()
+			.name("outside_micrometer")
+			.help("Registered in client_java")
+			.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().value(3).build())
+			.build();
+		fixture.registry.getPrometheusRegistry().register(outside);
 		fixture.assertSameAsSpringBoot(TEXT, null);
 		assertThat(fixture.renderer.referenceScrapes()).isEqualTo(1);
 		assertThat(fixture.renderer.directScrapes()).isZero();
