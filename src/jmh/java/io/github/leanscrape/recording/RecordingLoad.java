@@ -167,7 +167,13 @@ public final class RecordingLoad {
 	 * all live threads.
 	 */
 	@SpringBootConfiguration(proxyBeanMethods = false)
-	@EnableAutoConfiguration
+	// Spring Security is on the test class path (for the security tests): the load server is
+	// open, as an application without it would be.
+	@EnableAutoConfiguration(excludeName = { "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration",
+			"org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration",
+			"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration",
+			"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
+			"org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration" })
 	@RestController
 	static class LoadApplication {
 
