@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Function;
 
 import io.github.leanscrape.exposition.direct.LabelEncoder.SortKey;
 import io.micrometer.core.instrument.Meter;
@@ -35,9 +34,6 @@ final class MeterIndex {
 	private final MeterRegistry registry;
 
 	private final LabelEncoder labelEncoder;
-
-	// One function object for every scrape, rather than one per family per scrape.
-	private final Function<Series, SortKey> sortKeys = this::sortKey;
 
 	private final boolean descriptions;
 
@@ -136,7 +132,7 @@ final class MeterIndex {
 		List<Family> direct = new ArrayList<>(this.families.size());
 		List<Series[]> series = new ArrayList<>(this.families.size());
 		for (Family family : this.families.values()) {
-			Series[] published = family.publish(this.sortKeys);
+			Series[] published = family.publish(this::sortKey);
 			if (published.length > 0) {
 				direct.add(family);
 				series.add(published);
