@@ -31,8 +31,6 @@ public final class ScrapeSizeHints {
 
 	};
 
-	private long total;
-
 	private long largest;
 
 	/**
@@ -76,7 +74,6 @@ public final class ScrapeSizeHints {
 			sum += each + this.headroom;
 			max = Math.max(max, each);
 		}
-		this.total = sum;
 		this.largest = max;
 		this.pool.retainLimit(sum);
 	}
@@ -88,14 +85,6 @@ public final class ScrapeSizeHints {
 	 */
 	public synchronized long largest() {
 		return this.largest;
-	}
-
-	/**
-	 * Return the sum of the expected sizes of all kinds remembered.
-	 * @return the bytes the pool may keep
-	 */
-	public synchronized long total() {
-		return this.total;
 	}
 
 }
