@@ -373,6 +373,18 @@ public final class Scraper {
 	}
 
 	/**
+	 * Return about how many scrapes wait now for a rendering that another scrape started.
+	 * @return the scrapes waiting for a shared rendering, an estimate while they come and go
+	 */
+	public int scrapesWaiting() {
+		int waiting = 0;
+		for (CompletableFuture<ScrapeBody> rendering : this.inFlight.values()) {
+			waiting += rendering.getNumberOfDependents();
+		}
+		return waiting;
+	}
+
+	/**
 	 * Return the pool of output chunks.
 	 * @return the pool
 	 */

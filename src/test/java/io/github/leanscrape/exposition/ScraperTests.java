@@ -59,6 +59,7 @@ class ScraperTests {
 			scrapes.add(this.executor.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30)))));
 		}
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.renderer.started.get() == 1);
+		await().atMost(Duration.ofSeconds(10)).until(() -> scraper.scrapesWaiting() == 19);
 		this.renderer.open();
 		int rendered = 0;
 		int coalesced = 0;
@@ -135,7 +136,7 @@ class ScraperTests {
 		Future<Scrape> first = this.executor.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.renderer.started.get() == 1);
 		Future<Scrape> waiter = this.executor.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
-		Thread.sleep(100);
+		await().atMost(Duration.ofSeconds(10)).until(() -> scraper.scrapesWaiting() == 1);
 		this.renderer.open();
 		assertThatExceptionOfType(Exception.class).isThrownBy(() -> first.get(10, TimeUnit.SECONDS))
 			.withRootCauseInstanceOf(IllegalStateException.class);

@@ -87,7 +87,9 @@ abstract class AbstractScrapeUnderPressureHttpTests {
 		CompletableFuture<HttpResponse<byte[]>> second = CompletableFuture.supplyAsync(() -> this.http.get(PATH));
 		CompletableFuture<HttpResponse<byte[]>> third = CompletableFuture
 			.supplyAsync(() -> this.http.get(PATH, "Accept-Encoding", "gzip"));
-		Thread.sleep(300);
+		// Open the gate only once both wait for the held rendering: a slow client that
+		// arrived later would start a rendering of its own.
+		await().atMost(Duration.ofSeconds(20)).until(() -> this.endpoint.scraper().scrapesWaiting() == 2);
 		this.gate.open();
 		byte[] body = first.get().body();
 		assertThat(second.get().body()).isEqualTo(body);
