@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.function.Function;
 
 import io.github.leanscrape.exposition.direct.LabelEncoder.SortKey;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A metric family written by the direct path: its metadata lines and sample names encoded
@@ -170,9 +171,11 @@ final class Family {
 	 * Return the series in exposition order, bringing the order up to date first if series
 	 * were added or removed. Called under the index lock.
 	 * @param sortKeys derives a series' sort key from its meter, for reordering
-	 * @return an array that is never modified afterwards
+	 * @return an array that is never modified afterwards, or {@code null} when two series
+	 * have the same labels (client_java refuses such a family, so only the reference path
+	 * can answer as Spring Boot's endpoint does)
 	 */
-	Series[] publish(Function<Series, SortKey> sortKeys) {
+	Series @Nullable [] publish(Function<Series, SortKey> sortKeys) {
 		if (this.added.isEmpty() && this.removedCount == 0) {
 			return this.published;
 		}
@@ -201,6 +204,11 @@ final class Family {
 		Arrays.sort(order, (a, b) -> keys[a].compareTo(keys[b]));
 		Series[] sorted = new Series[keys.length];
 		for (int i = 0; i < sorted.length; i++) {
+			if (i > 0 && keys[order[i]].compareTo(keys[order[i - 1]]) == 0) {
+				// Tag keys that differ only until the naming convention maps them to the
+				// same label name ("a.b" and "a_b"): equal labels, and sorted, adjacent.
+				return null;
+			}
 			sorted[i] = live.get(order[i]);
 		}
 		this.published = sorted;

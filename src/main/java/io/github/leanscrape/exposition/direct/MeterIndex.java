@@ -131,12 +131,23 @@ final class MeterIndex {
 	synchronized ScrapePlan plan() {
 		List<Family> direct = new ArrayList<>(this.families.size());
 		List<Series[]> series = new ArrayList<>(this.families.size());
+		List<Family> duplicated = null;
 		for (Family family : this.families.values()) {
 			Series[] published = family.publish(this::sortKey);
-			if (published.length > 0) {
+			if (published == null) {
+				duplicated = (duplicated != null) ? duplicated : new ArrayList<>();
+				duplicated.add(family);
+			}
+			else if (published.length > 0) {
 				direct.add(family);
 				series.add(published);
 			}
+		}
+		if (duplicated != null) {
+			for (Family family : duplicated) {
+				toReferenceOnly(owner(family));
+			}
+			return plan();
 		}
 		List<String> reference = new ArrayList<>();
 		for (MeterFamilies entry : this.byConventionName.values()) {
@@ -152,6 +163,21 @@ final class MeterIndex {
 		SortKey key = this.labelEncoder.sortKey(series.meter.getId(), null);
 		// Accepted when added, so the labels are valid.
 		return (key != null) ? key : new SortKey(new String[0], new String[0]);
+	}
+
+	/**
+	 * Find the entry that feeds a family. Only when a family turns out to have duplicate
+	 * labels: a scan, so that no family has to keep a reference to its entry.
+	 */
+	private MeterFamilies owner(Family family) {
+		for (MeterFamilies entry : this.byConventionName.values()) {
+			for (Family each : entry.families) {
+				if (each == family) {
+					return entry;
+				}
+			}
+		}
+		throw new IllegalStateException("No entry feeds family " + family.name);
 	}
 
 	private void toReferenceOnly(MeterFamilies entry) {

@@ -15,6 +15,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.Collector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.DuplicateLabelsException;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.tracer.common.SpanContext;
 import org.jspecify.annotations.Nullable;
@@ -24,6 +25,8 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusScrapeEndpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * Each kind of fallback to the reference path: the output stays Spring Boot's, and the
@@ -97,6 +100,23 @@ class DirectTextRendererFallbackTests {
 		assertThat(fixture.renderer.referenceScrapes()).isZero();
 		// batch_seconds and batch_seconds_max, in each of the three scrapes
 		assertThat(fixture.renderer.referenceFamilies()).isEqualTo(5);
+	}
+
+	@Test
+	void tagKeysThatBecomeTheSameLabelFailTheScrapeAsSpringBootsEndpointDoes() {
+		Fixture fixture = new Fixture(null, PrometheusConfig.DEFAULT.prometheusProperties());
+		Counter dotted = Counter.builder("jobs").tag("a.b", "x").register(fixture.registry);
+		Counter.builder("jobs").tag("a_b", "x").register(fixture.registry).increment();
+		Throwable boot = catchThrowable(() -> fixture.boot.scrape(TEXT, null));
+		assertThat(boot).isInstanceOf(DuplicateLabelsException.class);
+		ScrapeBuffer buffer = new ScrapeBuffer(fixture.pool, "test", 0);
+		assertThatExceptionOfType(DuplicateLabelsException.class)
+			.isThrownBy(() -> fixture.renderer.render(TEXT, null, buffer))
+			.withMessage(boot.getMessage());
+		buffer.toBody().release();
+		fixture.registry.remove(dotted);
+		fixture.assertSameAsSpringBoot(TEXT, null);
+		fixture.assertSameAsSpringBoot(OPENMETRICS, Set.of("jobs_total"));
 	}
 
 	private static final class Fixture {
