@@ -304,6 +304,15 @@ public class LeanscrapeProperties {
 		 */
 		private int maxCachedMeters = 2000;
 
+		/**
+		 * Whether Spring MVC requests are recorded into http.server.requests straight from
+		 * a servlet filter, without an observation, when nothing but the starter's handler
+		 * would see the observation (no tracing or other observation handler, filter or
+		 * predicate, no custom convention). The same series; there is no current
+		 * observation during the request. Takes effect only while recording is enabled.
+		 */
+		private boolean directServerRequests = false;
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -318,6 +327,14 @@ public class LeanscrapeProperties {
 
 		public void setMaxCachedMeters(int maxCachedMeters) {
 			this.maxCachedMeters = maxCachedMeters;
+		}
+
+		public boolean isDirectServerRequests() {
+			return this.directServerRequests;
+		}
+
+		public void setDirectServerRequests(boolean directServerRequests) {
+			this.directServerRequests = directServerRequests;
 		}
 
 	}

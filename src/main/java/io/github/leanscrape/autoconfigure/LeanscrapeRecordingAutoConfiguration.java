@@ -1,23 +1,36 @@
 package io.github.leanscrape.autoconfigure;
 
 import io.github.leanscrape.recording.CachingMeterObservationHandler;
+import io.github.leanscrape.recording.DirectServerRequestRecordingFilter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler.IgnoredMeters;
 import io.micrometer.core.instrument.observation.MeterObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
+import jakarta.servlet.DispatcherType;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingFilterBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsProperties;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.server.observation.DefaultServerRequestObservationConvention;
+import org.springframework.http.server.observation.ServerRequestObservationConvention;
+import org.springframework.web.filter.ServerHttpObservationFilter;
+import org.springframework.web.servlet.DispatcherServlet;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
@@ -32,7 +45,9 @@ import org.springframework.core.annotation.Order;
  *
  * @author leanscrape
  */
-@AutoConfiguration(after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class })
+@AutoConfiguration(after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+		ObservationAutoConfiguration.class },
+		beforeName = "org.springframework.boot.webmvc.autoconfigure.WebMvcObservationAutoConfiguration")
 @ConditionalOnClass({ MeterObservationHandler.class, ObservationRegistry.class })
 @ConditionalOnBooleanProperty(name = "leanscrape.recording.enabled", matchIfMissing = true)
 @ConditionalOnBean(MeterRegistry.class)
@@ -46,6 +61,44 @@ public final class LeanscrapeRecordingAutoConfiguration {
 			MetricsProperties metricsProperties, LeanscrapeProperties properties) {
 		return new CachingMeterObservationHandler(meterRegistry, properties.getRecording().getMaxCachedMeters(),
 				metricsProperties.getObservations().getIgnoredMeters().toArray(IgnoredMeters[]::new));
+	}
+
+	/**
+	 * Spring MVC's request observation filter, in the place of Spring Boot's, recording
+	 * {@code http.server.requests} without an observation where nothing else would see it.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+	@ConditionalOnClass({ ServerHttpObservationFilter.class, DispatcherServlet.class, FilterRegistrationBean.class })
+	@ConditionalOnBooleanProperty("leanscrape.recording.direct-server-requests")
+	@ConditionalOnBean(ObservationRegistry.class)
+	@EnableConfigurationProperties(ObservationProperties.class)
+	static final class DirectServerRequestsConfiguration {
+
+		@Bean
+		@ConditionalOnMissingFilterBean(ServerHttpObservationFilter.class)
+		FilterRegistrationBean<ServerHttpObservationFilter> leanscrapeServerRequestsFilter(
+				ObservationRegistry observationRegistry,
+				ObjectProvider<ServerRequestObservationConvention> customConvention,
+				ObservationProperties observationProperties, CachingMeterObservationHandler handler,
+				MeterRegistry meterRegistry, MetricsProperties metricsProperties, LeanscrapeProperties properties) {
+			// As Spring Boot registers its filter: the same convention, order and dispatches.
+			String name = observationProperties.getHttp().getServer().getRequests().getName();
+			ServerRequestObservationConvention convention = customConvention
+				.getIfAvailable(() -> new DefaultServerRequestObservationConvention(name));
+			boolean longTaskTimers = !metricsProperties.getObservations()
+				.getIgnoredMeters()
+				.contains(IgnoredMeters.LONG_TASK_TIMER);
+			DirectServerRequestRecordingFilter filter = new DirectServerRequestRecordingFilter(observationRegistry,
+					convention, handler, meterRegistry, longTaskTimers,
+					properties.getRecording().getMaxCachedMeters());
+			// Registered as Spring Boot's is typed, so that Spring Boot's backs off.
+			FilterRegistrationBean<ServerHttpObservationFilter> registration = new FilterRegistrationBean<>(filter);
+			registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
+			registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC);
+			return registration;
+		}
+
 	}
 
 }

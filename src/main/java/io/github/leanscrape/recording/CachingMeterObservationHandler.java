@@ -1,7 +1,5 @@
 package io.github.leanscrape.recording;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -12,7 +10,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.noop.NoopMeter;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
@@ -125,7 +122,7 @@ public final class CachingMeterObservationHandler implements MeterObservationHan
 	@Override
 	public void onEvent(Observation.Event event, Observation.Context context) {
 		Counter.builder(context.getName() + "." + event.getName())
-			.tags(createTags(context.getLowCardinalityKeyValues()))
+			.tags(DefaultHandlerMeters.createTags(context.getLowCardinalityKeyValues()))
 			.register(this.meterRegistry)
 			.increment();
 	}
@@ -215,31 +212,18 @@ public final class CachingMeterObservationHandler implements MeterObservationHan
 	 * Resolve the long task timer exactly as {@link DefaultMeterObservationHandler} does.
 	 */
 	private LongTaskTimer resolveLongTaskTimer(@Nullable String name, KeyValues keyValues) {
-		return this.meterRegistry.more().longTaskTimer(name + ".active", createTags(keyValues));
+		return DefaultHandlerMeters.longTaskTimer(this.meterRegistry, name, keyValues);
 	}
 
 	/**
 	 * Resolve the timer exactly as {@link DefaultMeterObservationHandler} does.
 	 */
-	@SuppressWarnings("NullAway") // a null name fails as it does in the default handler
 	private Timer resolveTimer(@Nullable String name, KeyValues keyValues, String error) {
-		List<Tag> tags = createTags(keyValues);
-		tags.add(Tag.of("error", error));
-		return this.meterRegistry.timer(name, tags);
-	}
-
-	private static List<Tag> createTags(KeyValues keyValues) {
-		List<Tag> tags = new ArrayList<>();
-		for (KeyValue keyValue : keyValues) {
-			tags.add(Tag.of(keyValue.getKey(), keyValue.getValue()));
-		}
-		return tags;
+		return DefaultHandlerMeters.timer(this.meterRegistry, name, keyValues, error);
 	}
 
 	private static String errorValue(Observation.Context context) {
-		Throwable error = context.getError();
-		// Class.getSimpleName() is cached by the JDK: no allocation after the first call.
-		return (error != null) ? error.getClass().getSimpleName() : KeyValue.NONE_VALUE;
+		return DefaultHandlerMeters.errorValue(context.getError());
 	}
 
 	/**

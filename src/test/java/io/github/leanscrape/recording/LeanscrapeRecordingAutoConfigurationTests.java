@@ -1,5 +1,7 @@
 package io.github.leanscrape.recording;
 
+import java.util.EnumSet;
+
 import io.github.leanscrape.autoconfigure.LeanscrapeRecordingAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -8,6 +10,7 @@ import io.micrometer.core.instrument.observation.MeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import jakarta.servlet.DispatcherType;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -17,9 +20,17 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.S
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.assertj.AssertableWebApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.webmvc.autoconfigure.WebMvcObservationAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.web.filter.ServerHttpObservationFilter;
+import org.springframework.web.servlet.DispatcherServlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,6 +44,12 @@ class LeanscrapeRecordingAutoConfigurationTests {
 		.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class, MetricsAutoConfiguration.class,
 				SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
 				LeanscrapeRecordingAutoConfiguration.class));
+
+	private final WebApplicationContextRunner webRunner = new WebApplicationContextRunner()
+		.withPropertyValues("management.metrics.use-global-registry=false")
+		.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class, MetricsAutoConfiguration.class,
+				SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+				LeanscrapeRecordingAutoConfiguration.class, WebMvcObservationAutoConfiguration.class));
 
 	@Test
 	void handlerRecordsEveryObservationInPlaceOfTheDefaultHandler() {
@@ -129,11 +146,88 @@ class LeanscrapeRecordingAutoConfigurationTests {
 		});
 	}
 
+	@Test
+	void directServerRequestsAreOffByDefault() {
+		this.webRunner.run((context) -> assertThat(observationFilter(context))
+			.isExactlyInstanceOf(ServerHttpObservationFilter.class));
+	}
+
+	@Test
+	void directServerRequestsReplaceSpringBootsFilterWhenAskedFor() {
+		this.webRunner.withPropertyValues("leanscrape.recording.direct-server-requests=true").run((context) -> {
+			assertThat(context).getBeans(FilterRegistrationBean.class).hasSize(1);
+			FilterRegistrationBean<?> registration = context.getBean(FilterRegistrationBean.class);
+			assertThat(registration.getFilter()).isInstanceOf(DirectServerRequestRecordingFilter.class);
+			// Registered as Spring Boot registers its own.
+			assertThat(registration.getOrder()).isEqualTo(Ordered.HIGHEST_PRECEDENCE + 1);
+			assertThat(registration).extracting("dispatcherTypes")
+				.isEqualTo(EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC));
+		});
+	}
+
+	@Test
+	void directServerRequestsNeedRecording() {
+		this.webRunner
+			.withPropertyValues("leanscrape.recording.direct-server-requests=true",
+					"leanscrape.recording.enabled=false")
+			.run((context) -> assertThat(observationFilter(context))
+				.isExactlyInstanceOf(ServerHttpObservationFilter.class));
+	}
+
+	@Test
+	void directServerRequestsBackOffForTheApplicationsOwnFilter() {
+		this.webRunner.withPropertyValues("leanscrape.recording.direct-server-requests=true")
+			.withUserConfiguration(CustomObservationFilterConfiguration.class)
+			.run((context) -> {
+				assertThat(context).getBeans(FilterRegistrationBean.class).hasSize(1);
+				assertThat(context.getBean(FilterRegistrationBean.class)).isSameAs(context.getBean("customFilter"));
+			});
+	}
+
+	@Test
+	void directServerRequestsNeedAServletApplication() {
+		this.runner.withPropertyValues("leanscrape.recording.direct-server-requests=true")
+			.withConfiguration(AutoConfigurations.of(WebMvcObservationAutoConfiguration.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(FilterRegistrationBean.class));
+		new ReactiveWebApplicationContextRunner()
+			.withPropertyValues("management.metrics.use-global-registry=false",
+					"leanscrape.recording.direct-server-requests=true")
+			.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class,
+					MetricsAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
+					CompositeMeterRegistryAutoConfiguration.class, LeanscrapeRecordingAutoConfiguration.class))
+			.run((context) -> {
+				assertThat(context).hasSingleBean(CachingMeterObservationHandler.class);
+				assertThat(context).doesNotHaveBean(FilterRegistrationBean.class);
+			});
+	}
+
+	@Test
+	void directServerRequestsNeedSpringMvc() {
+		this.webRunner.withPropertyValues("leanscrape.recording.direct-server-requests=true")
+			.withClassLoader(new FilteredClassLoader(DispatcherServlet.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(FilterRegistrationBean.class));
+	}
+
+	private static ServerHttpObservationFilter observationFilter(AssertableWebApplicationContext context) {
+		assertThat(context).getBeans(FilterRegistrationBean.class).hasSize(1);
+		return (ServerHttpObservationFilter) context.getBean(FilterRegistrationBean.class).getFilter();
+	}
+
 	private static void observeTwice(AssertableApplicationContext context) {
 		ObservationRegistry observations = context.getBean(ObservationRegistry.class);
 		for (int i = 0; i < 2; i++) {
 			Observation.createNotStarted("test.work", observations).lowCardinalityKeyValue("kind", "a").start().stop();
 		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomObservationFilterConfiguration {
+
+		@Bean
+		FilterRegistrationBean<ServerHttpObservationFilter> customFilter(ObservationRegistry registry) {
+			return new FilterRegistrationBean<>(new ServerHttpObservationFilter(registry));
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -60,6 +60,8 @@ final class MixedTraffic {
 			sent += expect(get(port, "/redirect"), 302);
 			sent += expect(get(port, "/boom"), 500);
 			sent += expect(get(port, "/async"), 200);
+			sent += expect(get(port, "/tenant"), 200);
+			sent += expect(send(port, "/hello", "PROPFIND"), 405);
 		}
 		ExecutorService executor = Executors.newFixedThreadPool(4);
 		try {

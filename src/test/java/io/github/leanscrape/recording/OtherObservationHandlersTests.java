@@ -23,7 +23,8 @@ import io.micrometer.tracing.handler.TracingAwareMeterObservationHandler;
 import io.micrometer.tracing.handler.TracingObservationHandler;
 import io.micrometer.tracing.test.simple.SimpleSpan;
 import io.micrometer.tracing.test.simple.SimpleTracer;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationHandlerGroup;
@@ -41,10 +42,18 @@ class OtherObservationHandlersTests {
 
 	private final MixedTraffic traffic = new MixedTraffic();
 
-	@Test
-	void tracingAndOtherHandlersSeeEveryObservation() throws Exception {
+	@ParameterizedTest(name = "direct server requests asked for: {0}")
+	@ValueSource(booleans = { false, true })
+	void tracingAndOtherHandlersSeeEveryObservation(boolean direct) throws Exception {
 		try (ConfigurableApplicationContext reference = start("leanscrape.recording.enabled=false");
-				ConfigurableApplicationContext leanscrape = start()) {
+				ConfigurableApplicationContext leanscrape = start(
+						"leanscrape.recording.direct-server-requests=" + direct)) {
+			DirectServerRequestRecordingFilter filter = RecordingDifferentialTests.directFilter(leanscrape);
+			assertThat(filter != null).isEqualTo(direct);
+			if (filter != null) {
+				// Other handlers would miss observations: the filter keeps them.
+				assertThat(filter.isRecordingDirectly()).isFalse();
+			}
 			int referenceRequests = this.traffic.drive(RecordingTestApplication.port(reference));
 			int requests = this.traffic.drive(RecordingTestApplication.port(leanscrape));
 			MixedTraffic.awaitCompletion(reference, referenceRequests);

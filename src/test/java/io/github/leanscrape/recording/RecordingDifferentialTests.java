@@ -4,10 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,14 +31,21 @@ class RecordingDifferentialTests {
 	private final MixedTraffic traffic = new MixedTraffic();
 
 	static Stream<Arguments> scenarios() {
-		return Stream.of(Arguments.of(false, true), Arguments.of(false, false), Arguments.of(true, true),
-				Arguments.of(true, false));
+		List<Arguments> scenarios = new ArrayList<>();
+		for (boolean direct : new boolean[] { false, true }) {
+			for (boolean frozenClock : new boolean[] { false, true }) {
+				for (boolean longTaskTimers : new boolean[] { true, false }) {
+					scenarios.add(Arguments.of(frozenClock, longTaskTimers, direct));
+				}
+			}
+		}
+		return scenarios.stream();
 	}
 
-	@ParameterizedTest(name = "frozen clock: {0}, long task timers: {1}")
+	@ParameterizedTest(name = "frozen clock: {0}, long task timers: {1}, direct server requests: {2}")
 	@MethodSource("scenarios")
-	void sameTrafficGivesTheSameSeriesAsTheDefaultHandler(boolean frozenClock, boolean longTaskTimers)
-			throws Exception {
+	void sameTrafficGivesTheSameSeriesAsTheDefaultHandler(boolean frozenClock, boolean longTaskTimers,
+			boolean direct) throws Exception {
 		List<String> properties = new ArrayList<>(
 				List.of("management.metrics.distribution.percentiles-histogram.http.server.requests=true",
 						"test.frozen-clock=" + frozenClock));
@@ -45,12 +54,18 @@ class RecordingDifferentialTests {
 		}
 		List<String> referenceProperties = new ArrayList<>(properties);
 		referenceProperties.add("leanscrape.recording.enabled=false");
+		// Asked of both: without the starter's handler it must change nothing.
+		properties.add("leanscrape.recording.direct-server-requests=" + direct);
+		referenceProperties.add("leanscrape.recording.direct-server-requests=" + direct);
 		try (ConfigurableApplicationContext reference = RecordingTestApplication
 			.start(referenceProperties.toArray(String[]::new));
 				ConfigurableApplicationContext leanscrape = RecordingTestApplication
 					.start(properties.toArray(String[]::new))) {
 			assertThat(reference.getBeanProvider(CachingMeterObservationHandler.class).getIfAvailable()).isNull();
 			CachingMeterObservationHandler handler = leanscrape.getBean(CachingMeterObservationHandler.class);
+			DirectServerRequestRecordingFilter directFilter = directFilter(leanscrape);
+			assertThat(directFilter != null).isEqualTo(direct);
+			assertThat(directFilter(reference)).isNull();
 
 			int referenceRequests = this.traffic.drive(RecordingTestApplication.port(reference));
 			int requests = this.traffic.drive(RecordingTestApplication.port(leanscrape));
@@ -69,11 +84,27 @@ class RecordingDifferentialTests {
 					"exception=\"IllegalStateException\"", "error=\"IllegalStateException\"", "method=\"POST\"",
 					"method=\"HEAD\"", "uri=\"/async\"", "uri=\"/stream\"", "le=\"+Inf\"");
 			assertThat(referenceText.contains("http_server_requests_active_seconds")).isEqualTo(longTaskTimers);
-			assertThat(handler.cachedMeterCount()).isPositive();
+			assertThat(referenceText).contains("tenant=\"acme\"", "method=\"UNKNOWN\"");
+			if (direct) {
+				assertThat(directFilter.isRecordingDirectly()).isTrue();
+				assertThat(directFilter.cachedMeterCount()).isPositive();
+			}
+			else {
+				assertThat(handler.cachedMeterCount()).isPositive();
+			}
 
 			assertThat(text).isEqualTo(referenceText);
 			assertThat(openMetrics).isEqualTo(referenceOpenMetrics);
 		}
+	}
+
+	static @Nullable DirectServerRequestRecordingFilter directFilter(ConfigurableApplicationContext context) {
+		for (FilterRegistrationBean<?> registration : context.getBeansOfType(FilterRegistrationBean.class).values()) {
+			if (registration.getFilter() instanceof DirectServerRequestRecordingFilter filter) {
+				return filter;
+			}
+		}
+		return null;
 	}
 
 }

@@ -9,6 +9,8 @@ import java.util.concurrent.Callable;
 
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.MockClock;
+import io.micrometer.common.KeyValue;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.boot.SpringBootConfiguration;
@@ -23,6 +25,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.filter.ServerHttpObservationFilter;
 
 /**
  * A Spring MVC application on Tomcat with a few kinds of endpoints: plain, path
@@ -62,6 +65,17 @@ class RecordingTestApplication {
 	@GetMapping("/redirect")
 	ResponseEntity<Void> redirect() {
 		return ResponseEntity.status(302).location(URI.create("/hello")).build();
+	}
+
+	/**
+	 * Add a key value of its own to the request's observation context, as Spring invites
+	 * web frameworks and applications to.
+	 */
+	@GetMapping("/tenant")
+	String tenant(HttpServletRequest request) {
+		ServerHttpObservationFilter.findObservationContext(request)
+			.ifPresent((context) -> context.addLowCardinalityKeyValue(KeyValue.of("tenant", "acme")));
+		return "acme";
 	}
 
 	@GetMapping("/boom")

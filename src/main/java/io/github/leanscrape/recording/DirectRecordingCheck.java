@@ -1,0 +1,126 @@
+package io.github.leanscrape.recording;
+
+import java.lang.reflect.Field;
+import java.util.Collection;
+import java.util.List;
+
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationFilter;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationHandler.FirstMatchingCompositeObservationHandler;
+import io.micrometer.observation.ObservationPredicate;
+import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.server.observation.DefaultServerRequestObservationConvention;
+import org.springframework.http.server.observation.ServerRequestObservationConvention;
+
+/**
+ * Decides whether an HTTP server request may be recorded without an {@link Observation}:
+ * only when the observation would have reached nothing but the starter's meter handler,
+ * and its key values would have been exactly those of Spring's default convention.
+ * <p>
+ * Micrometer does not publish an observation registry's handlers, filters and
+ * predicates, so they are read by reflection; anything that cannot be read, or is not
+ * known to be harmless, keeps the observation. What is harmless:
+ * <ul>
+ * <li>handlers: one, the starter's handler, or a first-matching composite whose first
+ * handler is the starter's (it supports every context, so no later one is ever asked);
+ * no other handler (a tracer would miss its spans);</li>
+ * <li>filters and predicates: none, or Spring Boot's own properties filter when it adds
+ * no key values ({@code management.observations.key-values} empty) and enables the
+ * observation ({@code management.observations.enable});</li>
+ * <li>convention: Spring's {@link DefaultServerRequestObservationConvention} itself, not
+ * a subclass or a custom one.</li>
+ * </ul>
+ *
+ * @author leanscrape
+ */
+final class DirectRecordingCheck {
+
+	/** Spring Boot's filter and predicate from {@code management.observations.*}. */
+	private static final String SPRING_BOOT_PROPERTIES_FILTER = "org.springframework.boot.micrometer.observation.autoconfigure.PropertiesObservationFilterPredicate";
+
+	/** What {@code ObservationRegistry.create()} returns; its class is not public. */
+	private static final String SIMPLE_REGISTRY = "io.micrometer.observation.SimpleObservationRegistry";
+
+	private DirectRecordingCheck() {
+	}
+
+	/**
+	 * Return why requests must keep their observation, or {@code null} when they may be
+	 * recorded directly.
+	 * @param registry the observation registry the requests would be observed in
+	 * @param handler the starter's meter handler
+	 * @param convention the convention of the request observations
+	 * @return the reason, or {@code null}
+	 */
+	static @Nullable String whyNot(ObservationRegistry registry, ObservationHandler<?> handler,
+			ServerRequestObservationConvention convention) {
+		if (convention.getClass() != DefaultServerRequestObservationConvention.class) {
+			return "a custom ServerRequestObservationConvention (" + convention.getClass().getName() + ") is used";
+		}
+		if (!registry.getClass().getName().equals(SIMPLE_REGISTRY) || registry.isNoop()) {
+			return "the observation registry is not Micrometer's simple registry with handlers";
+		}
+		ObservationRegistry.ObservationConfig config = registry.observationConfig();
+		List<?> handlers = read(config, "observationHandlers");
+		List<?> filters = read(config, "observationFilters");
+		List<?> predicates = read(config, "observationPredicates");
+		if (handlers == null || filters == null || predicates == null) {
+			return "the observation registry's handlers, filters and predicates cannot be read";
+		}
+		if (handlers.size() != 1 || !startsWith(handlers.get(0), handler)) {
+			return "observation handlers other than the starter's meter handler are registered " + handlers;
+		}
+		String name = convention.getName();
+		Observation.Context probe = new Observation.Context();
+		for (Object filter : filters) {
+			if (!isSpringBootPropertiesFilter(filter)) {
+				return "an ObservationFilter is registered (" + filter.getClass().getName() + ")";
+			}
+			((ObservationFilter) filter).map(probe);
+			if (probe.getLowCardinalityKeyValues().iterator().hasNext()
+					|| probe.getHighCardinalityKeyValues().iterator().hasNext()) {
+				return "management.observations.key-values adds key values";
+			}
+		}
+		for (Object predicate : predicates) {
+			if (!isSpringBootPropertiesFilter(predicate)) {
+				return "an ObservationPredicate is registered (" + predicate.getClass().getName() + ")";
+			}
+			if (!((ObservationPredicate) predicate).test(name, probe)) {
+				return "management.observations.enable turns " + name + " off";
+			}
+		}
+		return null;
+	}
+
+	private static boolean startsWith(Object registered, ObservationHandler<?> handler) {
+		if (registered == handler) {
+			return true;
+		}
+		if (registered instanceof FirstMatchingCompositeObservationHandler composite) {
+			List<ObservationHandler<Observation.Context>> handlers = composite.getHandlers();
+			return !handlers.isEmpty() && handlers.get(0) == handler;
+		}
+		return false;
+	}
+
+	private static boolean isSpringBootPropertiesFilter(Object candidate) {
+		return candidate.getClass().getName().equals(SPRING_BOOT_PROPERTIES_FILTER);
+	}
+
+	private static @Nullable List<?> read(ObservationRegistry.ObservationConfig config, String fieldName) {
+		try {
+			Field field = ObservationRegistry.ObservationConfig.class.getDeclaredField(fieldName);
+			field.setAccessible(true);
+			Object value = field.get(config);
+			return (value instanceof Collection<?> collection) ? List.copyOf(collection) : null;
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			return null;
+		}
+	}
+
+}

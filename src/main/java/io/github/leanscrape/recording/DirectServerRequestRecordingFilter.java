@@ -1,0 +1,344 @@
+package io.github.leanscrape.recording;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.common.KeyValue;
+import io.micrometer.common.KeyValues;
+import io.micrometer.core.instrument.Clock;
+import io.micrometer.core.instrument.LongTaskTimer;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.noop.NoopMeter;
+import io.micrometer.observation.ObservationRegistry;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.RequestDispatcher;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.server.observation.ServerRequestObservationContext;
+import org.springframework.http.server.observation.ServerRequestObservationConvention;
+import org.springframework.web.filter.ServerHttpObservationFilter;
+
+/**
+ * Spring's {@link ServerHttpObservationFilter}, which records {@code http.server.requests}
+ * straight into cached meters, without an observation, where an observation would have
+ * reached nothing but the starter's meter handler (see {@link DirectRecordingCheck},
+ * decided once, at the first request). Otherwise it is Spring's filter, unchanged.
+ * <p>
+ * Recording directly, a request still gets a {@link ServerRequestObservationContext} in
+ * the request attribute where Spring MVC's handler mappings set the path pattern and
+ * anyone may add key values, and is timed and tagged as the observation and the default
+ * meter handler would: the same {@code .active} long task timer started with the key
+ * values known at start, the same timer with the key values at stop and the
+ * {@code error} tag, the same errors (thrown, or left in the
+ * {@link RequestDispatcher#ERROR_EXCEPTION} attribute), the same asynchronous requests.
+ * What it saves per request: the observation, its scope and thread-local, the convention's
+ * {@code KeyValues} (twice), the context's maps filled and copied, and the composite
+ * handler's dispatch. The tags are resolved once per combination of path pattern, method,
+ * status and error class (which determine them all); a context to which someone added
+ * key values is tagged through the convention and the registry, as without a cache.
+ * <p>
+ * What differs, and why this is opt-in: there is no current observation during the
+ * request, so code that reads {@code ObservationRegistry.getCurrentObservation()} sees
+ * none, and observations started during the request have no parent.
+ *
+ * @author leanscrape
+ */
+public final class DirectServerRequestRecordingFilter extends ServerHttpObservationFilter {
+
+	private static final Log logger = LogFactory.getLog(DirectServerRequestRecordingFilter.class);
+
+	private static final String RECORDING_ATTRIBUTE = DirectServerRequestRecordingFilter.class.getName()
+			+ ".recording";
+
+	/** The method names the convention keeps; any other is {@code UNKNOWN}. */
+	private static final String[] METHODS = methodNames();
+
+	private static final int UNKNOWN_METHOD = -1;
+
+	private final ObservationRegistry observationRegistry;
+
+	private final ServerRequestObservationConvention convention;
+
+	private final CachingMeterObservationHandler handler;
+
+	private final MeterRegistry meterRegistry;
+
+	private final Clock clock;
+
+	private final boolean longTaskTimers;
+
+	private final String name;
+
+	private final ServerRequestMeterCache cache;
+
+	/** Decided at the first request, when the observation registry is configured. */
+	private volatile @Nullable Boolean direct;
+
+	/**
+	 * Create a new instance.
+	 * @param observationRegistry the registry requests are observed in when they are not
+	 * recorded directly
+	 * @param convention the convention of request observations
+	 * @param handler the starter's meter handler, which must be the only one an
+	 * observation would reach
+	 * @param meterRegistry the registry to record into
+	 * @param longTaskTimers whether to record the {@code .active} long task timer
+	 * @param maxCachedMeters the most meters to cache
+	 */
+	public DirectServerRequestRecordingFilter(ObservationRegistry observationRegistry,
+			ServerRequestObservationConvention convention, CachingMeterObservationHandler handler,
+			MeterRegistry meterRegistry, boolean longTaskTimers, int maxCachedMeters) {
+		super(observationRegistry, convention);
+		this.observationRegistry = observationRegistry;
+		this.convention = convention;
+		this.handler = handler;
+		this.meterRegistry = meterRegistry;
+		this.clock = meterRegistry.config().clock();
+		this.longTaskTimers = longTaskTimers;
+		this.name = convention.getName();
+		this.cache = new ServerRequestMeterCache(maxCachedMeters);
+		ServerRequestMeterCache cache = this.cache;
+		meterRegistry.config().onMeterRemoved(cache::evict);
+	}
+
+	/**
+	 * Return whether requests are recorded directly, deciding it if no request has yet.
+	 * @return {@code true} when requests are recorded without an observation
+	 */
+	public boolean isRecordingDirectly() {
+		Boolean direct = this.direct;
+		if (direct == null) {
+			String reason = DirectRecordingCheck.whyNot(this.observationRegistry, this.handler,
+					this.convention);
+			if (reason == null) {
+				logger.info("Recording " + this.name + " directly, without observations");
+			}
+			else {
+				logger.info("Recording " + this.name + " through observations: " + reason);
+			}
+			direct = (reason == null);
+			this.direct = direct;
+		}
+		return direct;
+	}
+
+	/**
+	 * Return the number of meters cached.
+	 * @return the number of cached timers and long task timers
+	 */
+	public int cachedMeterCount() {
+		return this.cache.size();
+	}
+
+	@Override
+	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain filterChain)
+			throws ServletException, IOException {
+		if (!isRecordingDirectly()) {
+			super.doFilterInternal(request, response, filterChain);
+			return;
+		}
+		// The same steps as Spring's filter, with a recording in place of the observation.
+		Recording recording = (Recording) request.getAttribute(RECORDING_ATTRIBUTE);
+		if (recording == null) {
+			recording = start(request, response);
+		}
+		try {
+			filterChain.doFilter(request, response);
+		}
+		catch (Exception ex) {
+			recording.context.setError(unwrapServletException(ex));
+			response.setStatus(HttpStatus.INTERNAL_SERVER_ERROR.value());
+			throw ex;
+		}
+		finally {
+			if (request.isAsyncStarted() && request.getDispatcherType() == DispatcherType.REQUEST) {
+				request.getAsyncContext().addListener(new RecordingAsyncListener(recording));
+			}
+			else if (!isAsyncDispatch(request)) {
+				Throwable error = (Throwable) request.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
+				if (error != null) {
+					recording.context.setError(error);
+				}
+				stop(recording);
+			}
+		}
+	}
+
+	private Recording start(HttpServletRequest request, HttpServletResponse response) {
+		ServerRequestObservationContext context = new ServerRequestObservationContext(request, response);
+		context.setName(this.name);
+		// The default handler starts the long task before it reads the clock for the timer.
+		LongTaskTimer.@Nullable Sample longTask = null;
+		if (this.longTaskTimers) {
+			longTask = longTaskTimer(context).start();
+		}
+		Recording recording = new Recording(context, this.clock.monotonicTime(), longTask);
+		request.setAttribute(RECORDING_ATTRIBUTE, recording);
+		request.setAttribute(CURRENT_OBSERVATION_CONTEXT_ATTRIBUTE, context);
+		return recording;
+	}
+
+	private void stop(Recording recording) {
+		Timer timer = timer(recording.context);
+		timer.record(this.clock.monotonicTime() - recording.startTime, TimeUnit.NANOSECONDS);
+		LongTaskTimer.Sample longTask = recording.longTask;
+		if (longTask != null) {
+			longTask.stop();
+		}
+	}
+
+	private LongTaskTimer longTaskTimer(ServerRequestObservationContext context) {
+		// A new context: no pattern, no error, no key values added yet.
+		int method = methodIndex(context.getCarrier().getMethod());
+		int status = context.getResponse().getStatus();
+		int hash = ServerRequestMeterCache.hash(true, null, method, status, null);
+		Meter cached = this.cache.get(hash, true, null, method, status, null);
+		if (cached != null) {
+			return (LongTaskTimer) cached;
+		}
+		long removals = this.cache.removals();
+		LongTaskTimer longTaskTimer = DefaultHandlerMeters.longTaskTimer(this.meterRegistry, this.name,
+				this.convention.getLowCardinalityKeyValues(context));
+		if (this.cache.hasRoom() && !(longTaskTimer instanceof NoopMeter)) {
+			this.cache.put(hash, true, null, method, status, null, longTaskTimer, removals);
+		}
+		return longTaskTimer;
+	}
+
+	private Timer timer(ServerRequestObservationContext context) {
+		Throwable error = context.getError();
+		String errorValue = DefaultHandlerMeters.errorValue(error);
+		if (hasKeyValuesOfItsOwn(context)) {
+			// What the observation does at its stop: the convention's key values over
+			// those already in the context.
+			context.addLowCardinalityKeyValues(this.convention.getLowCardinalityKeyValues(context));
+			return DefaultHandlerMeters.timer(this.meterRegistry, this.name, context.getLowCardinalityKeyValues(),
+					errorValue);
+		}
+		String pattern = context.getPathPattern();
+		int method = methodIndex(context.getCarrier().getMethod());
+		int status = context.getResponse().getStatus();
+		Class<?> errorType = (error != null) ? error.getClass() : null;
+		int hash = ServerRequestMeterCache.hash(false, pattern, method, status, errorType);
+		Meter cached = this.cache.get(hash, false, pattern, method, status, errorType);
+		if (cached != null) {
+			return (Timer) cached;
+		}
+		long removals = this.cache.removals();
+		Timer timer = DefaultHandlerMeters.timer(this.meterRegistry, this.name,
+				this.convention.getLowCardinalityKeyValues(context), errorValue);
+		if (this.cache.hasRoom() && !(timer instanceof NoopMeter)) {
+			this.cache.put(hash, false, pattern, method, status, errorType, timer, removals);
+		}
+		return timer;
+	}
+
+	private static boolean hasKeyValuesOfItsOwn(ServerRequestObservationContext context) {
+		Map<String, KeyValue> own = ContextKeyValues.lowCardinality(context);
+		if (own != null) {
+			return !own.isEmpty();
+		}
+		KeyValues copy = context.getLowCardinalityKeyValues();
+		return copy.iterator().hasNext();
+	}
+
+	/**
+	 * Return the index of a method the convention keeps as it is, or
+	 * {@link #UNKNOWN_METHOD}: requests of unknown methods all have the same tags.
+	 */
+	private static int methodIndex(String method) {
+		for (int i = 0; i < METHODS.length; i++) {
+			if (METHODS[i].equals(method)) {
+				return i;
+			}
+		}
+		return UNKNOWN_METHOD;
+	}
+
+	private static String[] methodNames() {
+		HttpMethod[] methods = HttpMethod.values();
+		String[] names = new String[methods.length];
+		for (int i = 0; i < methods.length; i++) {
+			names[i] = methods[i].name();
+		}
+		return names;
+	}
+
+	private static Throwable unwrapServletException(Throwable ex) {
+		if (ex instanceof ServletException) {
+			Throwable cause = ex.getCause();
+			if (cause != null) {
+				return cause;
+			}
+		}
+		return ex;
+	}
+
+	/**
+	 * What a request needs at its end.
+	 */
+	private static final class Recording {
+
+		final ServerRequestObservationContext context;
+
+		final long startTime;
+
+		final LongTaskTimer.@Nullable Sample longTask;
+
+		Recording(ServerRequestObservationContext context, long startTime, LongTaskTimer.@Nullable Sample longTask) {
+			this.context = context;
+			this.startTime = startTime;
+			this.longTask = longTask;
+		}
+
+	}
+
+	/**
+	 * Ends the recording of an asynchronous request as Spring's filter ends its
+	 * observation: on timeout and on completion (both, when a request times out), with
+	 * the error of an asynchronous failure.
+	 */
+	private final class RecordingAsyncListener implements AsyncListener {
+
+		private final Recording recording;
+
+		RecordingAsyncListener(Recording recording) {
+			this.recording = recording;
+		}
+
+		@Override
+		public void onStartAsync(AsyncEvent event) {
+			event.getAsyncContext().addListener(this);
+		}
+
+		@Override
+		public void onTimeout(AsyncEvent event) {
+			stop(this.recording);
+		}
+
+		@Override
+		public void onComplete(AsyncEvent event) {
+			stop(this.recording);
+		}
+
+		@Override
+		public void onError(AsyncEvent event) {
+			this.recording.context.setError(unwrapServletException(event.getThrowable()));
+		}
+
+	}
+
+}

@@ -1,0 +1,272 @@
+package io.github.leanscrape.recording;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationPredicate;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.server.observation.DefaultServerRequestObservationConvention;
+import org.springframework.http.server.observation.ServerRequestObservationConvention;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * When {@code leanscrape.recording.direct-server-requests} records without observations,
+ * and when it keeps them; and what its cache keeps, over real HTTP on Tomcat.
+ */
+class DirectServerRequestRecordingTests {
+
+	private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+	@Test
+	void recordsDirectlyWhenOnlyTheStartersHandlerWouldSeeTheObservation() throws Exception {
+		try (ConfigurableApplicationContext context = start(null)) {
+			DirectServerRequestRecordingFilter filter = filter(context);
+			get(context, "/hello");
+			assertThat(filter.isRecordingDirectly()).isTrue();
+			assertThat(timerCount(context, "/hello")).isEqualTo(1);
+		}
+	}
+
+	@Test
+	void keepsObservationsForAnotherHandler() throws Exception {
+		try (ConfigurableApplicationContext context = start(CountingHandlerConfiguration.class)) {
+			get(context, "/hello");
+			assertThat(filter(context).isRecordingDirectly()).isFalse();
+			assertThat(timerCount(context, "/hello")).isEqualTo(1);
+			assertThat(context.getBean(CountingHandler.class).stopped.get()).isEqualTo(1);
+		}
+	}
+
+	@Test
+	void keepsObservationsForAPredicate() throws Exception {
+		try (ConfigurableApplicationContext context = start(PredicateConfiguration.class)) {
+			get(context, "/hello");
+			assertThat(filter(context).isRecordingDirectly()).isFalse();
+			assertThat(timerCount(context, "/hello")).isEqualTo(1);
+		}
+	}
+
+	@Test
+	void keepsObservationsForACustomConvention() throws Exception {
+		try (ConfigurableApplicationContext context = start(CustomConventionConfiguration.class)) {
+			get(context, "/hello");
+			assertThat(filter(context).isRecordingDirectly()).isFalse();
+			assertThat(countOnceSettled(() -> countNow(context, "custom.requests", "/hello"))).isEqualTo(1);
+		}
+	}
+
+	@Test
+	void recordsDirectlyUnderTheConfiguredName() throws Exception {
+		try (ConfigurableApplicationContext context = start(null,
+				"management.observations.http.server.requests.name=web.requests")) {
+			get(context, "/hello");
+			assertThat(filter(context).isRecordingDirectly()).isTrue();
+			assertThat(countOnceSettled(() -> countNow(context, "web.requests", "/hello"))).isEqualTo(1);
+		}
+	}
+
+	@Test
+	void keepsObservationsForCommonKeyValues() throws Exception {
+		try (ConfigurableApplicationContext context = start(null, "management.observations.key-values.region=eu")) {
+			get(context, "/hello");
+			assertThat(filter(context).isRecordingDirectly()).isFalse();
+			assertThat(countOnceSettled(() -> {
+				Timer timer = context.getBean(MeterRegistry.class)
+					.find("http.server.requests")
+					.tag("uri", "/hello")
+					.tag("region", "eu")
+					.timer();
+				return (timer != null) ? timer.count() : 0;
+			})).isEqualTo(1);
+		}
+	}
+
+	@Test
+	void recordsNothingWhenTheObservationIsDisabled() throws Exception {
+		try (ConfigurableApplicationContext context = start(null,
+				"management.observations.enable.http.server.requests=false")) {
+			get(context, "/hello");
+			assertThat(filter(context).isRecordingDirectly()).isFalse();
+			get(context, "/hello");
+			assertThat(countOnceSettled(() -> context.getBean(MeterRegistry.class).find("http.server.requests")
+				.timers().size())).isZero();
+		}
+	}
+
+	@Test
+	void deniedMetersAreNeverCached() throws Exception {
+		try (ConfigurableApplicationContext context = start(null, "management.metrics.web.server.max-uri-tags=1",
+				"management.metrics.observations.ignored-meters=long-task-timer")) {
+			DirectServerRequestRecordingFilter filter = filter(context);
+			for (int i = 0; i < 3; i++) {
+				get(context, "/hello");
+				get(context, "/items/" + i);
+			}
+			assertThat(filter.isRecordingDirectly()).isTrue();
+			// Spring Boot's uri tag limit keeps the first uri and denies the second.
+			assertThat(timerCount(context, "/hello")).isEqualTo(3);
+			assertThat(timerCount(context, "/items/{id}")).isZero();
+			assertThat(filter.cachedMeterCount()).isEqualTo(1);
+		}
+	}
+
+	@Test
+	void aFullCacheFallsBackToTheRegistry() throws Exception {
+		try (ConfigurableApplicationContext context = start(null, "leanscrape.recording.max-cached-meters=1",
+				"management.metrics.observations.ignored-meters=long-task-timer")) {
+			DirectServerRequestRecordingFilter filter = filter(context);
+			for (int i = 0; i < 3; i++) {
+				get(context, "/hello");
+				get(context, "/items/" + i);
+				get(context, "/teapot");
+			}
+			assertThat(filter.cachedMeterCount()).isEqualTo(1);
+			assertThat(timerCount(context, "/hello")).isEqualTo(3);
+			assertThat(timerCount(context, "/items/{id}")).isEqualTo(3);
+			assertThat(timerCount(context, "/teapot")).isEqualTo(3);
+		}
+	}
+
+	@Test
+	void aRemovedMeterLeavesTheCache() throws Exception {
+		try (ConfigurableApplicationContext context = start(null,
+				"management.metrics.observations.ignored-meters=long-task-timer")) {
+			DirectServerRequestRecordingFilter filter = filter(context);
+			get(context, "/hello");
+			assertThat(timerCount(context, "/hello")).isEqualTo(1);
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			Timer first = registry.get("http.server.requests").tag("uri", "/hello").timer();
+			assertThat(filter.cachedMeterCount()).isEqualTo(1);
+			registry.remove(first);
+			assertThat(filter.cachedMeterCount()).isZero();
+			get(context, "/hello");
+			assertThat(timerCount(context, "/hello")).isEqualTo(1);
+			Timer second = registry.get("http.server.requests").tag("uri", "/hello").timer();
+			assertThat(second).isNotSameAs(first);
+			assertThat(second.count()).isEqualTo(1);
+			assertThat(filter.cachedMeterCount()).isEqualTo(1);
+		}
+	}
+
+	private static DirectServerRequestRecordingFilter filter(ConfigurableApplicationContext context) {
+		DirectServerRequestRecordingFilter filter = RecordingDifferentialTests.directFilter(context);
+		assertThat(filter).isNotNull();
+		return filter;
+	}
+
+	private void get(ConfigurableApplicationContext context, String path) throws Exception {
+		HttpResponse<String> response = this.client.send(HttpRequest
+			.newBuilder(URI.create("http://localhost:" + RecordingTestApplication.port(context) + path))
+			.timeout(Duration.ofSeconds(30))
+			.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).isLessThan(500);
+	}
+
+	/**
+	 * Return the count of a uri's timers once it has stopped moving: a response can reach
+	 * the client before the filter that records it returns.
+	 */
+	private static long timerCount(ConfigurableApplicationContext context, String uri) {
+		return countOnceSettled(() -> countNow(context, "http.server.requests", uri));
+	}
+
+	private static long countOnceSettled(java.util.function.LongSupplier count) {
+		long[] last = { -1 };
+		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> {
+			long now = count.getAsLong();
+			boolean settled = now == last[0];
+			last[0] = now;
+			return settled;
+		});
+		return last[0];
+	}
+
+	private static long countNow(ConfigurableApplicationContext context, String name, String uri) {
+		long count = 0;
+		for (Timer timer : context.getBean(MeterRegistry.class).find(name).tag("uri", uri).timers()) {
+			count += timer.count();
+		}
+		return count;
+	}
+
+	private static ConfigurableApplicationContext start(@Nullable Class<?> configuration, String... extra) {
+		List<String> properties = new ArrayList<>(List.of("spring.main.web-application-type=servlet",
+				"server.port=0", "spring.main.banner-mode=off", "management.metrics.use-global-registry=false",
+				"logging.level.org.apache.catalina.core.ContainerBase=off",
+				"leanscrape.recording.direct-server-requests=true"));
+		properties.addAll(List.of(extra));
+		Class<?>[] sources = (configuration != null)
+				? new Class<?>[] { RecordingTestApplication.class, configuration }
+				: new Class<?>[] { RecordingTestApplication.class };
+		return new SpringApplicationBuilder(sources).properties(properties.toArray(String[]::new)).run();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CountingHandlerConfiguration {
+
+		@Bean
+		CountingHandler countingHandler() {
+			return new CountingHandler();
+		}
+
+	}
+
+	static final class CountingHandler implements ObservationHandler<Observation.Context> {
+
+		final AtomicInteger stopped = new AtomicInteger();
+
+		@Override
+		public void onStop(Observation.Context context) {
+			if ("http.server.requests".equals(context.getName())) {
+				this.stopped.incrementAndGet();
+			}
+		}
+
+		@Override
+		public boolean supportsContext(Observation.Context context) {
+			return true;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class PredicateConfiguration {
+
+		@Bean
+		ObservationPredicate everythingPredicate() {
+			return (name, context) -> true;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomConventionConfiguration {
+
+		@Bean
+		ServerRequestObservationConvention customConvention() {
+			// A subclass may derive other key values: only Spring's own class is known.
+			return new DefaultServerRequestObservationConvention("custom.requests") {
+			};
+		}
+
+	}
+
+}
