@@ -18,18 +18,21 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
  * End-to-end cost of recording {@code http.server.requests}: a trivial Spring MVC
- * endpoint on Tomcat under a closed-loop load, in three configurations, each in a fresh
+ * endpoint on Tomcat under a closed-loop load, in four configurations, each in a fresh
  * server JVM:
  * <ul>
  * <li>{@code default}: Spring Boot's default meter observation handler
  * ({@code leanscrape.recording.enabled=false});</li>
  * <li>{@code leanscrape}: the starter's handler;</li>
+ * <li>{@code direct}: the starter's handler and
+ * {@code leanscrape.recording.direct-server-requests=true};</li>
  * <li>{@code disabled}: the observation turned off
  * ({@code management.observations.enable.http.server.requests=false}).</li>
  * </ul>
@@ -45,7 +48,11 @@ import org.springframework.web.bind.annotation.RestController;
  */
 public final class RecordingLoad {
 
-	private static final String[] MODES = { "default", "leanscrape", "disabled" };
+	private static final String[] MODES = { "default", "leanscrape", "direct", "disabled" };
+
+	private static final int DEFAULT = 0;
+
+	private static final int DISABLED = 3;
 
 	private RecordingLoad() {
 	}
@@ -62,26 +69,36 @@ public final class RecordingLoad {
 		String heap = System.getProperty("heap", "512m");
 		double[][] throughput = new double[MODES.length][rounds];
 		double[][] bytes = new double[MODES.length][rounds];
+		double[][] cpu = new double[MODES.length][rounds];
 		for (int round = 0; round < rounds; round++) {
 			for (int mode = 0; mode < MODES.length; mode++) {
 				double[] result = run(MODES[mode], heap, connections, warmup, measure);
 				throughput[mode][round] = result[0];
 				bytes[mode][round] = result[1];
-				System.out.printf(Locale.ROOT, "round %d %-10s %9.0f req/s %8.0f B/req%n", round + 1, MODES[mode],
-						result[0], result[1]);
+				cpu[mode][round] = result[2];
+				System.out.printf(Locale.ROOT, "round %d %-10s %9.0f req/s %8.0f B/req %7.2f us CPU/req%n",
+						round + 1, MODES[mode], result[0], result[1], result[2]);
 			}
 		}
-		System.out.printf(Locale.ROOT, "%n%-10s %10s %10s%n", "handler", "req/s", "B/req");
+		System.out.printf(Locale.ROOT, "%n%-10s %10s %10s %14s%n", "handler", "req/s", "B/req", "us CPU/req");
 		double[] meanThroughput = new double[MODES.length];
+		double[] meanCpu = new double[MODES.length];
 		for (int mode = 0; mode < MODES.length; mode++) {
 			meanThroughput[mode] = mean(throughput[mode]);
-			System.out.printf(Locale.ROOT, "%-10s %10.0f %10.0f%n", MODES[mode], meanThroughput[mode],
-					mean(bytes[mode]));
+			meanCpu[mode] = mean(cpu[mode]);
+			System.out.printf(Locale.ROOT, "%-10s %10.0f %10.0f %14.2f%n", MODES[mode], meanThroughput[mode],
+					mean(bytes[mode]), meanCpu[mode]);
 		}
-		double cost = meanThroughput[2] - meanThroughput[0];
-		double recovered = meanThroughput[1] - meanThroughput[0];
-		System.out.printf(Locale.ROOT, "%nthroughput that instrumentation costs: %.0f req/s; recovered: %.0f req/s (%.0f%%)%n",
-				cost, recovered, 100 * recovered / cost);
+		double cost = meanThroughput[DISABLED] - meanThroughput[DEFAULT];
+		double cpuCost = meanCpu[DEFAULT] - meanCpu[DISABLED];
+		System.out.printf(Locale.ROOT, "%nwhat instrumentation costs: %.0f req/s, %.2f us of server CPU per request%n",
+				cost, cpuCost);
+		for (int mode = DEFAULT + 1; mode < DISABLED; mode++) {
+			double recovered = meanThroughput[mode] - meanThroughput[DEFAULT];
+			double cpuRecovered = meanCpu[DEFAULT] - meanCpu[mode];
+			System.out.printf(Locale.ROOT, "recovered by %s: %.0f req/s (%.0f%%), %.2f us CPU (%.0f%%)%n",
+					MODES[mode], recovered, 100 * recovered / cost, cpuRecovered, 100 * cpuRecovered / cpuCost);
+		}
 	}
 
 	private static double mean(double[] values) {
@@ -104,16 +121,19 @@ public final class RecordingLoad {
 			Client client = new Client(port, connections);
 			client.start();
 			Thread.sleep(warmup * 1000L);
-			long allocatedBefore = allocated(port);
+			long allocatedBefore = read(port, "/allocated");
+			long cpuBefore = read(port, "/cpu");
 			long countBefore = client.count();
 			long start = System.nanoTime();
 			Thread.sleep(measure * 1000L);
 			long countAfter = client.count();
 			long elapsed = System.nanoTime() - start;
-			long allocatedAfter = allocated(port);
+			long cpuAfter = read(port, "/cpu");
+			long allocatedAfter = read(port, "/allocated");
 			client.stop();
 			long requests = countAfter - countBefore;
-			return new double[] { requests * 1e9 / elapsed, (double) (allocatedAfter - allocatedBefore) / requests };
+			return new double[] { requests * 1e9 / elapsed, (double) (allocatedAfter - allocatedBefore) / requests,
+					(cpuAfter - cpuBefore) / 1e3 / requests };
 		}
 		finally {
 			server.destroy();
@@ -133,9 +153,9 @@ public final class RecordingLoad {
 		throw new IllegalStateException("The server ended before it told its port");
 	}
 
-	private static long allocated(int port) throws IOException {
+	private static long read(int port, String path) throws IOException {
 		try (Socket socket = new Socket("localhost", port)) {
-			Exchange exchange = new Exchange(socket, "/allocated");
+			Exchange exchange = new Exchange(socket, path);
 			return Long.parseLong(exchange.send());
 		}
 	}
@@ -149,6 +169,10 @@ public final class RecordingLoad {
 		switch (mode) {
 			case "default" -> properties.add("leanscrape.recording.enabled=false");
 			case "leanscrape" -> properties.add("leanscrape.recording.enabled=true");
+			case "direct" -> {
+				properties.add("leanscrape.recording.enabled=true");
+				properties.add("leanscrape.recording.direct-server-requests=true");
+			}
 			case "disabled" -> {
 				properties.add("leanscrape.recording.enabled=false");
 				properties.add("management.observations.enable.http.server.requests=false");
@@ -158,8 +182,20 @@ public final class RecordingLoad {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(LoadApplication.class)
 			.properties(properties.toArray(String[]::new))
 			.run();
+		if (mode.equals("direct") && !recordsDirectly(context)) {
+			throw new IllegalStateException("The direct mode does not record directly");
+		}
 		System.out.println("PORT " + context.getEnvironment().getProperty("local.server.port"));
 		System.out.flush();
+	}
+
+	private static boolean recordsDirectly(ConfigurableApplicationContext context) {
+		for (FilterRegistrationBean<?> registration : context.getBeansOfType(FilterRegistrationBean.class).values()) {
+			if (registration.getFilter() instanceof DirectServerRequestRecordingFilter filter) {
+				return filter.isRecordingDirectly();
+			}
+		}
+		return false;
 	}
 
 	/**
@@ -193,6 +229,12 @@ public final class RecordingLoad {
 				}
 			}
 			return Long.toString(total);
+		}
+
+		@GetMapping("/cpu")
+		String cpu() {
+			return Long.toString(((com.sun.management.OperatingSystemMXBean) ManagementFactory
+				.getOperatingSystemMXBean()).getProcessCpuTime());
 		}
 
 	}

@@ -1,6 +1,8 @@
 package io.github.leanscrape.recording;
 
+import java.util.Arrays;
 import java.util.Map;
+import java.util.Objects;
 
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
@@ -36,34 +38,23 @@ final class ObservationMeterCache {
 
 	private final int maxSize;
 
+	private final MeterTable table;
+
+	/** Guards the key sets. */
 	private final Object lock = new Object();
 
 	/**
-	 * Immutable once published: a write builds a new array. Its length is a power of two,
-	 * at least twice the number of entries, so a probe always ends on an empty slot.
-	 */
-	private volatile @Nullable Entry[] table = new Entry[INITIAL_CAPACITY];
-
-	/**
 	 * The key sets met, per observation name: an open-addressing table, immutable once
-	 * published, like {@link #table}.
+	 * published, as the entries are.
 	 */
 	private volatile @Nullable KeySets[] keySets = new KeySets[INITIAL_CAPACITY];
 
 	/** Guarded by {@link #lock}. */
 	private int keySetCount;
 
-	/**
-	 * Counts removals, so that a meter resolved before a removal and put after it is not
-	 * cached: it may be the removed one. Written under the lock.
-	 */
-	private volatile long removals;
-
-	/** Guarded by {@link #lock}. */
-	private int size;
-
 	ObservationMeterCache(int maxSize) {
 		this.maxSize = Math.max(0, maxSize);
+		this.table = new MeterTable(maxSize);
 	}
 
 	/**
@@ -119,12 +110,12 @@ final class ObservationMeterCache {
 			}
 			if (complete) {
 				hash = finish(hash, error);
-				@Nullable Entry[] table = this.table;
-				int mask = table.length - 1;
+				MeterTable.@Nullable Entry[] entries = this.table.entries();
+				int mask = entries.length - 1;
 				int index = hash & mask;
-				Entry entry;
-				while ((entry = table[index]) != null) {
-					if (entry.hash == hash && entry.matches(name, keyValues, size, error)) {
+				MeterTable.Entry entry;
+				while ((entry = entries[index]) != null) {
+					if (entry.hash == hash && ((Entry) entry).matches(name, keyValues, size, error)) {
 						return entry.meter;
 					}
 					index = (index + 1) & mask;
@@ -164,12 +155,12 @@ final class ObservationMeterCache {
 	 * @return the meter or {@code null}
 	 */
 	@Nullable Meter get(int hash, String name, KeyValues keyValues, @Nullable String error) {
-		@Nullable Entry[] table = this.table;
-		int mask = table.length - 1;
+		MeterTable.@Nullable Entry[] entries = this.table.entries();
+		int mask = entries.length - 1;
 		int index = hash & mask;
-		Entry entry;
-		while ((entry = table[index]) != null) {
-			if (entry.hash == hash && entry.matches(name, keyValues, error)) {
+		MeterTable.Entry entry;
+		while ((entry = entries[index]) != null) {
+			if (entry.hash == hash && ((Entry) entry).matches(name, keyValues, error)) {
 				return entry.meter;
 			}
 			index = (index + 1) & mask;
@@ -183,7 +174,7 @@ final class ObservationMeterCache {
 	 * @return whether the cache has room
 	 */
 	boolean hasRoom() {
-		return this.size < this.maxSize;
+		return this.table.hasRoom();
 	}
 
 	/**
@@ -191,7 +182,7 @@ final class ObservationMeterCache {
 	 * @return the number of removals so far
 	 */
 	long removals() {
-		return this.removals;
+		return this.table.removals();
 	}
 
 	/**
@@ -206,26 +197,10 @@ final class ObservationMeterCache {
 	 */
 	void put(int hash, String name, KeyValues keyValues, @Nullable String error, Meter meter, long removalsBefore) {
 		synchronized (this.lock) {
-			if (this.size >= this.maxSize || this.removals != removalsBefore
-					|| get(hash, name, keyValues, error) != null) {
-				return;
-			}
 			Entry entry = new Entry(hash, name, toArray(keyValues), error, meter);
-			rememberKeySet(name, entry.keysAndValues);
-			@Nullable Entry[] current = this.table;
-			int capacity = current.length;
-			while (capacity < 2 * (this.size + 1)) {
-				capacity <<= 1;
+			if (this.table.put(entry, removalsBefore)) {
+				rememberKeySet(name, entry.keysAndValues);
 			}
-			@Nullable Entry[] next = new Entry[capacity];
-			for (Entry each : current) {
-				if (each != null) {
-					insert(next, each);
-				}
-			}
-			insert(next, entry);
-			this.size++;
-			this.table = next;
 		}
 	}
 
@@ -290,27 +265,7 @@ final class ObservationMeterCache {
 	 * @param meter the removed meter
 	 */
 	void evict(Meter meter) {
-		synchronized (this.lock) {
-			this.removals++;
-			@Nullable Entry[] current = this.table;
-			int kept = 0;
-			for (Entry each : current) {
-				if (each != null && each.meter != meter) {
-					kept++;
-				}
-			}
-			if (kept == this.size) {
-				return;
-			}
-			@Nullable Entry[] next = new Entry[current.length];
-			for (Entry each : current) {
-				if (each != null && each.meter != meter) {
-					insert(next, each);
-				}
-			}
-			this.size = kept;
-			this.table = next;
-		}
+		this.table.evict(meter);
 	}
 
 	/**
@@ -318,9 +273,7 @@ final class ObservationMeterCache {
 	 */
 	void clear() {
 		synchronized (this.lock) {
-			this.removals++;
-			this.size = 0;
-			this.table = new Entry[INITIAL_CAPACITY];
+			this.table.clear();
 			this.keySetCount = 0;
 			this.keySets = new KeySets[INITIAL_CAPACITY];
 		}
@@ -331,18 +284,7 @@ final class ObservationMeterCache {
 	 * @return the number of cached meters
 	 */
 	int size() {
-		synchronized (this.lock) {
-			return this.size;
-		}
-	}
-
-	private static void insert(@Nullable Entry[] table, Entry entry) {
-		int mask = table.length - 1;
-		int index = entry.hash & mask;
-		while (table[index] != null) {
-			index = (index + 1) & mask;
-		}
-		table[index] = entry;
+		return this.table.size();
 	}
 
 	private static String[] toArray(KeyValues keyValues) {
@@ -360,12 +302,10 @@ final class ObservationMeterCache {
 	}
 
 	/**
-	 * One key and its meter. Immutable: readers that see the reference see the fields
-	 * (and the array's elements) as written before publication.
+	 * One key and its meter. Immutable: readers that see the reference see the fields (and
+	 * the array's elements) as written before publication.
 	 */
-	private static final class Entry {
-
-		final int hash;
+	private static final class Entry extends MeterTable.Entry {
 
 		final String name;
 
@@ -374,14 +314,18 @@ final class ObservationMeterCache {
 
 		final @Nullable String error;
 
-		final Meter meter;
-
 		Entry(int hash, String name, String[] keysAndValues, @Nullable String error, Meter meter) {
-			this.hash = hash;
+			super(hash, meter);
 			this.name = name;
 			this.keysAndValues = keysAndValues;
 			this.error = error;
-			this.meter = meter;
+		}
+
+		@Override
+		boolean sameKey(MeterTable.Entry other) {
+			Entry entry = (Entry) other;
+			return this.name.equals(entry.name) && Objects.equals(this.error, entry.error)
+					&& Arrays.equals(this.keysAndValues, entry.keysAndValues);
 		}
 
 		boolean matches(String name, KeyValues keyValues, @Nullable String error) {

@@ -11,9 +11,7 @@ import org.jspecify.annotations.Nullable;
  * Those four values determine every low-cardinality key value the convention derives
  * ({@code exception}, {@code method}, {@code outcome}, {@code status}, {@code uri}) and
  * the handler's {@code error} tag, so a request that matches an entry has the entry's
- * tags, without deriving them. Reads take no lock and allocate nothing: the table is an
- * immutable open-addressing array published through a volatile field, compared field by
- * field. Writes copy it under a lock, once per combination while there is room.
+ * tags, without deriving them. A lookup compares the four fields and allocates nothing.
  * <p>
  * The long task timer, resolved at the start of a request (no pattern and no error yet),
  * has entries of its own, told apart by {@code longTask}.
@@ -22,23 +20,10 @@ import org.jspecify.annotations.Nullable;
  */
 final class ServerRequestMeterCache {
 
-	private static final int INITIAL_CAPACITY = 64;
-
-	private final int maxSize;
-
-	private final Object lock = new Object();
-
-	/** Immutable once published; a power of two, at least twice the entries. */
-	private volatile @Nullable Entry[] table = new Entry[INITIAL_CAPACITY];
-
-	/** Counts removals, so that a meter resolved before one is not cached after it. */
-	private volatile long removals;
-
-	/** Guarded by {@link #lock}. */
-	private int size;
+	private final MeterTable table;
 
 	ServerRequestMeterCache(int maxSize) {
-		this.maxSize = Math.max(0, maxSize);
+		this.table = new MeterTable(maxSize);
 	}
 
 	static int hash(boolean longTask, @Nullable String pattern, int method, int status,
@@ -53,12 +38,12 @@ final class ServerRequestMeterCache {
 
 	@Nullable Meter get(int hash, boolean longTask, @Nullable String pattern, int method, int status,
 			@Nullable Class<?> errorType) {
-		@Nullable Entry[] table = this.table;
-		int mask = table.length - 1;
+		MeterTable.@Nullable Entry[] entries = this.table.entries();
+		int mask = entries.length - 1;
 		int index = hash & mask;
-		Entry entry;
-		while ((entry = table[index]) != null) {
-			if (entry.hash == hash && entry.matches(longTask, pattern, method, status, errorType)) {
+		MeterTable.Entry entry;
+		while ((entry = entries[index]) != null) {
+			if (entry.hash == hash && ((Entry) entry).matches(longTask, pattern, method, status, errorType)) {
 				return entry.meter;
 			}
 			index = (index + 1) & mask;
@@ -67,94 +52,27 @@ final class ServerRequestMeterCache {
 	}
 
 	boolean hasRoom() {
-		return this.size < this.maxSize;
+		return this.table.hasRoom();
 	}
 
 	long removals() {
-		return this.removals;
+		return this.table.removals();
 	}
 
 	void put(int hash, boolean longTask, @Nullable String pattern, int method, int status,
 			@Nullable Class<?> errorType, Meter meter, long removalsBefore) {
-		synchronized (this.lock) {
-			if (this.size >= this.maxSize || this.removals != removalsBefore
-					|| get(hash, longTask, pattern, method, status, errorType) != null) {
-				return;
-			}
-			@Nullable Entry[] current = this.table;
-			int capacity = current.length;
-			while (capacity < 2 * (this.size + 1)) {
-				capacity <<= 1;
-			}
-			@Nullable Entry[] next = new Entry[capacity];
-			for (Entry each : current) {
-				if (each != null) {
-					insert(next, each);
-				}
-			}
-			insert(next, new Entry(hash, longTask, pattern, method, status, errorType, meter));
-			this.size++;
-			this.table = next;
-		}
+		this.table.put(new Entry(hash, longTask, pattern, method, status, errorType, meter), removalsBefore);
 	}
 
-	/**
-	 * Forget every entry that holds a meter the registry removed.
-	 * @param meter the removed meter
-	 */
 	void evict(Meter meter) {
-		synchronized (this.lock) {
-			this.removals++;
-			@Nullable Entry[] current = this.table;
-			int kept = 0;
-			for (Entry each : current) {
-				if (each != null && each.meter != meter) {
-					kept++;
-				}
-			}
-			if (kept == this.size) {
-				return;
-			}
-			@Nullable Entry[] next = new Entry[current.length];
-			for (Entry each : current) {
-				if (each != null && each.meter != meter) {
-					insert(next, each);
-				}
-			}
-			this.size = kept;
-			this.table = next;
-		}
-	}
-
-	void clear() {
-		synchronized (this.lock) {
-			this.removals++;
-			this.size = 0;
-			this.table = new Entry[INITIAL_CAPACITY];
-		}
+		this.table.evict(meter);
 	}
 
 	int size() {
-		synchronized (this.lock) {
-			return this.size;
-		}
+		return this.table.size();
 	}
 
-	private static void insert(@Nullable Entry[] table, Entry entry) {
-		int mask = table.length - 1;
-		int index = entry.hash & mask;
-		while (table[index] != null) {
-			index = (index + 1) & mask;
-		}
-		table[index] = entry;
-	}
-
-	/**
-	 * One combination and its meter. Immutable.
-	 */
-	private static final class Entry {
-
-		final int hash;
+	private static final class Entry extends MeterTable.Entry {
 
 		final boolean longTask;
 
@@ -166,17 +84,14 @@ final class ServerRequestMeterCache {
 
 		final @Nullable Class<?> errorType;
 
-		final Meter meter;
-
 		Entry(int hash, boolean longTask, @Nullable String pattern, int method, int status,
 				@Nullable Class<?> errorType, Meter meter) {
-			this.hash = hash;
+			super(hash, meter);
 			this.longTask = longTask;
 			this.pattern = pattern;
 			this.method = method;
 			this.status = status;
 			this.errorType = errorType;
-			this.meter = meter;
 		}
 
 		boolean matches(boolean longTask, @Nullable String pattern, int method, int status,
@@ -184,6 +99,12 @@ final class ServerRequestMeterCache {
 			return this.longTask == longTask && this.method == method && this.status == status
 					&& this.errorType == errorType
 					&& ((pattern != null) ? pattern.equals(this.pattern) : this.pattern == null);
+		}
+
+		@Override
+		boolean sameKey(MeterTable.Entry other) {
+			Entry entry = (Entry) other;
+			return matches(entry.longTask, entry.pattern, entry.method, entry.status, entry.errorType);
 		}
 
 	}
