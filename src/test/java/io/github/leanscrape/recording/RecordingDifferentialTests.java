@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -84,7 +86,10 @@ class RecordingDifferentialTests {
 					"exception=\"IllegalStateException\"", "error=\"IllegalStateException\"", "method=\"POST\"",
 					"method=\"HEAD\"", "uri=\"/async\"", "uri=\"/stream\"", "le=\"+Inf\"");
 			assertThat(referenceText.contains("http_server_requests_active_seconds")).isEqualTo(longTaskTimers);
-			assertThat(referenceText).contains("tenant=\"acme\"", "method=\"UNKNOWN\"");
+			assertThat(referenceText).contains("method=\"UNKNOWN\"");
+			// Micrometer 1.16 keeps a meter with a tag key of its own out of the Prometheus
+			// output (1.17 exports it): its count is compared in the registries.
+			assertThat(tenantRequests(leanscrape)).isEqualTo(tenantRequests(reference)).isEqualTo(3);
 			if (direct) {
 				assertThat(directFilter.isRecordingDirectly()).isTrue();
 				assertThat(directFilter.cachedMeterCount()).isPositive();
@@ -96,6 +101,11 @@ class RecordingDifferentialTests {
 			assertThat(text).isEqualTo(referenceText);
 			assertThat(openMetrics).isEqualTo(referenceOpenMetrics);
 		}
+	}
+
+	private static long tenantRequests(ConfigurableApplicationContext context) {
+		Timer timer = context.getBean(MeterRegistry.class).find("http.server.requests").tag("tenant", "acme").timer();
+		return (timer != null) ? timer.count() : 0;
 	}
 
 	static @Nullable DirectServerRequestRecordingFilter directFilter(ConfigurableApplicationContext context) {

@@ -103,17 +103,25 @@ class DirectTextRendererFallbackTests {
 	}
 
 	@Test
-	void tagKeysThatBecomeTheSameLabelFailTheScrapeAsSpringBootsEndpointDoes() {
+	void tagKeysThatBecomeTheSameLabelGiveWhatSpringBootsEndpointGives() {
 		Fixture fixture = new Fixture(null, PrometheusConfig.DEFAULT.prometheusProperties());
 		Counter dotted = Counter.builder("jobs").tag("a.b", "x").register(fixture.registry);
 		Counter.builder("jobs").tag("a_b", "x").register(fixture.registry).increment();
+		// Micrometer 1.17 hands client_java two series with the same labels, which it
+		// refuses; 1.16 keeps one of them. Either way the starter must do what Spring Boot's
+		// endpoint does.
 		Throwable boot = catchThrowable(() -> fixture.boot.scrape(TEXT, null));
-		assertThat(boot).isInstanceOf(DuplicateLabelsException.class);
-		ScrapeBuffer buffer = new ScrapeBuffer(fixture.pool, "test", 0);
-		assertThatExceptionOfType(DuplicateLabelsException.class)
-			.isThrownBy(() -> fixture.renderer.render(TEXT, null, buffer))
-			.withMessage(boot.getMessage());
-		buffer.toBody().release();
+		if (boot != null) {
+			assertThat(boot).isInstanceOf(DuplicateLabelsException.class);
+			ScrapeBuffer buffer = new ScrapeBuffer(fixture.pool, "test", 0);
+			assertThatExceptionOfType(DuplicateLabelsException.class)
+				.isThrownBy(() -> fixture.renderer.render(TEXT, null, buffer))
+				.withMessage(boot.getMessage());
+			buffer.toBody().release();
+		}
+		else {
+			fixture.assertSameAsSpringBoot(TEXT, null);
+		}
 		fixture.registry.remove(dotted);
 		fixture.assertSameAsSpringBoot(TEXT, null);
 		fixture.assertSameAsSpringBoot(OPENMETRICS, Set.of("jobs_total"));
