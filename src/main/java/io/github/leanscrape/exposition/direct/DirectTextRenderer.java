@@ -57,6 +57,12 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  */
 public final class DirectTextRenderer implements ScrapeRenderer {
 
+	/**
+	 * How many counter or gauge values a scrape reads ahead of writing their lines: enough
+	 * for the reads to overlap, little enough to stay in the fastest cache.
+	 */
+	private static final int VALUE_BLOCK = 64;
+
 	private static final Log logger = LogFactory.getLog(DirectTextRenderer.class);
 
 	private static final byte[] EOF = { '#', ' ', 'E', 'O', 'F', '\n' };
@@ -127,6 +133,7 @@ public final class DirectTextRenderer implements ScrapeRenderer {
 		FamilyReport[] referenceReports = full ? new FamilyReport[referenceSnapshots.size()] : null;
 		int next = 0;
 		long lines = 0;
+		double[] values = new double[VALUE_BLOCK];
 		for (int i = 0; i < families.length; i++) {
 			Family family = families[i];
 			if (!full && !includedNames.contains(family.name)) {
@@ -138,7 +145,7 @@ public final class DirectTextRenderer implements ScrapeRenderer {
 				lines += writeReference(referenceSnapshots.get(next), format, out, referenceReports, next);
 				next++;
 			}
-			writeFamily(family, series[i], openMetrics, out, full);
+			writeFamily(family, series[i], openMetrics, values, out, full);
 			lines += full ? family.lastLines : 0;
 		}
 		while (next < referenceSnapshots.size()) {
@@ -321,13 +328,13 @@ public final class DirectTextRenderer implements ScrapeRenderer {
 		}
 	}
 
-	private static void writeFamily(Family family, Series[] series, boolean openMetrics, ScrapeBuffer out,
-			boolean full) {
+	private static void writeFamily(Family family, Series[] series, boolean openMetrics, double[] values,
+			ScrapeBuffer out, boolean full) {
 		long start = out.size();
 		out.write(openMetrics ? family.openMetricsMetadata : family.textMetadata);
 		int lines = switch (family.kind) {
-			case COUNTER -> writeCounters(family, series, out);
-			case GAUGE -> writeGauges(family, series, out);
+			case COUNTER -> writeCounters(family, series, values, out);
+			case GAUGE -> writeGauges(family, series, values, out);
 			case MAX -> writeMaxima(family, series, out);
 			case SUMMARY -> writeSummaries(family, series, out);
 			case HISTOGRAM -> writeHistograms(family, series, openMetrics, out);
@@ -338,27 +345,51 @@ public final class DirectTextRenderer implements ScrapeRenderer {
 		}
 	}
 
-	private static int writeCounters(Family family, Series[] series, ScrapeBuffer out) {
-		for (Series each : series) {
-			Meter meter = each.meter;
-			double value = (meter instanceof Counter counter) ? counter.count() : ((FunctionCounter) meter).count();
-			if (value < 0) {
-				// As client_java rejects it: the whole scrape fails, as it would without the
-				// starter.
-				throw new IllegalArgumentException(value + ": counters cannot have a negative value");
+	/**
+	 * Write counters a block at a time: first read the block's values, then write its lines.
+	 * Each read follows a chain of references (series, meter, adder) into objects spread
+	 * over the heap, which usually miss the CPU's caches; in a loop that does only that, the
+	 * processor has many chains in flight at once, where between the writes of a line it had
+	 * one (at 100,000 series, the reads went from about half of the scrape's time to a small
+	 * part of it).
+	 */
+	private static int writeCounters(Family family, Series[] series, double[] values, ScrapeBuffer out) {
+		for (int start = 0; start < series.length; start += values.length) {
+			int end = Math.min(series.length, start + values.length);
+			for (int i = start; i < end; i++) {
+				Meter meter = series[i].meter;
+				values[i - start] = (meter instanceof Counter counter) ? counter.count()
+						: ((FunctionCounter) meter).count();
 			}
-			writeSample(family.sampleName, each.labels, out);
-			out.writeDouble(value);
-			out.write('\n');
+			for (int i = start; i < end; i++) {
+				double value = values[i - start];
+				if (value < 0) {
+					// As client_java rejects it: the whole scrape fails, as it would without
+					// the starter.
+					throw new IllegalArgumentException(value + ": counters cannot have a negative value");
+				}
+				writeSample(family.sampleName, series[i].labels, out);
+				out.writeDouble(value);
+				out.write('\n');
+			}
 		}
 		return series.length;
 	}
 
-	private static int writeGauges(Family family, Series[] series, ScrapeBuffer out) {
-		for (Series each : series) {
-			writeSample(family.sampleName, each.labels, out);
-			out.writeDouble(((Gauge) each.meter).value());
-			out.write('\n');
+	/**
+	 * Write gauges a block at a time, as {@link #writeCounters} does and for the same reason.
+	 */
+	private static int writeGauges(Family family, Series[] series, double[] values, ScrapeBuffer out) {
+		for (int start = 0; start < series.length; start += values.length) {
+			int end = Math.min(series.length, start + values.length);
+			for (int i = start; i < end; i++) {
+				values[i - start] = ((Gauge) series[i].meter).value();
+			}
+			for (int i = start; i < end; i++) {
+				writeSample(family.sampleName, series[i].labels, out);
+				out.writeDouble(values[i - start]);
+				out.write('\n');
+			}
 		}
 		return series.length;
 	}
