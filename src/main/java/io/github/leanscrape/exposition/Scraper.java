@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 
@@ -55,7 +56,7 @@ public final class Scraper {
 
 	private final double maxHeldBodies;
 
-	private final ConcurrentHashMap<ScrapeKind, CompletableFuture<ScrapeBody>> inFlight = new ConcurrentHashMap<>();
+	private final ConcurrentHashMap<ScrapeKind, Rendering> inFlight = new ConcurrentHashMap<>();
 
 	private final ConcurrentHashMap<ScrapeKind, Cached> cache = new ConcurrentHashMap<>();
 
@@ -125,36 +126,30 @@ public final class Scraper {
 			return new Scrape(cached, ScrapeOutcome.CACHED);
 		}
 		while (true) {
-			CompletableFuture<ScrapeBody> rendering = new CompletableFuture<>();
-			CompletableFuture<ScrapeBody> existing = this.inFlight.putIfAbsent(kind, rendering);
+			Rendering rendering = new Rendering();
+			Rendering existing = this.inFlight.putIfAbsent(kind, rendering);
 			if (existing == null) {
 				return new Scrape(render(kind, rendering, deadlineNanos), ScrapeOutcome.OK);
 			}
-			ScrapeBody shared = await(existing, deadlineNanos);
-			if (shared.tryRetain()) {
-				return new Scrape(shared, ScrapeOutcome.COALESCED);
+			if (existing.join()) {
+				return new Scrape(await(existing, deadlineNanos), ScrapeOutcome.COALESCED);
 			}
-			// That body was already sent and released by everyone: start over.
+			// That rendering finished as this scrape arrived: look again.
 		}
 	}
 
-	private ScrapeBody render(ScrapeKind kind, CompletableFuture<ScrapeBody> rendering, long deadlineNanos)
+	private ScrapeBody render(ScrapeKind kind, Rendering rendering, long deadlineNanos)
 			throws ScrapeRejectedException {
-		ScrapeBody body = null;
+		ScrapeBody body;
 		try {
 			if (!acquirePermit(deadlineNanos)) {
-				ScrapeRejectedException rejected = new ScrapeRejectedException(
+				throw new ScrapeRejectedException(
 						"All " + this.maxConcurrentRenders + " rendering slots stayed busy until the scrape timeout");
-				rendering.completeExceptionally(rejected);
-				throw rejected;
 			}
 			try {
 				long reserved = reserveMemory(kind, deadlineNanos);
 				if (reserved < 0) {
-					ScrapeRejectedException rejected = new ScrapeRejectedException(
-							"Scrape bodies held too much memory until the scrape timeout");
-					rendering.completeExceptionally(rejected);
-					throw rejected;
+					throw new ScrapeRejectedException("Scrape bodies held too much memory until the scrape timeout");
 				}
 				try {
 					body = renderNow(kind);
@@ -166,23 +161,23 @@ public final class Scraper {
 			finally {
 				this.renderPermits.release();
 			}
-			// Waiters take their references from this one, which lives until the rendering
-			// is no longer in flight.
-			body.retain();
-			rendering.complete(body);
-			remember(kind, body);
-			return body;
 		}
-		catch (RuntimeException | Error ex) {
-			rendering.completeExceptionally(ex);
+		catch (ScrapeRejectedException | RuntimeException | Error ex) {
+			this.inFlight.remove(kind, rendering);
+			rendering.close();
+			rendering.result.completeExceptionally(ex);
 			throw ex;
 		}
-		finally {
-			this.inFlight.remove(kind, rendering);
-			if (body != null) {
-				body.release();
-			}
+		// No scrape joins once the rendering is closed; each one that joined before gets a
+		// reference of its own, so none can find the body already released.
+		this.inFlight.remove(kind, rendering);
+		int waiters = rendering.close();
+		for (int i = 0; i < waiters; i++) {
+			body.retain();
 		}
+		rendering.result.complete(body);
+		remember(kind, body);
+		return body;
 	}
 
 	private boolean acquirePermit(long deadlineNanos) {
@@ -243,15 +238,20 @@ public final class Scraper {
 		}
 	}
 
-	private static ScrapeBody await(CompletableFuture<ScrapeBody> rendering, long deadlineNanos)
-			throws ScrapeRejectedException {
+	/**
+	 * Wait for a rendering this scrape joined, and take the reference it holds for it. A
+	 * scrape that gives up first releases that reference when the body arrives.
+	 */
+	private static ScrapeBody await(Rendering rendering, long deadlineNanos) throws ScrapeRejectedException {
 		try {
-			return rendering.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+			return rendering.result.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
 		}
 		catch (TimeoutException ex) {
+			rendering.result.thenAccept(ScrapeBody::release);
 			throw new ScrapeRejectedException("The rendering this scrape waited for did not finish before its timeout");
 		}
 		catch (InterruptedException ex) {
+			rendering.result.thenAccept(ScrapeBody::release);
 			Thread.currentThread().interrupt();
 			throw new ScrapeRejectedException("Interrupted while waiting for a rendering");
 		}
@@ -373,13 +373,13 @@ public final class Scraper {
 	}
 
 	/**
-	 * Return about how many scrapes wait now for a rendering that another scrape started.
-	 * @return the scrapes waiting for a shared rendering, an estimate while they come and go
+	 * Return how many scrapes wait now for a rendering that another scrape started.
+	 * @return the scrapes waiting for a shared rendering
 	 */
 	public int scrapesWaiting() {
 		int waiting = 0;
-		for (CompletableFuture<ScrapeBody> rendering : this.inFlight.values()) {
-			waiting += rendering.getNumberOfDependents();
+		for (Rendering rendering : this.inFlight.values()) {
+			waiting += rendering.waiters();
 		}
 		return waiting;
 	}
@@ -409,6 +409,51 @@ public final class Scraper {
 	}
 
 	private record Cached(ScrapeBody body, long renderedAt) {
+
+	}
+
+	/**
+	 * A rendering in flight, and the scrapes that joined it. Joining counts a scrape in;
+	 * closing, when the body is ready (or the rendering failed), stops further joins and
+	 * tells how many joined, so that each can be given a reference to the body before it
+	 * is released by anyone.
+	 */
+	private static final class Rendering {
+
+		/** The number of scrapes that joined; {@link #CLOSED} once closed. */
+		private static final int CLOSED = -1;
+
+		final CompletableFuture<ScrapeBody> result = new CompletableFuture<>();
+
+		private final AtomicInteger joined = new AtomicInteger();
+
+		/**
+		 * Count a scrape in, unless the rendering is closed.
+		 * @return whether the scrape joined and will get a reference of its own
+		 */
+		boolean join() {
+			int current;
+			do {
+				current = this.joined.get();
+				if (current == CLOSED) {
+					return false;
+				}
+			}
+			while (!this.joined.compareAndSet(current, current + 1));
+			return true;
+		}
+
+		/**
+		 * Stop further joins.
+		 * @return how many scrapes joined
+		 */
+		int close() {
+			return this.joined.getAndSet(CLOSED);
+		}
+
+		int waiters() {
+			return Math.max(0, this.joined.get());
+		}
 
 	}
 

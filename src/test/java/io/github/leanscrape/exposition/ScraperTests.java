@@ -129,6 +129,38 @@ class ScraperTests {
 	}
 
 	@Test
+	void aJoinedScrapeGetsTheBodyEvenAfterEveryoneElseReleasedIt() throws Exception {
+		Scraper scraper = scraper(2, Duration.ZERO);
+		this.renderer.close();
+		Future<Scrape> first = this.executor.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.renderer.started.get() == 1);
+		Future<Scrape> waiter = this.executor.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
+		await().atMost(Duration.ofSeconds(10)).until(() -> scraper.scrapesWaiting() == 1);
+		this.renderer.open();
+		// The rendering scrape sends and releases its body before the waiter looks at it.
+		first.get(10, TimeUnit.SECONDS).body().release();
+		Scrape joined = waiter.get(10, TimeUnit.SECONDS);
+		assertThat(joined.outcome()).isEqualTo(ScrapeOutcome.COALESCED);
+		assertThat(new String(joined.body().toByteArray(), StandardCharsets.UTF_8)).isEqualTo("body 1\n");
+		assertThat(this.renderer.started).hasValue(1);
+		joined.body().release();
+		assertThat(scraper.pool().leasedChunks()).isZero();
+	}
+
+	@Test
+	void aJoinedScrapeThatGivesUpLeavesNothingLeased() throws Exception {
+		Scraper scraper = scraper(2, Duration.ZERO);
+		this.renderer.close();
+		Future<Scrape> first = this.executor.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.renderer.started.get() == 1);
+		assertThatExceptionOfType(ScrapeRejectedException.class)
+			.isThrownBy(() -> scraper.scrape(TEXT, null, in(Duration.ofMillis(100))));
+		this.renderer.open();
+		first.get(10, TimeUnit.SECONDS).body().release();
+		assertThat(scraper.pool().leasedChunks()).isZero();
+	}
+
+	@Test
 	void failedRenderingFailsItsWaitersAndTheNextScrapeWorks() throws Exception {
 		Scraper scraper = scraper(2, Duration.ZERO);
 		this.renderer.close();
