@@ -1,16 +1,9 @@
 package io.github.leanscrape.web;
 
-import java.net.http.HttpResponse;
-
-import io.github.leanscrape.support.HttpScraper;
 import io.github.leanscrape.support.ScrapeTestApplication;
-import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalManagementPort;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The endpoint on Spring WebFlux with {@code management.server.port}: actuator on its own
@@ -27,21 +20,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"spring.autoconfigure.exclude=org.springframework.boot.tomcat.autoconfigure.actuate.web.server."
 						+ "TomcatReactiveManagementContextAutoConfiguration",
 				"management.endpoints.web.exposure.include=prometheus", "rich.bulk-series=20000" })
-class WebFluxManagementPortScrapeHttpTests extends AbstractScrapeHttpTests {
-
-	@LocalManagementPort
-	int managementPort;
-
-	@Override
-	int scrapePort() {
-		return this.managementPort;
-	}
-
-	@Test
-	void applicationServerDoesNotServeTheEndpoint() {
-		assertThat(this.managementPort).isNotEqualTo(this.serverPort);
-		HttpResponse<byte[]> response = new HttpScraper(this.serverPort).get(PATH);
-		assertThat(response.statusCode()).isEqualTo(404);
-	}
+class WebFluxManagementPortScrapeHttpTests extends AbstractManagementPortScrapeHttpTests {
 
 }

@@ -1,16 +1,9 @@
 package io.github.leanscrape.web;
 
-import java.net.http.HttpResponse;
-
-import io.github.leanscrape.support.HttpScraper;
 import io.github.leanscrape.support.ScrapeTestApplication;
-import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalManagementPort;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The endpoint on Spring MVC with {@code management.server.port}: actuator on its own
@@ -22,21 +15,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"management.server.port=0", "management.server.address=127.0.0.1",
 				"server.tomcat.relaxed-query-chars=[,]",
 				"management.endpoints.web.exposure.include=prometheus", "rich.bulk-series=20000" })
-class WebMvcManagementPortScrapeHttpTests extends AbstractScrapeHttpTests {
-
-	@LocalManagementPort
-	int managementPort;
-
-	@Override
-	int scrapePort() {
-		return this.managementPort;
-	}
-
-	@Test
-	void applicationServerDoesNotServeTheEndpoint() {
-		assertThat(this.managementPort).isNotEqualTo(this.serverPort);
-		HttpResponse<byte[]> response = new HttpScraper(this.serverPort).get(PATH);
-		assertThat(response.statusCode()).isEqualTo(404);
-	}
+class WebMvcManagementPortScrapeHttpTests extends AbstractManagementPortScrapeHttpTests {
 
 }
