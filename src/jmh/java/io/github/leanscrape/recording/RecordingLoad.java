@@ -11,36 +11,58 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.http.server.observation.DefaultServerRequestObservationConvention;
+import org.springframework.http.server.observation.ServerRequestObservationConvention;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
  * End-to-end cost of recording {@code http.server.requests}: a trivial Spring MVC
- * endpoint on Tomcat under a closed-loop load, in four configurations, each in a fresh
- * server JVM:
+ * endpoint on Tomcat under a closed-loop load, in five configurations, each in a server
+ * JVM of its own:
  * <ul>
  * <li>{@code default}: Spring Boot's default meter observation handler
  * ({@code leanscrape.recording.enabled=false});</li>
- * <li>{@code leanscrape}: the starter's handler;</li>
+ * <li>{@code handler}: the starter's handler with Spring's request observation convention
+ * (an application bean of it, so the starter's convention backs off);</li>
+ * <li>{@code leanscrape}: what the starter configures by default: its handler and its
+ * caching request observation convention;</li>
  * <li>{@code direct}: the starter's handler and
  * {@code leanscrape.recording.direct-server-requests=true};</li>
  * <li>{@code disabled}: the observation turned off
  * ({@code management.observations.enable.http.server.requests=false}).</li>
  * </ul>
- * The client keeps {@code -Dconnections} keep-alive connections busy with raw-socket
- * {@code GET /hello} requests (little CPU of its own), ignores {@code -Dwarmup} seconds,
- * then counts responses for {@code -Dmeasure} seconds. The server reports the bytes its
- * threads allocated ({@code ThreadMXBean}) at both ends of the measured window.
- * Configurations run in turn, {@code -Drounds} times. Run after
+ * The five servers run side by side, idle but for the one under load, and are measured in
+ * turn: each is first loaded for {@code -Dwarmup} seconds (not counted), then
+ * {@code -Dslices} times for {@code -Dslice} seconds each, the configurations taking turns
+ * (each slice begins with the next one). Taking turns in short slices spreads the
+ * machine's slow swings in speed (on a shared 2-core machine, tens of percent over
+ * minutes) over every configuration alike, where one long run per configuration would
+ * give each its own part of them. The whole is repeated in {@code -Dlaunches} fresh sets
+ * of JVMs, since one JVM's compiled code differs from the next one's. Per slice the
+ * server reports the bytes its threads allocated ({@code ThreadMXBean}) and its process
+ * CPU time; the totals over the slices give requests per second, bytes and CPU time per
+ * request.
+ * <p>
+ * The load: {@code -Dconnections} keep-alive connections, each sending its next
+ * {@code GET /hello} when the previous answer arrived, from this JVM's threads (raw
+ * sockets), or with {@code -Dclient=wrk} from {@code wrk -t1} (Debian's {@code wrk}
+ * package): one C thread, as in the measurement that motivated the starter's recording
+ * ({@code wrk -t1 -c8}), which leaves the server more of the machine. Run after
  * {@code ./mvnw -Pjmh test-compile dependency:build-classpath -Dmdep.outputFile=target/jmh.classpath -Dmdep.includeScope=test}:
  * <pre>
  * java -cp target/test-classes:target/classes:$(cat target/jmh.classpath) io.github.leanscrape.recording.RecordingLoad
@@ -48,11 +70,11 @@ import org.springframework.web.bind.annotation.RestController;
  */
 public final class RecordingLoad {
 
-	private static final String[] MODES = { "default", "leanscrape", "direct", "disabled" };
+	private static final String[] MODES = { "default", "handler", "leanscrape", "direct", "disabled" };
 
 	private static final int DEFAULT = 0;
 
-	private static final int DISABLED = 3;
+	private static final int DISABLED = 4;
 
 	private RecordingLoad() {
 	}
@@ -62,83 +84,156 @@ public final class RecordingLoad {
 			serve(args[1]);
 			return;
 		}
-		int rounds = Integer.getInteger("rounds", 2);
-		int warmup = Integer.getInteger("warmup", 10);
-		int measure = Integer.getInteger("measure", 10);
+		int launches = Integer.getInteger("launches", 2);
+		int warmup = Integer.getInteger("warmup", 20);
+		int slice = Integer.getInteger("slice", 2);
+		int slices = Integer.getInteger("slices", 15);
 		int connections = Integer.getInteger("connections", 8);
 		String heap = System.getProperty("heap", "512m");
-		double[][] throughput = new double[MODES.length][rounds];
-		double[][] bytes = new double[MODES.length][rounds];
-		double[][] cpu = new double[MODES.length][rounds];
-		for (int round = 0; round < rounds; round++) {
-			for (int mode = 0; mode < MODES.length; mode++) {
-				double[] result = run(MODES[mode], heap, connections, warmup, measure);
-				throughput[mode][round] = result[0];
-				bytes[mode][round] = result[1];
-				cpu[mode][round] = result[2];
-				System.out.printf(Locale.ROOT, "round %d %-10s %9.0f req/s %8.0f B/req %7.2f us CPU/req%n",
-						round + 1, MODES[mode], result[0], result[1], result[2]);
+		boolean wrk = "wrk".equals(System.getProperty("client", "java"));
+		Totals all = new Totals();
+		for (int launch = 1; launch <= launches; launch++) {
+			Totals totals = new Totals();
+			Process[] servers = new Process[MODES.length];
+			int[] ports = new int[MODES.length];
+			try {
+				for (int mode = 0; mode < MODES.length; mode++) {
+					servers[mode] = start(MODES[mode], heap);
+					ports[mode] = awaitPort(servers[mode]);
+				}
+				for (int mode = 0; mode < MODES.length; mode++) {
+					measure(ports[mode], connections, warmup, wrk);
+				}
+				for (int round = 0; round < slices; round++) {
+					// Each slice starts with the next configuration, so none is always first.
+					for (int i = 0; i < MODES.length; i++) {
+						int mode = (round + i) % MODES.length;
+						double[] sample = measure(ports[mode], connections, slice, wrk);
+						totals.add(mode, sample);
+						all.add(mode, sample);
+					}
+				}
 			}
+			finally {
+				for (Process server : servers) {
+					if (server != null) {
+						server.destroy();
+						server.waitFor();
+					}
+				}
+			}
+			totals.report("launch " + launch);
 		}
-		System.out.printf(Locale.ROOT, "%n%-10s %10s %10s %14s%n", "handler", "req/s", "B/req", "us CPU/req");
-		double[] meanThroughput = new double[MODES.length];
-		double[] meanCpu = new double[MODES.length];
-		for (int mode = 0; mode < MODES.length; mode++) {
-			meanThroughput[mode] = mean(throughput[mode]);
-			meanCpu[mode] = mean(cpu[mode]);
-			System.out.printf(Locale.ROOT, "%-10s %10.0f %10.0f %14.2f%n", MODES[mode], meanThroughput[mode],
-					mean(bytes[mode]), meanCpu[mode]);
-		}
-		double cost = meanThroughput[DISABLED] - meanThroughput[DEFAULT];
-		double cpuCost = meanCpu[DEFAULT] - meanCpu[DISABLED];
-		System.out.printf(Locale.ROOT, "%nwhat instrumentation costs: %.0f req/s, %.2f us of server CPU per request%n",
-				cost, cpuCost);
-		for (int mode = DEFAULT + 1; mode < DISABLED; mode++) {
-			double recovered = meanThroughput[mode] - meanThroughput[DEFAULT];
-			double cpuRecovered = meanCpu[DEFAULT] - meanCpu[mode];
-			System.out.printf(Locale.ROOT, "recovered by %s: %.0f req/s (%.0f%%), %.2f us CPU (%.0f%%)%n",
-					MODES[mode], recovered, 100 * recovered / cost, cpuRecovered, 100 * cpuRecovered / cpuCost);
+		if (launches > 1) {
+			all.report("all " + launches + " launches");
 		}
 	}
 
-	private static double mean(double[] values) {
-		double sum = 0;
-		for (double value : values) {
-			sum += value;
-		}
-		return sum / values.length;
-	}
-
-	private static double[] run(String mode, String heap, int connections, int warmup, int measure)
-			throws Exception {
+	private static Process start(String mode, String heap) throws IOException {
 		Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
-		Process server = new ProcessBuilder(java.toString(), "-Xms" + heap, "-Xmx" + heap, "-cp",
+		return new ProcessBuilder(java.toString(), "-Xms" + heap, "-Xmx" + heap, "-cp",
 				System.getProperty("java.class.path"), RecordingLoad.class.getName(), "server", mode)
 			.redirectError(ProcessBuilder.Redirect.INHERIT)
 			.start();
-		try {
-			int port = awaitPort(server);
-			Client client = new Client(port, connections);
-			client.start();
-			Thread.sleep(warmup * 1000L);
-			long allocatedBefore = read(port, "/allocated");
-			long cpuBefore = read(port, "/cpu");
-			long countBefore = client.count();
-			long start = System.nanoTime();
-			Thread.sleep(measure * 1000L);
-			long countAfter = client.count();
-			long elapsed = System.nanoTime() - start;
-			long cpuAfter = read(port, "/cpu");
-			long allocatedAfter = read(port, "/allocated");
-			client.stop();
-			long requests = countAfter - countBefore;
-			return new double[] { requests * 1e9 / elapsed, (double) (allocatedAfter - allocatedBefore) / requests,
-					(cpuAfter - cpuBefore) / 1e3 / requests };
+	}
+
+	/**
+	 * Load one server for some seconds and return the requests it answered, the seconds
+	 * counted, and the bytes its threads allocated and the CPU time it used meanwhile.
+	 */
+	private static double[] measure(int port, int connections, int seconds, boolean wrk) throws Exception {
+		long allocatedBefore = read(port, "/allocated");
+		long cpuBefore = read(port, "/cpu");
+		double[] counted = wrk ? wrk(port, connections, seconds) : threads(port, connections, seconds);
+		long cpuAfter = read(port, "/cpu");
+		long allocatedAfter = read(port, "/allocated");
+		return new double[] { counted[0], counted[1], allocatedAfter - allocatedBefore, cpuAfter - cpuBefore };
+	}
+
+	private static double[] threads(int port, int connections, int seconds) throws Exception {
+		Client client = new Client(port, connections);
+		long start = System.nanoTime();
+		client.start();
+		Thread.sleep(seconds * 1000L);
+		long count = client.count();
+		long elapsed = System.nanoTime() - start;
+		client.stop();
+		return new double[] { count, elapsed / 1e9 };
+	}
+
+	/**
+	 * Run {@code wrk} and return the requests it completed and the seconds they took.
+	 */
+	private static double[] wrk(int port, int connections, int seconds) throws Exception {
+		Process wrk = new ProcessBuilder("wrk", "-t1", "-c" + connections, "-d" + seconds + "s",
+				"http://127.0.0.1:" + port + "/hello")
+			.redirectErrorStream(true)
+			.start();
+		String output = new String(wrk.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+		if (wrk.waitFor() != 0) {
+			throw new IllegalStateException("wrk failed: " + output);
 		}
-		finally {
-			server.destroy();
-			server.waitFor();
+		Matcher requests = Pattern.compile("(\\d+) requests in").matcher(output);
+		Matcher rate = Pattern.compile("Requests/sec:\\s+([0-9.]+)").matcher(output);
+		if (!requests.find() || !rate.find() || output.contains("Non-2xx") || output.contains("Socket errors")) {
+			throw new IllegalStateException("Unexpected wrk output: " + output);
 		}
+		double count = Double.parseDouble(requests.group(1));
+		return new double[] { count, count / Double.parseDouble(rate.group(1)) };
+	}
+
+	/**
+	 * Requests, seconds, bytes and CPU time summed per configuration over the slices.
+	 */
+	private static final class Totals {
+
+		private final double[][] sums = new double[MODES.length][4];
+
+		private final List<List<Double>> sliceThroughput = new ArrayList<>();
+
+		Totals() {
+			for (int mode = 0; mode < MODES.length; mode++) {
+				this.sliceThroughput.add(new ArrayList<>());
+			}
+		}
+
+		void add(int mode, double[] sample) {
+			for (int i = 0; i < 4; i++) {
+				this.sums[mode][i] += sample[i];
+			}
+			this.sliceThroughput.get(mode).add(sample[0] / sample[1]);
+		}
+
+		void report(String title) {
+			double[] throughput = new double[MODES.length];
+			double[] bytes = new double[MODES.length];
+			double[] cpu = new double[MODES.length];
+			System.out.printf(Locale.ROOT, "%n%s%n%-10s %10s %10s %14s %22s%n", title, "handler", "req/s", "B/req",
+					"us CPU/req", "req/s of slices (min-max)");
+			for (int mode = 0; mode < MODES.length; mode++) {
+				double[] sum = this.sums[mode];
+				throughput[mode] = sum[0] / sum[1];
+				bytes[mode] = sum[2] / sum[0];
+				cpu[mode] = sum[3] / 1e3 / sum[0];
+				List<Double> slices = this.sliceThroughput.get(mode);
+				System.out.printf(Locale.ROOT, "%-10s %10.0f %10.0f %14.2f %10.0f-%.0f%n", MODES[mode], throughput[mode],
+						bytes[mode], cpu[mode], Collections.min(slices), Collections.max(slices));
+			}
+			double cost = throughput[DISABLED] - throughput[DEFAULT];
+			double bytesCost = bytes[DEFAULT] - bytes[DISABLED];
+			double cpuCost = cpu[DEFAULT] - cpu[DISABLED];
+			System.out.printf(Locale.ROOT, "what instrumentation costs: %.0f req/s, %.0f B and %.2f us of server CPU "
+					+ "per request%n", cost, bytesCost, cpuCost);
+			for (int mode = DEFAULT + 1; mode < DISABLED; mode++) {
+				double recovered = throughput[mode] - throughput[DEFAULT];
+				double bytesRecovered = bytes[DEFAULT] - bytes[mode];
+				double cpuRecovered = cpu[DEFAULT] - cpu[mode];
+				System.out.printf(Locale.ROOT, "recovered by %-11s %6.0f req/s (%4.0f%%), %5.0f B (%4.0f%%), "
+						+ "%5.2f us CPU (%4.0f%%)%n", MODES[mode] + ":", recovered, 100 * recovered / cost,
+						bytesRecovered, 100 * bytesRecovered / bytesCost, cpuRecovered, 100 * cpuRecovered / cpuCost);
+			}
+		}
+
 	}
 
 	private static int awaitPort(Process server) throws IOException {
@@ -168,6 +263,10 @@ public final class RecordingLoad {
 				"server.tomcat.max-keep-alive-requests=-1"));
 		switch (mode) {
 			case "default" -> properties.add("leanscrape.recording.enabled=false");
+			case "handler" -> {
+				properties.add("leanscrape.recording.enabled=true");
+				properties.add("load.spring-convention=true");
+			}
 			case "leanscrape" -> properties.add("leanscrape.recording.enabled=true");
 			case "direct" -> {
 				properties.add("leanscrape.recording.enabled=true");
@@ -184,6 +283,12 @@ public final class RecordingLoad {
 			.run();
 		if (mode.equals("direct") && !recordsDirectly(context)) {
 			throw new IllegalStateException("The direct mode does not record directly");
+		}
+		boolean cachingConvention = context.getBeanProvider(CachingServerRequestObservationConvention.class)
+			.getIfAvailable() != null;
+		if (cachingConvention != (mode.equals("leanscrape") || mode.equals("direct"))) {
+			throw new IllegalStateException("The starter's convention is " + (cachingConvention ? "" : "not ")
+					+ "used in mode " + mode);
 		}
 		System.out.println("PORT " + context.getEnvironment().getProperty("local.server.port"));
 		System.out.flush();
@@ -212,6 +317,15 @@ public final class RecordingLoad {
 			"org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration" })
 	@RestController
 	static class LoadApplication {
+
+		/**
+		 * Spring's convention as the application's own, for the {@code handler} mode.
+		 */
+		@Bean
+		@ConditionalOnBooleanProperty("load.spring-convention")
+		ServerRequestObservationConvention springConvention() {
+			return new DefaultServerRequestObservationConvention();
+		}
 
 		@GetMapping("/hello")
 		String hello() {

@@ -40,8 +40,10 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
  * handler that sets the path pattern where Spring MVC's handler mapping sets it): subtract
  * it to get the recording's own cost;</li>
  * <li>{@code default}: Spring's filter, Micrometer's default meter handler;</li>
- * <li>{@code leanscrape}: Spring's filter, the starter's handler first (as Spring Boot
- * groups them);</li>
+ * <li>{@code handler}: Spring's filter and convention, the starter's handler first (as
+ * Spring Boot groups them);</li>
+ * <li>{@code leanscrape}: what the starter configures by default: Spring's filter with the
+ * starter's {@link CachingServerRequestObservationConvention} and handler;</li>
  * <li>{@code direct}: the starter's {@link DirectServerRequestRecordingFilter}
  * ({@code leanscrape.recording.direct-server-requests=true}) with the same handlers.</li>
  * </ul>
@@ -61,7 +63,7 @@ public class ServerRequestFilterBenchmark {
 
 	private static final String[] PATHS = { "/hello", "/items/7", "/items/7/parts/2", "/orders" };
 
-	@Param({ "none", "default", "leanscrape", "direct" })
+	@Param({ "none", "default", "handler", "leanscrape", "direct" })
 	public String recording;
 
 	private ServerHttpObservationFilter filter;
@@ -84,10 +86,16 @@ public class ServerRequestFilterBenchmark {
 					.observationHandler(new FirstMatchingCompositeObservationHandler(defaultHandler));
 				this.filter = new ServerHttpObservationFilter(observationRegistry, convention);
 			}
-			case "leanscrape" -> {
+			case "handler" -> {
 				observationRegistry.observationConfig()
 					.observationHandler(new FirstMatchingCompositeObservationHandler(handler, defaultHandler));
 				this.filter = new ServerHttpObservationFilter(observationRegistry, convention);
+			}
+			case "leanscrape" -> {
+				observationRegistry.observationConfig()
+					.observationHandler(new FirstMatchingCompositeObservationHandler(handler, defaultHandler));
+				this.filter = new ServerHttpObservationFilter(observationRegistry,
+						new CachingServerRequestObservationConvention(convention.getName(), 2000));
 			}
 			case "direct" -> {
 				observationRegistry.observationConfig()

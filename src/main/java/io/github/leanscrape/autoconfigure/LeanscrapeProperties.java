@@ -291,8 +291,10 @@ public class LeanscrapeProperties {
 
 		/**
 		 * Whether the starter's meter observation handler records observations in place of
-		 * Micrometer's default one. When false, Spring Boot's default handler records
-		 * them, unchanged.
+		 * Micrometer's default one, and, in Spring MVC applications without a request
+		 * observation convention of their own, the starter's convention derives the key
+		 * values of http.server.requests once per combination in place of Spring's. When
+		 * false, Spring Boot's default handler and convention record them, unchanged.
 		 */
 		private boolean enabled = true;
 
@@ -300,7 +302,9 @@ public class LeanscrapeProperties {
 		 * Most meters held by the handler's cache: one entry per distinct observation name
 		 * and low-cardinality key values, for each timer (with its error value) and each
 		 * long task timer. Once full, further combinations are recorded through the
-		 * meter registry on every observation, as Micrometer's default handler does.
+		 * meter registry on every observation, as Micrometer's default handler does. Also
+		 * bounds the request observation convention's cache of key values (one entry per
+		 * combination of path pattern, method, status and error class).
 		 */
 		private int maxCachedMeters = 2000;
 

@@ -1,6 +1,7 @@
 package io.github.leanscrape.autoconfigure;
 
 import io.github.leanscrape.recording.CachingMeterObservationHandler;
+import io.github.leanscrape.recording.CachingServerRequestObservationConvention;
 import io.github.leanscrape.recording.DirectServerRequestRecordingFilter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler.IgnoredMeters;
@@ -42,6 +43,10 @@ import org.springframework.web.servlet.DispatcherServlet;
  * never asked; tracing and other handlers are registered apart and still see every
  * observation. With a tracer, Spring Boot wraps it for exemplars as it wraps the default
  * handler.
+ * <p>
+ * In a Spring MVC application, the request observation convention that Spring Boot would
+ * create is replaced by one that derives the same key values once per combination, unless
+ * the application defines its own convention.
  *
  * @author leanscrape
  */
@@ -61,6 +66,28 @@ public final class LeanscrapeRecordingAutoConfiguration {
 			MetricsProperties metricsProperties, LeanscrapeProperties properties) {
 		return new CachingMeterObservationHandler(meterRegistry, properties.getRecording().getMaxCachedMeters(),
 				metricsProperties.getObservations().getIgnoredMeters().toArray(IgnoredMeters[]::new));
+	}
+
+	/**
+	 * Spring's default convention of Spring MVC request observations, with its key values
+	 * cached per combination. Spring Boot's request observation filter uses a convention
+	 * bean when there is one.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+	@ConditionalOnClass({ ServerHttpObservationFilter.class, DispatcherServlet.class })
+	@EnableConfigurationProperties(ObservationProperties.class)
+	static final class ServerRequestObservationConventionConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(ServerRequestObservationConvention.class)
+		CachingServerRequestObservationConvention leanscrapeServerRequestObservationConvention(
+				ObservationProperties observationProperties, LeanscrapeProperties properties) {
+			return new CachingServerRequestObservationConvention(
+					observationProperties.getHttp().getServer().getRequests().getName(),
+					properties.getRecording().getMaxCachedMeters());
+		}
+
 	}
 
 	/**

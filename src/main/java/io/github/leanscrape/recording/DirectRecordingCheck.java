@@ -30,8 +30,9 @@ import org.springframework.http.server.observation.ServerRequestObservationConve
  * <li>filters and predicates: none, or Spring Boot's own properties filter when it adds
  * no key values ({@code management.observations.key-values} empty) and enables the
  * observation ({@code management.observations.enable});</li>
- * <li>convention: Spring's {@link DefaultServerRequestObservationConvention} itself, not
- * a subclass or a custom one.</li>
+ * <li>convention: Spring's {@link DefaultServerRequestObservationConvention} itself or
+ * the starter's {@link CachingServerRequestObservationConvention} (the same key values),
+ * not another subclass or a custom one.</li>
  * </ul>
  *
  * @author leanscrape
@@ -57,7 +58,8 @@ final class DirectRecordingCheck {
 	 */
 	static @Nullable String whyNot(ObservationRegistry registry, ObservationHandler<?> handler,
 			ServerRequestObservationConvention convention) {
-		if (convention.getClass() != DefaultServerRequestObservationConvention.class) {
+		if (convention.getClass() != DefaultServerRequestObservationConvention.class
+				&& convention.getClass() != CachingServerRequestObservationConvention.class) {
 			return "a custom ServerRequestObservationConvention (" + convention.getClass().getName() + ") is used";
 		}
 		if (!registry.getClass().getName().equals(SIMPLE_REGISTRY) || registry.isNoop()) {

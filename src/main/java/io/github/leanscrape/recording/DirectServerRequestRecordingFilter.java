@@ -8,7 +8,6 @@ import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.LongTaskTimer;
-import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.noop.NoopMeter;
@@ -25,7 +24,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.server.observation.ServerRequestObservationContext;
 import org.springframework.http.server.observation.ServerRequestObservationConvention;
@@ -63,11 +61,6 @@ public final class DirectServerRequestRecordingFilter extends ServerHttpObservat
 	private static final String RECORDING_ATTRIBUTE = DirectServerRequestRecordingFilter.class.getName()
 			+ ".recording";
 
-	/** The method names the convention keeps; any other is {@code UNKNOWN}. */
-	private static final String[] METHODS = methodNames();
-
-	private static final int UNKNOWN_METHOD = -1;
-
 	private final ObservationRegistry observationRegistry;
 
 	private final ServerRequestObservationConvention convention;
@@ -82,7 +75,7 @@ public final class DirectServerRequestRecordingFilter extends ServerHttpObservat
 
 	private final String name;
 
-	private final ServerRequestMeterCache cache;
+	private final ServerRequestCache cache;
 
 	/** Decided at the first request, when the observation registry is configured. */
 	private volatile @Nullable Boolean direct;
@@ -109,8 +102,8 @@ public final class DirectServerRequestRecordingFilter extends ServerHttpObservat
 		this.clock = meterRegistry.config().clock();
 		this.longTaskTimers = longTaskTimers;
 		this.name = convention.getName();
-		this.cache = new ServerRequestMeterCache(maxCachedMeters);
-		ServerRequestMeterCache cache = this.cache;
+		this.cache = new ServerRequestCache(maxCachedMeters);
+		ServerRequestCache cache = this.cache;
 		meterRegistry.config().onMeterRemoved(cache::evict);
 	}
 
@@ -202,10 +195,10 @@ public final class DirectServerRequestRecordingFilter extends ServerHttpObservat
 
 	private LongTaskTimer longTaskTimer(ServerRequestObservationContext context) {
 		// A new context: no pattern, no error, no key values added yet.
-		int method = methodIndex(context.getCarrier().getMethod());
+		int method = ServerRequestCache.methodIndex(context.getCarrier().getMethod());
 		int status = context.getResponse().getStatus();
-		int hash = ServerRequestMeterCache.hash(true, null, method, status, null);
-		Meter cached = this.cache.get(hash, true, null, method, status, null);
+		int hash = ServerRequestCache.hash(true, null, method, status, null);
+		Object cached = this.cache.get(hash, true, null, method, status, null);
 		if (cached != null) {
 			return (LongTaskTimer) cached;
 		}
@@ -229,11 +222,11 @@ public final class DirectServerRequestRecordingFilter extends ServerHttpObservat
 					errorValue);
 		}
 		String pattern = context.getPathPattern();
-		int method = methodIndex(context.getCarrier().getMethod());
+		int method = ServerRequestCache.methodIndex(context.getCarrier().getMethod());
 		int status = context.getResponse().getStatus();
 		Class<?> errorType = (error != null) ? error.getClass() : null;
-		int hash = ServerRequestMeterCache.hash(false, pattern, method, status, errorType);
-		Meter cached = this.cache.get(hash, false, pattern, method, status, errorType);
+		int hash = ServerRequestCache.hash(false, pattern, method, status, errorType);
+		Object cached = this.cache.get(hash, false, pattern, method, status, errorType);
 		if (cached != null) {
 			return (Timer) cached;
 		}
@@ -253,28 +246,6 @@ public final class DirectServerRequestRecordingFilter extends ServerHttpObservat
 		}
 		KeyValues copy = context.getLowCardinalityKeyValues();
 		return copy.iterator().hasNext();
-	}
-
-	/**
-	 * Return the index of a method the convention keeps as it is, or
-	 * {@link #UNKNOWN_METHOD}: requests of unknown methods all have the same tags.
-	 */
-	private static int methodIndex(String method) {
-		for (int i = 0; i < METHODS.length; i++) {
-			if (METHODS[i].equals(method)) {
-				return i;
-			}
-		}
-		return UNKNOWN_METHOD;
-	}
-
-	private static String[] methodNames() {
-		HttpMethod[] methods = HttpMethod.values();
-		String[] names = new String[methods.length];
-		for (int i = 0; i < methods.length; i++) {
-			names[i] = methods[i].name();
-		}
-		return names;
 	}
 
 	private static Throwable unwrapServletException(Throwable ex) {

@@ -38,7 +38,7 @@ final class ObservationMeterCache {
 
 	private final int maxSize;
 
-	private final MeterTable table;
+	private final CacheTable table;
 
 	/** Guards the key sets. */
 	private final Object lock = new Object();
@@ -54,7 +54,7 @@ final class ObservationMeterCache {
 
 	ObservationMeterCache(int maxSize) {
 		this.maxSize = Math.max(0, maxSize);
-		this.table = new MeterTable(maxSize);
+		this.table = new CacheTable(maxSize);
 	}
 
 	/**
@@ -110,13 +110,13 @@ final class ObservationMeterCache {
 			}
 			if (complete) {
 				hash = finish(hash, error);
-				MeterTable.@Nullable Entry[] entries = this.table.entries();
+				CacheTable.@Nullable Entry[] entries = this.table.entries();
 				int mask = entries.length - 1;
 				int index = hash & mask;
-				MeterTable.Entry entry;
+				CacheTable.Entry entry;
 				while ((entry = entries[index]) != null) {
 					if (entry.hash == hash && ((Entry) entry).matches(name, keyValues, size, error)) {
-						return entry.meter;
+						return (Meter) entry.value;
 					}
 					index = (index + 1) & mask;
 				}
@@ -155,13 +155,13 @@ final class ObservationMeterCache {
 	 * @return the meter or {@code null}
 	 */
 	@Nullable Meter get(int hash, String name, KeyValues keyValues, @Nullable String error) {
-		MeterTable.@Nullable Entry[] entries = this.table.entries();
+		CacheTable.@Nullable Entry[] entries = this.table.entries();
 		int mask = entries.length - 1;
 		int index = hash & mask;
-		MeterTable.Entry entry;
+		CacheTable.Entry entry;
 		while ((entry = entries[index]) != null) {
 			if (entry.hash == hash && ((Entry) entry).matches(name, keyValues, error)) {
-				return entry.meter;
+				return (Meter) entry.value;
 			}
 			index = (index + 1) & mask;
 		}
@@ -305,7 +305,7 @@ final class ObservationMeterCache {
 	 * One key and its meter. Immutable: readers that see the reference see the fields (and
 	 * the array's elements) as written before publication.
 	 */
-	private static final class Entry extends MeterTable.Entry {
+	private static final class Entry extends CacheTable.Entry {
 
 		final String name;
 
@@ -322,7 +322,7 @@ final class ObservationMeterCache {
 		}
 
 		@Override
-		boolean sameKey(MeterTable.Entry other) {
+		boolean sameKey(CacheTable.Entry other) {
 			Entry entry = (Entry) other;
 			return this.name.equals(entry.name) && Objects.equals(this.error, entry.error)
 					&& Arrays.equals(this.keysAndValues, entry.keysAndValues);

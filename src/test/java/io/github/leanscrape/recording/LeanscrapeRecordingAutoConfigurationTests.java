@@ -3,6 +3,7 @@ package io.github.leanscrape.recording;
 import java.util.EnumSet;
 
 import io.github.leanscrape.autoconfigure.LeanscrapeRecordingAutoConfiguration;
+import io.micrometer.common.KeyValue;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
@@ -29,6 +30,11 @@ import org.springframework.boot.webmvc.autoconfigure.WebMvcObservationAutoConfig
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.http.server.observation.DefaultServerRequestObservationConvention;
+import org.springframework.http.server.observation.ServerRequestObservationContext;
+import org.springframework.http.server.observation.ServerRequestObservationConvention;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.web.filter.ServerHttpObservationFilter;
 import org.springframework.web.servlet.DispatcherServlet;
 
@@ -208,6 +214,72 @@ class LeanscrapeRecordingAutoConfigurationTests {
 			.run((context) -> assertThat(context).doesNotHaveBean(FilterRegistrationBean.class));
 	}
 
+	@Test
+	void conventionTakesTheDefaultConventionsPlaceInSpringMvc() {
+		this.webRunner.run((context) -> {
+			assertThat(context).hasSingleBean(CachingServerRequestObservationConvention.class);
+			CachingServerRequestObservationConvention convention = context
+				.getBean(CachingServerRequestObservationConvention.class);
+			assertThat(convention.getName()).isEqualTo("http.server.requests");
+			assertThat(observationFilter(context)).extracting("observationConvention").isSameAs(convention);
+		});
+	}
+
+	@Test
+	void conventionHonoursTheConfiguredName() {
+		this.webRunner.withPropertyValues("management.observations.http.server.requests.name=custom.requests")
+			.run((context) -> assertThat(context.getBean(CachingServerRequestObservationConvention.class).getName())
+				.isEqualTo("custom.requests"));
+	}
+
+	@Test
+	void conventionHonoursMaxCachedMeters() {
+		this.webRunner.withPropertyValues("leanscrape.recording.max-cached-meters=1").run((context) -> {
+			CachingServerRequestObservationConvention convention = context
+				.getBean(CachingServerRequestObservationConvention.class);
+			for (String pattern : new String[] { "/a", "/b", "/c" }) {
+				ServerRequestObservationContext observation = new ServerRequestObservationContext(
+						new MockHttpServletRequest("GET", pattern), new MockHttpServletResponse());
+				observation.setPathPattern(pattern);
+				assertThat(convention.getLowCardinalityKeyValues(observation))
+					.contains(KeyValue.of("uri", pattern));
+			}
+			assertThat(convention.cachedCombinationCount()).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void conventionBacksOffForTheApplicationsOwnConvention() {
+		this.webRunner.withUserConfiguration(CustomConventionConfiguration.class).run((context) -> {
+			assertThat(context).doesNotHaveBean(CachingServerRequestObservationConvention.class);
+			assertThat(observationFilter(context)).extracting("observationConvention")
+				.isSameAs(context.getBean("customConvention"));
+		});
+	}
+
+	@Test
+	void conventionNeedsRecording() {
+		this.webRunner.withPropertyValues("leanscrape.recording.enabled=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(CachingServerRequestObservationConvention.class);
+			assertThat(observationFilter(context)).extracting("observationConvention")
+				.isExactlyInstanceOf(DefaultServerRequestObservationConvention.class);
+		});
+	}
+
+	@Test
+	void conventionNeedsASpringMvcApplication() {
+		this.runner
+			.run((context) -> assertThat(context).doesNotHaveBean(CachingServerRequestObservationConvention.class));
+		new ReactiveWebApplicationContextRunner()
+			.withPropertyValues("management.metrics.use-global-registry=false")
+			.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class,
+					MetricsAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
+					CompositeMeterRegistryAutoConfiguration.class, LeanscrapeRecordingAutoConfiguration.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(CachingServerRequestObservationConvention.class));
+		this.webRunner.withClassLoader(new FilteredClassLoader(DispatcherServlet.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(CachingServerRequestObservationConvention.class));
+	}
+
 	private static ServerHttpObservationFilter observationFilter(AssertableWebApplicationContext context) {
 		assertThat(context).getBeans(FilterRegistrationBean.class).hasSize(1);
 		return (ServerHttpObservationFilter) context.getBean(FilterRegistrationBean.class).getFilter();
@@ -218,6 +290,16 @@ class LeanscrapeRecordingAutoConfigurationTests {
 		for (int i = 0; i < 2; i++) {
 			Observation.createNotStarted("test.work", observations).lowCardinalityKeyValue("kind", "a").start().stop();
 		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomConventionConfiguration {
+
+		@Bean
+		ServerRequestObservationConvention customConvention() {
+			return new DefaultServerRequestObservationConvention("custom.requests");
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -1,6 +1,7 @@
 package io.github.leanscrape.recording;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,11 +76,23 @@ class OtherObservationHandlersTests {
 					.isEqualTo(count.get()));
 			}
 			assertThat(leanscrape.getBean(CachingMeterObservationHandler.class).cachedMeterCount()).isPositive();
+			// The spans are named by the convention's contextual names: the same ones.
+			assertThat(spanNames(leanscrape)).isEqualTo(spanNames(reference));
+			assertThat(spanNames(leanscrape)).contains("http get /items/{id}", "http post /echo");
 			assertThat(leanscrape.getBean(RecordingHandler.class).counts())
 				.isEqualTo(reference.getBean(RecordingHandler.class).counts());
 			assertThat(this.traffic.section(leanscrape, MixedTraffic.TEXT, false))
 				.isEqualTo(this.traffic.section(reference, MixedTraffic.TEXT, false));
 		}
+	}
+
+	private static List<String> spanNames(ConfigurableApplicationContext context) {
+		List<String> names = new ArrayList<>();
+		for (SimpleSpan span : context.getBean(SimpleTracer.class).getSpans()) {
+			names.add(span.getName());
+		}
+		Collections.sort(names);
+		return names;
 	}
 
 	private static ConfigurableApplicationContext start(String... extra) {

@@ -64,7 +64,11 @@ class RecordingDifferentialTests {
 				ConfigurableApplicationContext leanscrape = RecordingTestApplication
 					.start(properties.toArray(String[]::new))) {
 			assertThat(reference.getBeanProvider(CachingMeterObservationHandler.class).getIfAvailable()).isNull();
+			assertThat(reference.getBeanProvider(CachingServerRequestObservationConvention.class).getIfAvailable())
+				.isNull();
 			CachingMeterObservationHandler handler = leanscrape.getBean(CachingMeterObservationHandler.class);
+			CachingServerRequestObservationConvention convention = leanscrape
+				.getBean(CachingServerRequestObservationConvention.class);
 			DirectServerRequestRecordingFilter directFilter = directFilter(leanscrape);
 			assertThat(directFilter != null).isEqualTo(direct);
 			assertThat(directFilter(reference)).isNull();
@@ -96,6 +100,8 @@ class RecordingDifferentialTests {
 			}
 			else {
 				assertThat(handler.cachedMeterCount()).isPositive();
+				// Spring Boot's request observation filter took the starter's convention.
+				assertThat(convention.cachedCombinationCount()).isPositive();
 			}
 
 			assertThat(text).isEqualTo(referenceText);

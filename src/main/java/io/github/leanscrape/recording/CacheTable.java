@@ -1,11 +1,11 @@
 package io.github.leanscrape.recording;
 
-import io.micrometer.core.instrument.Meter;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The bounded, copy-on-write hash table under the handler's and the filter's meter
- * caches: what they key by differs, how they store, publish and forget does not.
+ * The bounded, copy-on-write hash table under the starter's recording caches (meters per
+ * observation or per request, key values per request): what they key by and hold
+ * differs, how they store, publish and forget does not.
  * <p>
  * Reads take no lock and allocate nothing: {@link #entries()} is an immutable
  * open-addressing array (a power of two long, at least twice the entries, so that a probe
@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author leanscrape
  */
-final class MeterTable {
+final class CacheTable {
 
 	private static final int INITIAL_CAPACITY = 64;
 
@@ -27,7 +27,7 @@ final class MeterTable {
 	private volatile @Nullable Entry[] entries = new Entry[INITIAL_CAPACITY];
 
 	/**
-	 * Counts removals, so that a meter resolved before a removal and put after it is not
+	 * Counts removals, so that a value resolved before a removal and put after it is not
 	 * cached: it may be the removed one. Written under the lock.
 	 */
 	private volatile long removals;
@@ -35,7 +35,7 @@ final class MeterTable {
 	/** Guarded by {@link #lock}. */
 	private int size;
 
-	MeterTable(int maxSize) {
+	CacheTable(int maxSize) {
 		this.maxSize = Math.max(0, maxSize);
 	}
 
@@ -57,7 +57,7 @@ final class MeterTable {
 	}
 
 	/**
-	 * Return the removal count to pass to {@link #put} after resolving a meter.
+	 * Return the removal count to pass to {@link #put} after resolving a value.
 	 * @return the number of removals so far
 	 */
 	long removals() {
@@ -66,9 +66,9 @@ final class MeterTable {
 
 	/**
 	 * Add an entry unless the table is full, an entry with the same key is present, or a
-	 * meter was removed from the registry since {@code removalsBefore} was read.
+	 * value was removed since {@code removalsBefore} was read.
 	 * @param entry the entry
-	 * @param removalsBefore {@link #removals()} read before the meter was resolved
+	 * @param removalsBefore {@link #removals()} read before the value was resolved
 	 * @return whether the entry was added
 	 */
 	boolean put(Entry entry, long removalsBefore) {
@@ -109,16 +109,16 @@ final class MeterTable {
 	}
 
 	/**
-	 * Forget every entry that holds the given meter. Called when the registry removes it.
-	 * @param meter the removed meter
+	 * Forget every entry that holds the given value (a meter, when the registry removes it).
+	 * @param value the removed value
 	 */
-	void evict(Meter meter) {
+	void evict(Object value) {
 		synchronized (this.lock) {
 			this.removals++;
 			@Nullable Entry[] current = this.entries;
 			int kept = 0;
 			for (Entry each : current) {
-				if (each != null && each.meter != meter) {
+				if (each != null && each.value != value) {
 					kept++;
 				}
 			}
@@ -127,7 +127,7 @@ final class MeterTable {
 			}
 			@Nullable Entry[] next = new Entry[current.length];
 			for (Entry each : current) {
-				if (each != null && each.meter != meter) {
+				if (each != null && each.value != value) {
 					insert(next, each);
 				}
 			}
@@ -149,7 +149,7 @@ final class MeterTable {
 
 	/**
 	 * Return the number of entries.
-	 * @return the number of cached meters
+	 * @return the number of entries
 	 */
 	int size() {
 		synchronized (this.lock) {
@@ -167,18 +167,18 @@ final class MeterTable {
 	}
 
 	/**
-	 * A key and its meter. Immutable: readers that see the reference see the fields as
+	 * A key and its value. Immutable: readers that see the reference see the fields as
 	 * written before publication.
 	 */
 	abstract static class Entry {
 
 		final int hash;
 
-		final Meter meter;
+		final Object value;
 
-		Entry(int hash, Meter meter) {
+		Entry(int hash, Object value) {
 			this.hash = hash;
-			this.meter = meter;
+			this.value = value;
 		}
 
 		/**
