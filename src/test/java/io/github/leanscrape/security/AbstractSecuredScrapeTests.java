@@ -2,12 +2,16 @@ package io.github.leanscrape.security;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Base64;
 
+import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
+import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.support.HttpScraper;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +21,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * With Spring Security in front of actuator endpoints, the starter's endpoint is exactly
@@ -38,11 +43,25 @@ abstract class AbstractSecuredScrapeTests {
 	@Autowired
 	PrometheusConfig prometheusConfig;
 
+	@Autowired
+	LeanscrapeScrapeEndpoint endpoint;
+
 	HttpScraper http;
 
 	@BeforeEach
 	void setUp() {
 		this.http = new HttpScraper(this.port);
+	}
+
+	/**
+	 * A scrape is counted once its response is written, before its body goes back to the
+	 * pool: with every chunk back, no scrape of this test is still to be counted when the
+	 * next one reads the count.
+	 */
+	@AfterEach
+	void everyBodyBackInThePool() {
+		ChunkPool pool = this.endpoint.scraper().pool();
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(pool.leasedChunks()).isZero());
 	}
 
 	static String basic(String user, String password) {
