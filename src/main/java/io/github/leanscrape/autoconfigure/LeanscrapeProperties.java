@@ -291,10 +291,10 @@ public class LeanscrapeProperties {
 
 		/**
 		 * Whether the starter's meter observation handler records observations in place of
-		 * Micrometer's default one, and, in Spring MVC applications without a request
-		 * observation convention of their own, the starter's convention derives the key
-		 * values of http.server.requests once per combination in place of Spring's. When
-		 * false, Spring Boot's default handler and convention record them, unchanged.
+		 * Micrometer's default one, and, in Spring MVC and WebFlux applications without a
+		 * request observation convention of their own, the starter's convention derives the
+		 * key values of http.server.requests once per combination in place of Spring's.
+		 * When false, Spring Boot's default handler and convention record them, unchanged.
 		 */
 		private boolean enabled = true;
 

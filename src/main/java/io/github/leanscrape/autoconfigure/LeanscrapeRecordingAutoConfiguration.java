@@ -1,6 +1,7 @@
 package io.github.leanscrape.autoconfigure;
 
 import io.github.leanscrape.recording.CachingMeterObservationHandler;
+import io.github.leanscrape.recording.CachingReactiveServerRequestObservationConvention;
 import io.github.leanscrape.recording.CachingServerRequestObservationConvention;
 import io.github.leanscrape.recording.DirectServerRequestRecordingFilter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -31,6 +32,7 @@ import org.springframework.core.annotation.Order;
 import org.springframework.http.server.observation.DefaultServerRequestObservationConvention;
 import org.springframework.http.server.observation.ServerRequestObservationConvention;
 import org.springframework.web.filter.ServerHttpObservationFilter;
+import org.springframework.web.reactive.DispatcherHandler;
 import org.springframework.web.servlet.DispatcherServlet;
 
 /**
@@ -44,15 +46,16 @@ import org.springframework.web.servlet.DispatcherServlet;
  * observation. With a tracer, Spring Boot wraps it for exemplars as it wraps the default
  * handler.
  * <p>
- * In a Spring MVC application, the request observation convention that Spring Boot would
- * create is replaced by one that derives the same key values once per combination, unless
- * the application defines its own convention.
+ * In a Spring MVC or Spring WebFlux application, the request observation convention that
+ * Spring Boot would create is replaced by one that derives the same key values once per
+ * combination, unless the application defines its own convention.
  *
  * @author leanscrape
  */
 @AutoConfiguration(after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
 		ObservationAutoConfiguration.class },
-		beforeName = "org.springframework.boot.webmvc.autoconfigure.WebMvcObservationAutoConfiguration")
+		beforeName = { "org.springframework.boot.webmvc.autoconfigure.WebMvcObservationAutoConfiguration",
+				"org.springframework.boot.webflux.autoconfigure.WebFluxObservationAutoConfiguration" })
 @ConditionalOnClass({ MeterObservationHandler.class, ObservationRegistry.class })
 @ConditionalOnBooleanProperty(name = "leanscrape.recording.enabled", matchIfMissing = true)
 @ConditionalOnBean(MeterRegistry.class)
@@ -84,6 +87,29 @@ public final class LeanscrapeRecordingAutoConfiguration {
 		CachingServerRequestObservationConvention leanscrapeServerRequestObservationConvention(
 				ObservationProperties observationProperties, LeanscrapeProperties properties) {
 			return new CachingServerRequestObservationConvention(
+					observationProperties.getHttp().getServer().getRequests().getName(),
+					properties.getRecording().getMaxCachedMeters());
+		}
+
+	}
+
+	/**
+	 * Spring's default convention of Spring WebFlux request observations, with its key
+	 * values cached per combination. Spring Boot's HTTP handler uses a convention bean when
+	 * there is one.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+	@ConditionalOnClass({ org.springframework.http.server.reactive.observation.ServerRequestObservationConvention.class,
+			DispatcherHandler.class })
+	@EnableConfigurationProperties(ObservationProperties.class)
+	static final class ReactiveServerRequestObservationConventionConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(org.springframework.http.server.reactive.observation.ServerRequestObservationConvention.class)
+		CachingReactiveServerRequestObservationConvention leanscrapeReactiveServerRequestObservationConvention(
+				ObservationProperties observationProperties, LeanscrapeProperties properties) {
+			return new CachingReactiveServerRequestObservationConvention(
 					observationProperties.getHttp().getServer().getRequests().getName(),
 					properties.getRecording().getMaxCachedMeters());
 		}

@@ -48,13 +48,13 @@ public final class CachingServerRequestObservationConvention extends DefaultServ
 
 	@Override
 	public KeyValues getLowCardinalityKeyValues(ServerRequestObservationContext context) {
-		Derived derived = derived(context);
+		DerivedKeyValues derived = derived(context);
 		return (derived != null) ? derived.lowCardinalityKeyValues : super.getLowCardinalityKeyValues(context);
 	}
 
 	@Override
 	public String getContextualName(ServerRequestObservationContext context) {
-		Derived derived = derived(context);
+		DerivedKeyValues derived = derived(context);
 		return (derived != null) ? derived.contextualName : super.getContextualName(context);
 	}
 
@@ -66,7 +66,7 @@ public final class CachingServerRequestObservationConvention extends DefaultServ
 		return this.cache.size();
 	}
 
-	private @Nullable Derived derived(ServerRequestObservationContext context) {
+	private @Nullable DerivedKeyValues derived(ServerRequestObservationContext context) {
 		HttpServletRequest request = context.getCarrier();
 		HttpServletResponse response = context.getResponse();
 		if (request == null || response == null) {
@@ -83,32 +83,17 @@ public final class CachingServerRequestObservationConvention extends DefaultServ
 		int hash = ServerRequestCache.hash(false, pattern, method, status, errorType);
 		Object cached = this.cache.get(hash, false, pattern, method, status, errorType);
 		if (cached != null) {
-			return (Derived) cached;
+			return (DerivedKeyValues) cached;
 		}
 		if (!this.cache.hasRoom()) {
 			return null;
 		}
 		// Spring's own answers: should the convention throw, so does this, and nothing is
 		// cached.
-		Derived derived = new Derived(super.getLowCardinalityKeyValues(context), super.getContextualName(context));
+		DerivedKeyValues derived = new DerivedKeyValues(super.getLowCardinalityKeyValues(context),
+				super.getContextualName(context));
 		this.cache.put(hash, false, pattern, method, status, errorType, derived, this.cache.removals());
 		return derived;
-	}
-
-	/**
-	 * What the convention derived for one combination.
-	 */
-	private static final class Derived {
-
-		final KeyValues lowCardinalityKeyValues;
-
-		final String contextualName;
-
-		Derived(KeyValues lowCardinalityKeyValues, String contextualName) {
-			this.lowCardinalityKeyValues = lowCardinalityKeyValues;
-			this.contextualName = contextualName;
-		}
-
 	}
 
 }

@@ -1,8 +1,9 @@
 /**
  * Recording observations into meters resolved once per distinct observation name and
  * low-cardinality key values, in place of Micrometer's default meter observation handler;
- * Spring MVC request key values derived once per combination, in place of Spring's
- * convention; and, opt-in, Spring MVC requests recorded without an observation.
+ * Spring MVC and Spring WebFlux request key values derived once per combination, in place
+ * of Spring's conventions; and, opt-in, Spring MVC requests recorded without an
+ * observation.
  */
 @NullMarked
 package io.github.leanscrape.recording;

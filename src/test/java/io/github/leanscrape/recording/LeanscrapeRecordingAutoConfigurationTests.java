@@ -1,6 +1,7 @@
 package io.github.leanscrape.recording;
 
 import java.util.EnumSet;
+import java.util.HashMap;
 
 import io.github.leanscrape.autoconfigure.LeanscrapeRecordingAutoConfiguration;
 import io.micrometer.common.KeyValue;
@@ -21,11 +22,15 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.S
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.assertj.AssertableReactiveWebApplicationContext;
 import org.springframework.boot.test.context.assertj.AssertableWebApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.webflux.autoconfigure.HttpHandlerAutoConfiguration;
+import org.springframework.boot.webflux.autoconfigure.WebFluxAutoConfiguration;
+import org.springframework.boot.webflux.autoconfigure.WebFluxObservationAutoConfiguration;
 import org.springframework.boot.webmvc.autoconfigure.WebMvcObservationAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -33,9 +38,14 @@ import org.springframework.core.Ordered;
 import org.springframework.http.server.observation.DefaultServerRequestObservationConvention;
 import org.springframework.http.server.observation.ServerRequestObservationContext;
 import org.springframework.http.server.observation.ServerRequestObservationConvention;
+import org.springframework.http.server.reactive.HttpHandler;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+import org.springframework.mock.http.server.reactive.MockServerHttpResponse;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.test.util.ReflectionTestUtils;
 import org.springframework.web.filter.ServerHttpObservationFilter;
+import org.springframework.web.reactive.DispatcherHandler;
 import org.springframework.web.servlet.DispatcherServlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -56,6 +66,13 @@ class LeanscrapeRecordingAutoConfigurationTests {
 		.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class, MetricsAutoConfiguration.class,
 				SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
 				LeanscrapeRecordingAutoConfiguration.class, WebMvcObservationAutoConfiguration.class));
+
+	private final ReactiveWebApplicationContextRunner reactiveRunner = new ReactiveWebApplicationContextRunner()
+		.withPropertyValues("management.metrics.use-global-registry=false")
+		.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class, MetricsAutoConfiguration.class,
+				SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+				LeanscrapeRecordingAutoConfiguration.class, WebFluxObservationAutoConfiguration.class,
+				WebFluxAutoConfiguration.class, HttpHandlerAutoConfiguration.class));
 
 	@Test
 	void handlerRecordsEveryObservationInPlaceOfTheDefaultHandler() {
@@ -280,6 +297,83 @@ class LeanscrapeRecordingAutoConfigurationTests {
 			.run((context) -> assertThat(context).doesNotHaveBean(CachingServerRequestObservationConvention.class));
 	}
 
+	@Test
+	void reactiveConventionTakesTheDefaultConventionsPlaceInSpringWebFlux() {
+		this.reactiveRunner.run((context) -> {
+			assertThat(context).hasSingleBean(CachingReactiveServerRequestObservationConvention.class);
+			CachingReactiveServerRequestObservationConvention convention = context
+				.getBean(CachingReactiveServerRequestObservationConvention.class);
+			assertThat(convention.getName()).isEqualTo("http.server.requests");
+			assertThat(httpHandlerConvention(context)).isSameAs(convention);
+		});
+	}
+
+	@Test
+	void reactiveConventionHonoursTheConfiguredName() {
+		this.reactiveRunner.withPropertyValues("management.observations.http.server.requests.name=custom.requests")
+			.run((context) -> assertThat(
+					context.getBean(CachingReactiveServerRequestObservationConvention.class).getName())
+				.isEqualTo("custom.requests"));
+	}
+
+	@Test
+	void reactiveConventionHonoursMaxCachedMeters() {
+		this.reactiveRunner.withPropertyValues("leanscrape.recording.max-cached-meters=1").run((context) -> {
+			CachingReactiveServerRequestObservationConvention convention = context
+				.getBean(CachingReactiveServerRequestObservationConvention.class);
+			for (String pattern : new String[] { "/a", "/b", "/c" }) {
+				assertThat(convention.getLowCardinalityKeyValues(reactiveObservation(pattern)))
+					.contains(KeyValue.of("uri", pattern));
+			}
+			assertThat(convention.cachedCombinationCount()).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void reactiveConventionBacksOffForTheApplicationsOwnConvention() {
+		this.reactiveRunner.withUserConfiguration(CustomReactiveConventionConfiguration.class).run((context) -> {
+			assertThat(context).doesNotHaveBean(CachingReactiveServerRequestObservationConvention.class);
+			assertThat(httpHandlerConvention(context)).isSameAs(context.getBean("customConvention"));
+		});
+	}
+
+	@Test
+	void reactiveConventionNeedsRecording() {
+		this.reactiveRunner.withPropertyValues("leanscrape.recording.enabled=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(CachingReactiveServerRequestObservationConvention.class);
+			assertThat(httpHandlerConvention(context)).isExactlyInstanceOf(
+					org.springframework.http.server.reactive.observation.DefaultServerRequestObservationConvention.class);
+		});
+	}
+
+	@Test
+	void reactiveConventionNeedsASpringWebFluxApplication() {
+		this.runner.run((context) -> assertThat(context)
+			.doesNotHaveBean(CachingReactiveServerRequestObservationConvention.class));
+		this.webRunner.run((context) -> assertThat(context)
+			.doesNotHaveBean(CachingReactiveServerRequestObservationConvention.class));
+		this.reactiveRunner.withClassLoader(new FilteredClassLoader(DispatcherHandler.class))
+			.run((context) -> assertThat(context)
+				.doesNotHaveBean(CachingReactiveServerRequestObservationConvention.class));
+	}
+
+	private static org.springframework.http.server.reactive.observation.ServerRequestObservationContext reactiveObservation(
+			String pattern) {
+		org.springframework.http.server.reactive.observation.ServerRequestObservationContext observation = new org.springframework.http.server.reactive.observation.ServerRequestObservationContext(
+				MockServerHttpRequest.get(pattern).build(), new MockServerHttpResponse(), new HashMap<>());
+		observation.setPathPattern(pattern);
+		return observation;
+	}
+
+	/**
+	 * Return the convention that Spring Boot's HTTP handler observes requests with.
+	 */
+	private static Object httpHandlerConvention(AssertableReactiveWebApplicationContext context) {
+		assertThat(context).hasNotFailed();
+		return ReflectionTestUtils.getField(context.getBean(HttpHandler.class),
+				"observationConvention");
+	}
+
 	private static ServerHttpObservationFilter observationFilter(AssertableWebApplicationContext context) {
 		assertThat(context).getBeans(FilterRegistrationBean.class).hasSize(1);
 		return (ServerHttpObservationFilter) context.getBean(FilterRegistrationBean.class).getFilter();
@@ -298,6 +392,17 @@ class LeanscrapeRecordingAutoConfigurationTests {
 		@Bean
 		ServerRequestObservationConvention customConvention() {
 			return new DefaultServerRequestObservationConvention("custom.requests");
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomReactiveConventionConfiguration {
+
+		@Bean
+		org.springframework.http.server.reactive.observation.ServerRequestObservationConvention customConvention() {
+			return new org.springframework.http.server.reactive.observation.DefaultServerRequestObservationConvention(
+					"custom.requests");
 		}
 
 	}

@@ -109,7 +109,7 @@ class RecordingDifferentialTests {
 		}
 	}
 
-	private static long tenantRequests(ConfigurableApplicationContext context) {
+	static long tenantRequests(ConfigurableApplicationContext context) {
 		Timer timer = context.getBean(MeterRegistry.class).find("http.server.requests").tag("tenant", "acme").timer();
 		return (timer != null) ? timer.count() : 0;
 	}

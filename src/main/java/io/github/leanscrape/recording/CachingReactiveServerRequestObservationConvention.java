@@ -1,0 +1,104 @@
+package io.github.leanscrape.recording;
+
+import io.micrometer.common.KeyValues;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.http.server.reactive.observation.DefaultServerRequestObservationConvention;
+import org.springframework.http.server.reactive.observation.ServerRequestObservationContext;
+
+/**
+ * Spring's reactive {@link DefaultServerRequestObservationConvention} for Spring WebFlux,
+ * whose low-cardinality key values and contextual name are derived once per combination
+ * of path pattern, method, status, connection state and error class, and afterwards
+ * returned from a cache.
+ * <p>
+ * As {@link CachingServerRequestObservationConvention} does for Spring MVC: Spring's
+ * convention builds new key values, sorts them and concatenates the contextual name each
+ * time it is asked, and those values decide all of them. The reactive convention also
+ * reports {@code UNKNOWN} status and outcome for a connection the client aborted, while
+ * its {@code uri} still reads the status: the cache keys by both. A request without a
+ * request or response object, or with a method outside Spring's {@code HttpMethod}
+ * constants (the contextual name keeps the raw method), is answered by the convention
+ * itself, as is every new combination once the cache is full. The high-cardinality
+ * {@code http.url} is derived per request.
+ *
+ * @author leanscrape
+ */
+public final class CachingReactiveServerRequestObservationConvention extends DefaultServerRequestObservationConvention {
+
+	/** The status key of a response without a status code. */
+	private static final int NO_STATUS = -1;
+
+	private final ServerRequestCache cache;
+
+	/**
+	 * Create a new instance.
+	 * @param name the observation name
+	 * @param maxCachedCombinations the most combinations to cache
+	 */
+	public CachingReactiveServerRequestObservationConvention(String name, int maxCachedCombinations) {
+		super(name);
+		this.cache = new ServerRequestCache(maxCachedCombinations);
+	}
+
+	@Override
+	public KeyValues getLowCardinalityKeyValues(ServerRequestObservationContext context) {
+		DerivedKeyValues derived = derived(context);
+		return (derived != null) ? derived.lowCardinalityKeyValues : super.getLowCardinalityKeyValues(context);
+	}
+
+	@Override
+	public String getContextualName(ServerRequestObservationContext context) {
+		DerivedKeyValues derived = derived(context);
+		return (derived != null) ? derived.contextualName : super.getContextualName(context);
+	}
+
+	/**
+	 * Return the number of combinations cached.
+	 * @return the number of combinations
+	 */
+	public int cachedCombinationCount() {
+		return this.cache.size();
+	}
+
+	private @Nullable DerivedKeyValues derived(ServerRequestObservationContext context) {
+		ServerHttpRequest request = context.getCarrier();
+		ServerHttpResponse response = context.getResponse();
+		if (request == null || response == null) {
+			return null;
+		}
+		int method = ServerRequestCache.methodIndex(request.getMethod().name());
+		if (method == ServerRequestCache.UNKNOWN_METHOD) {
+			return null;
+		}
+		String pattern = context.getPathPattern();
+		HttpStatusCode statusCode = response.getStatusCode();
+		int status = (statusCode != null) ? statusCode.value() : NO_STATUS;
+		if (context.isConnectionAborted()) {
+			// Status codes are 100 to 999 (or NO_STATUS): the complement keeps an aborted
+			// request's status apart from every other key, and still tells its statuses
+			// apart (the uri reads it).
+			status = ~status;
+		}
+		Throwable error = context.getError();
+		Class<?> errorType = (error != null) ? error.getClass() : null;
+		int hash = ServerRequestCache.hash(false, pattern, method, status, errorType);
+		Object cached = this.cache.get(hash, false, pattern, method, status, errorType);
+		if (cached != null) {
+			return (DerivedKeyValues) cached;
+		}
+		if (!this.cache.hasRoom()) {
+			return null;
+		}
+		// Spring's own answers: should the convention throw, so does this, and nothing is
+		// cached.
+		DerivedKeyValues derived = new DerivedKeyValues(super.getLowCardinalityKeyValues(context),
+				super.getContextualName(context));
+		this.cache.put(hash, false, pattern, method, status, errorType, derived, this.cache.removals());
+		return derived;
+	}
+
+}
