@@ -32,7 +32,7 @@ public final class CachingReactiveServerRequestObservationConvention extends Def
 	/** The status key of a response without a status code. */
 	private static final int NO_STATUS = -1;
 
-	private final ServerRequestCache cache;
+	private final DerivedKeyValuesCache cache;
 
 	/**
 	 * Create a new instance.
@@ -41,18 +41,18 @@ public final class CachingReactiveServerRequestObservationConvention extends Def
 	 */
 	public CachingReactiveServerRequestObservationConvention(String name, int maxCachedCombinations) {
 		super(name);
-		this.cache = new ServerRequestCache(maxCachedCombinations);
+		this.cache = new DerivedKeyValuesCache(maxCachedCombinations);
 	}
 
 	@Override
 	public KeyValues getLowCardinalityKeyValues(ServerRequestObservationContext context) {
-		DerivedKeyValues derived = derived(context);
+		DerivedKeyValuesCache.Derived derived = derived(context);
 		return (derived != null) ? derived.lowCardinalityKeyValues : super.getLowCardinalityKeyValues(context);
 	}
 
 	@Override
 	public String getContextualName(ServerRequestObservationContext context) {
-		DerivedKeyValues derived = derived(context);
+		DerivedKeyValuesCache.Derived derived = derived(context);
 		return (derived != null) ? derived.contextualName : super.getContextualName(context);
 	}
 
@@ -64,7 +64,7 @@ public final class CachingReactiveServerRequestObservationConvention extends Def
 		return this.cache.size();
 	}
 
-	private @Nullable DerivedKeyValues derived(ServerRequestObservationContext context) {
+	private DerivedKeyValuesCache.@Nullable Derived derived(ServerRequestObservationContext context) {
 		ServerHttpRequest request = context.getCarrier();
 		ServerHttpResponse response = context.getResponse();
 		if (request == null || response == null) {
@@ -85,20 +85,14 @@ public final class CachingReactiveServerRequestObservationConvention extends Def
 		}
 		Throwable error = context.getError();
 		Class<?> errorType = (error != null) ? error.getClass() : null;
-		int hash = ServerRequestCache.hash(false, pattern, method, status, errorType);
-		Object cached = this.cache.get(hash, false, pattern, method, status, errorType);
-		if (cached != null) {
-			return (DerivedKeyValues) cached;
-		}
-		if (!this.cache.hasRoom()) {
-			return null;
+		DerivedKeyValuesCache.Derived cached = this.cache.get(pattern, method, status, errorType);
+		if (cached != null || !this.cache.hasRoom()) {
+			return cached;
 		}
 		// Spring's own answers: should the convention throw, so does this, and nothing is
 		// cached.
-		DerivedKeyValues derived = new DerivedKeyValues(super.getLowCardinalityKeyValues(context),
+		return this.cache.put(pattern, method, status, errorType, super.getLowCardinalityKeyValues(context),
 				super.getContextualName(context));
-		this.cache.put(hash, false, pattern, method, status, errorType, derived, this.cache.removals());
-		return derived;
 	}
 
 }

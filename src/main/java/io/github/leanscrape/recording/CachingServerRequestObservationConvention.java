@@ -34,7 +34,7 @@ import org.springframework.http.server.observation.ServerRequestObservationConte
  */
 public final class CachingServerRequestObservationConvention extends DefaultServerRequestObservationConvention {
 
-	private final ServerRequestCache cache;
+	private final DerivedKeyValuesCache cache;
 
 	/**
 	 * Create a new instance.
@@ -43,18 +43,18 @@ public final class CachingServerRequestObservationConvention extends DefaultServ
 	 */
 	public CachingServerRequestObservationConvention(String name, int maxCachedCombinations) {
 		super(name);
-		this.cache = new ServerRequestCache(maxCachedCombinations);
+		this.cache = new DerivedKeyValuesCache(maxCachedCombinations);
 	}
 
 	@Override
 	public KeyValues getLowCardinalityKeyValues(ServerRequestObservationContext context) {
-		DerivedKeyValues derived = derived(context);
+		DerivedKeyValuesCache.Derived derived = derived(context);
 		return (derived != null) ? derived.lowCardinalityKeyValues : super.getLowCardinalityKeyValues(context);
 	}
 
 	@Override
 	public String getContextualName(ServerRequestObservationContext context) {
-		DerivedKeyValues derived = derived(context);
+		DerivedKeyValuesCache.Derived derived = derived(context);
 		return (derived != null) ? derived.contextualName : super.getContextualName(context);
 	}
 
@@ -66,7 +66,7 @@ public final class CachingServerRequestObservationConvention extends DefaultServ
 		return this.cache.size();
 	}
 
-	private @Nullable DerivedKeyValues derived(ServerRequestObservationContext context) {
+	private DerivedKeyValuesCache.@Nullable Derived derived(ServerRequestObservationContext context) {
 		HttpServletRequest request = context.getCarrier();
 		HttpServletResponse response = context.getResponse();
 		if (request == null || response == null) {
@@ -80,20 +80,14 @@ public final class CachingServerRequestObservationConvention extends DefaultServ
 		int status = response.getStatus();
 		Throwable error = context.getError();
 		Class<?> errorType = (error != null) ? error.getClass() : null;
-		int hash = ServerRequestCache.hash(false, pattern, method, status, errorType);
-		Object cached = this.cache.get(hash, false, pattern, method, status, errorType);
-		if (cached != null) {
-			return (DerivedKeyValues) cached;
-		}
-		if (!this.cache.hasRoom()) {
-			return null;
+		DerivedKeyValuesCache.Derived cached = this.cache.get(pattern, method, status, errorType);
+		if (cached != null || !this.cache.hasRoom()) {
+			return cached;
 		}
 		// Spring's own answers: should the convention throw, so does this, and nothing is
 		// cached.
-		DerivedKeyValues derived = new DerivedKeyValues(super.getLowCardinalityKeyValues(context),
+		return this.cache.put(pattern, method, status, errorType, super.getLowCardinalityKeyValues(context),
 				super.getContextualName(context));
-		this.cache.put(hash, false, pattern, method, status, errorType, derived, this.cache.removals());
-		return derived;
 	}
 
 }

@@ -1,0 +1,65 @@
+package io.github.leanscrape.recording;
+
+import io.micrometer.common.KeyValues;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The key values and contextual name that a request observation convention derived, per
+ * combination of path pattern, method, status and error class: the cache behind
+ * {@link CachingServerRequestObservationConvention} and
+ * {@link CachingReactiveServerRequestObservationConvention}. A lookup allocates nothing.
+ *
+ * @author leanscrape
+ */
+final class DerivedKeyValuesCache {
+
+	private final ServerRequestCache cache;
+
+	DerivedKeyValuesCache(int maxSize) {
+		this.cache = new ServerRequestCache(maxSize);
+	}
+
+	/**
+	 * Return what was derived for a combination, or {@code null} when it is not cached.
+	 */
+	@Nullable Derived get(@Nullable String pattern, int method, int status, @Nullable Class<?> errorType) {
+		int hash = ServerRequestCache.hash(false, pattern, method, status, errorType);
+		return (Derived) this.cache.get(hash, false, pattern, method, status, errorType);
+	}
+
+	boolean hasRoom() {
+		return this.cache.hasRoom();
+	}
+
+	/**
+	 * Cache what the convention derived for a combination, and return it.
+	 */
+	Derived put(@Nullable String pattern, int method, int status, @Nullable Class<?> errorType,
+			KeyValues lowCardinalityKeyValues, String contextualName) {
+		Derived derived = new Derived(lowCardinalityKeyValues, contextualName);
+		int hash = ServerRequestCache.hash(false, pattern, method, status, errorType);
+		this.cache.put(hash, false, pattern, method, status, errorType, derived, this.cache.removals());
+		return derived;
+	}
+
+	int size() {
+		return this.cache.size();
+	}
+
+	/**
+	 * What a convention derived for one combination.
+	 */
+	static final class Derived {
+
+		final KeyValues lowCardinalityKeyValues;
+
+		final String contextualName;
+
+		Derived(KeyValues lowCardinalityKeyValues, String contextualName) {
+			this.lowCardinalityKeyValues = lowCardinalityKeyValues;
+			this.contextualName = contextualName;
+		}
+
+	}
+
+}
