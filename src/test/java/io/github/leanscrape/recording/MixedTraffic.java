@@ -170,6 +170,28 @@ final class MixedTraffic {
 	}
 
 	/**
+	 * Send the same traffic to a reference application and another, wait until each has
+	 * recorded all of it, and return both applications' {@code http_server_requests*}
+	 * families in text and OpenMetrics.
+	 */
+	Sections driveBoth(ConfigurableApplicationContext reference, ConfigurableApplicationContext other,
+			boolean exact) throws Exception {
+		int referenceRequests = drive(RecordingTestApplication.port(reference));
+		int requests = drive(RecordingTestApplication.port(other));
+		assertThat(requests).isEqualTo(referenceRequests);
+		awaitCompletion(reference, referenceRequests);
+		awaitCompletion(other, requests);
+		return new Sections(section(reference, TEXT, exact), section(other, TEXT, exact),
+				section(reference, OPEN_METRICS, exact), section(other, OPEN_METRICS, exact));
+	}
+
+	/**
+	 * The {@code http_server_requests*} families of a reference application and another.
+	 */
+	record Sections(String referenceText, String text, String referenceOpenMetrics, String openMetrics) {
+	}
+
+	/**
 	 * Scrape an application and return its {@code http_server_requests*} families.
 	 */
 	String section(ConfigurableApplicationContext context, String accept, boolean exact) throws Exception {

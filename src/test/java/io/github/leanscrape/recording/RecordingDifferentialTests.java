@@ -73,16 +73,8 @@ class RecordingDifferentialTests {
 			assertThat(directFilter != null).isEqualTo(direct);
 			assertThat(directFilter(reference)).isNull();
 
-			int referenceRequests = this.traffic.drive(RecordingTestApplication.port(reference));
-			int requests = this.traffic.drive(RecordingTestApplication.port(leanscrape));
-			assertThat(requests).isEqualTo(referenceRequests);
-			MixedTraffic.awaitCompletion(reference, referenceRequests);
-			MixedTraffic.awaitCompletion(leanscrape, requests);
-
-			String referenceText = this.traffic.section(reference, MixedTraffic.TEXT, frozenClock);
-			String text = this.traffic.section(leanscrape, MixedTraffic.TEXT, frozenClock);
-			String referenceOpenMetrics = this.traffic.section(reference, MixedTraffic.OPEN_METRICS, frozenClock);
-			String openMetrics = this.traffic.section(leanscrape, MixedTraffic.OPEN_METRICS, frozenClock);
+			MixedTraffic.Sections sections = this.traffic.driveBoth(reference, leanscrape, frozenClock);
+			String referenceText = sections.referenceText();
 
 			// The traffic reached what it was meant to reach.
 			assertThat(referenceText).contains("uri=\"/items/{id}\"", "uri=\"/items/{id}/parts/{part}\"",
@@ -104,8 +96,8 @@ class RecordingDifferentialTests {
 				assertThat(convention.cachedCombinationCount()).isPositive();
 			}
 
-			assertThat(text).isEqualTo(referenceText);
-			assertThat(openMetrics).isEqualTo(referenceOpenMetrics);
+			assertThat(sections.text()).isEqualTo(referenceText);
+			assertThat(sections.openMetrics()).isEqualTo(sections.referenceOpenMetrics());
 		}
 	}
 
