@@ -1,25 +1,26 @@
 package io.github.leanscrape.benchmark;
 
-import io.github.leanscrape.autoconfigure.LeanscrapeAutoConfiguration;
-import io.github.leanscrape.autoconfigure.LeanscrapeProperties;
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
-import io.github.leanscrape.endpoint.MicrometerScrapeMetrics;
-import io.github.leanscrape.endpoint.ScrapeMetrics;
-import io.github.leanscrape.endpoint.ScrapeTimeouts;
 import io.github.leanscrape.exposition.ChunkPool;
-import io.github.leanscrape.exposition.ScrapeRenderer;
-import io.github.leanscrape.exposition.ScrapeSizeHints;
-import io.github.leanscrape.exposition.Scraper;
-import io.github.leanscrape.web.ScrapeResponder;
+import io.github.leanscrape.exposition.RenderStatistics;
+import io.github.leanscrape.exposition.SizeHints;
+import io.github.leanscrape.serve.MicrometerScrapeMetrics;
+import io.github.leanscrape.serve.ScrapeMetrics;
+import io.github.leanscrape.serve.ScrapeResponder;
+import io.github.leanscrape.serve.Scraper;
+import io.github.leanscrape.support.StarterContext;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
 /**
- * The starter's scrape objects, built as {@code LeanscrapeAutoConfiguration} builds its
- * beans with the default {@link LeanscrapeProperties}. {@link #create} is the one place
- * that knows how: when the auto-configuration changes (another renderer, other
- * collaborators), only it changes.
+ * The starter's scrape objects, built by its auto-configuration with the default
+ * {@link io.github.leanscrape.autoconfigure.LeanscrapeProperties}, around the registry a
+ * benchmark scrapes.
  *
  * @param pool the pool of output chunks
  * @param sizeHints the size hints of each kind of scrape
@@ -29,8 +30,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  * metrics
  * @author leanscrape
  */
-record LeanscrapeStarter(ChunkPool pool, ScrapeSizeHints sizeHints, Scraper scraper,
-		LeanscrapeScrapeEndpoint endpoint, ScrapeResponder responder) {
+record LeanscrapeStarter(ChunkPool pool, SizeHints sizeHints, Scraper scraper, LeanscrapeScrapeEndpoint endpoint,
+		ScrapeResponder responder) {
 
 	/**
 	 * Build the starter's objects for a registry.
@@ -39,21 +40,29 @@ record LeanscrapeStarter(ChunkPool pool, ScrapeSizeHints sizeHints, Scraper scra
 	 * @return the objects
 	 */
 	static LeanscrapeStarter create(PrometheusMeterRegistry meterRegistry, PrometheusConfig config) {
-		LeanscrapeProperties properties = new LeanscrapeProperties();
-		PrometheusRegistry prometheusRegistry = meterRegistry.getPrometheusRegistry();
-		ScrapeRenderer renderer = LeanscrapeAutoConfiguration.renderer(prometheusRegistry, meterRegistry, config,
-				properties);
-		Scraper scraper = LeanscrapeAutoConfiguration.scraper(renderer, properties);
-		LeanscrapeScrapeEndpoint endpoint = new LeanscrapeScrapeEndpoint(prometheusRegistry,
-				config.prometheusProperties(), scraper, new ScrapeTimeouts(properties.getScrapeTimeout(),
-						properties.getMaxScrapeTimeout()));
-		// The starter's own metrics go to a registry of their own, so that the scraped
-		// registry keeps exactly its synthetic series.
-		ScrapeMetrics metrics = new MicrometerScrapeMetrics(
-				new PrometheusMeterRegistry(PrometheusConfig.DEFAULT, new PrometheusRegistry(), new FixedClock()),
-				scraper);
-		ScrapeResponder responder = new ScrapeResponder(scraper, endpoint.timeouts(), metrics);
-		return new LeanscrapeStarter(scraper.pool(), scraper.sizeHints(), scraper, endpoint, responder);
+		// Not closed: the objects live as long as the benchmark's JVM.
+		StarterContext context = StarterContext.start(meterRegistry, config,
+				new Class<?>[] { OwnMetricsRegistry.class });
+		return new LeanscrapeStarter(context.bean(ChunkPool.class), context.bean(SizeHints.class),
+				context.bean(Scraper.class), context.bean(LeanscrapeScrapeEndpoint.class),
+				context.bean(ScrapeResponder.class));
+	}
+
+	/**
+	 * The starter's own metrics, in a registry of their own, so that the scraped registry
+	 * keeps exactly its synthetic series.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class OwnMetricsRegistry {
+
+		@Bean
+		ScrapeMetrics benchmarkScrapeMetrics(Scraper scraper, ChunkPool pool,
+				ObjectProvider<RenderStatistics> statistics) {
+			return new MicrometerScrapeMetrics(
+					new PrometheusMeterRegistry(PrometheusConfig.DEFAULT, new PrometheusRegistry(), new FixedClock()),
+					scraper, pool, statistics.getIfAvailable());
+		}
+
 	}
 
 }

@@ -3,8 +3,9 @@ package io.github.leanscrape.benchmark;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 
-import io.github.leanscrape.endpoint.PendingScrape;
-import io.github.leanscrape.web.ScrapeResponder;
+import io.github.leanscrape.endpoint.PendingScrapeResource;
+import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.serve.ScrapeResponse;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -63,14 +64,16 @@ public class ScrapeBenchmark {
 	public Object leanscrape(ScrapeState state) throws IOException {
 		LeanscrapeStarter starter = state.leanscrape();
 		WebEndpointResponse<Resource> response = starter.endpoint().scrapeBody(state.outputFormat(), null);
-		PendingScrape pending = (PendingScrape) response.getBody();
+		PendingScrapeResource resource = (PendingScrapeResource) response.getBody();
+		ScrapeResponse served = starter.responder().respond(resource.pending(), null, null);
 		try {
-			ScrapeResponder.Response served = starter.responder().respond(pending, null, null);
-			served.body().writeTo(state.sink);
-			starter.responder().finish(served, false);
+			PooledBody body = served.body();
+			if (body != null) {
+				body.writeTo(state.sink);
+			}
 		}
 		finally {
-			pending.release();
+			starter.responder().finish(served, false);
 		}
 		return response;
 	}

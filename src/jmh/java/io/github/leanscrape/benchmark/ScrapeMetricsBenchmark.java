@@ -2,11 +2,9 @@ package io.github.leanscrape.benchmark;
 
 import java.util.concurrent.TimeUnit;
 
-import io.github.leanscrape.autoconfigure.LeanscrapeAutoConfiguration;
-import io.github.leanscrape.autoconfigure.LeanscrapeProperties;
-import io.github.leanscrape.endpoint.MicrometerScrapeMetrics;
-import io.github.leanscrape.exposition.ReferenceScrapeRenderer;
-import io.github.leanscrape.exposition.ScrapeOutcome;
+import io.github.leanscrape.serve.MicrometerScrapeMetrics;
+import io.github.leanscrape.serve.ScrapeOutcome;
+import io.github.leanscrape.support.StarterContext;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -49,9 +47,8 @@ public class ScrapeMetricsBenchmark {
 	public void setUp() {
 		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT,
 				new PrometheusRegistry(), new FixedClock());
-		LeanscrapeProperties properties = new LeanscrapeProperties();
-		this.metrics = new MicrometerScrapeMetrics(registry, LeanscrapeAutoConfiguration
-			.scraper(new ReferenceScrapeRenderer(registry.getPrometheusRegistry(), null), properties));
+		this.metrics = StarterContext.start(registry, PrometheusConfig.DEFAULT, new Class<?>[0])
+			.bean(MicrometerScrapeMetrics.class);
 	}
 
 	/**

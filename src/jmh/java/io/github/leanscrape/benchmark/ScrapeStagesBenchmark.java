@@ -4,10 +4,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 
-import io.github.leanscrape.exposition.ScrapeBody;
-import io.github.leanscrape.exposition.ScrapeBuffer;
-import io.prometheus.metrics.config.PrometheusPropertiesLoader;
+import io.github.leanscrape.exposition.BodyKind;
+import io.github.leanscrape.exposition.ChunkedOutput;
+import io.github.leanscrape.exposition.PooledBody;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.prometheus.metrics.config.PrometheusPropertiesLoader;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
@@ -35,7 +36,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * today;</li>
  * <li>{@link #bootWrite} and {@link #leanscrapeWrite}: client_java's writer on snapshots
  * collected beforehand, into a reused stream as Spring Boot's writer sees it, and into a
- * {@link ScrapeBuffer} of pooled chunks as leanscrape's does;</li>
+ * {@link ChunkedOutput} of pooled chunks as leanscrape's does;</li>
  * <li>{@link #bootHandOff} and {@link #leanscrapeHandOff}: what each path does with a
  * body's bytes besides producing them: Spring Boot's sized
  * {@code ByteArrayOutputStream} and its {@code toByteArray()} copy, against leanscrape's
@@ -85,7 +86,7 @@ public class ScrapeStagesBenchmark {
 	}
 
 	/**
-	 * Write, leanscrape's way: the same writer into a {@link ScrapeBuffer} sized by the
+	 * Write, leanscrape's way: the same writer into a {@link ChunkedOutput} sized by the
 	 * starter's size hints, whose chunks go back to the pool afterwards.
 	 * @param stage the snapshots and the starter's pool
 	 * @return the bytes written
@@ -94,8 +95,8 @@ public class ScrapeStagesBenchmark {
 	@Benchmark
 	public long leanscrapeWrite(StageState stage) throws IOException {
 		LeanscrapeStarter starter = stage.starter();
-		PrometheusOutputFormat kind = stage.format();
-		ScrapeBuffer buffer = new ScrapeBuffer(starter.pool(), kind, starter.sizeHints().expectedSize(kind));
+		BodyKind kind = BodyKind.of(stage.format(), null);
+		ChunkedOutput buffer = new ChunkedOutput(starter.pool(), kind, starter.sizeHints().expectedSize(kind));
 		try {
 			stage.writer().write(buffer, stage.snapshots());
 			return buffer.size();
@@ -124,7 +125,7 @@ public class ScrapeStagesBenchmark {
 	}
 
 	/**
-	 * Hand-off, leanscrape's way: a {@link ScrapeBuffer} of pooled chunks receives the body,
+	 * Hand-off, leanscrape's way: a {@link ChunkedOutput} of pooled chunks receives the body,
 	 * {@code toBody()} hands the chunks over without a copy, the body is written to the
 	 * sink chunk by chunk and released, its chunks back in the pool for the next scrape.
 	 * @param stage the body and the starter's pool
@@ -134,11 +135,11 @@ public class ScrapeStagesBenchmark {
 	@Benchmark
 	public long leanscrapeHandOff(StageState stage) throws IOException {
 		LeanscrapeStarter starter = stage.starter();
-		PrometheusOutputFormat kind = stage.format();
+		BodyKind kind = BodyKind.of(stage.format(), null);
 		byte[] bytes = stage.body();
-		ScrapeBuffer buffer = new ScrapeBuffer(starter.pool(), kind, starter.sizeHints().expectedSize(kind));
+		ChunkedOutput buffer = new ChunkedOutput(starter.pool(), kind, starter.sizeHints().expectedSize(kind));
 		buffer.write(bytes, 0, bytes.length);
-		ScrapeBody body = buffer.toBody();
+		PooledBody body = buffer.toBody();
 		starter.sizeHints().record(kind, body.length());
 		try {
 			body.writeTo(stage.sink);
@@ -198,7 +199,7 @@ public class ScrapeStagesBenchmark {
 			this.bootNextSize = body.length + BOOT_SCRAPE_SIZE_EXTRA;
 			this.reusedStream = new ByteArrayOutputStream(body.length + BOOT_SCRAPE_SIZE_EXTRA);
 			this.starter = LeanscrapeStarter.create(state.registry().meterRegistry(), PrometheusConfig.DEFAULT);
-			this.starter.sizeHints().record(format, body.length);
+			this.starter.sizeHints().record(BodyKind.of(format, null), body.length);
 		}
 
 		/**

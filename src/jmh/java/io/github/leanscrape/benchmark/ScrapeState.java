@@ -5,11 +5,12 @@ import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.Properties;
 
-import io.github.leanscrape.endpoint.PendingScrape;
-import io.github.leanscrape.exposition.ScrapeBody;
+import io.github.leanscrape.endpoint.PendingScrapeResource;
+import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.serve.ScrapeResponse;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.config.PrometheusPropertiesLoader;
+import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
@@ -133,15 +134,16 @@ public class ScrapeState {
 			LeanscrapeStarter leanscrape) {
 		byte[] expected = bootEndpoint.scrape(format, null).getBody();
 		WebEndpointResponse<Resource> response = leanscrape.endpoint().scrapeBody(format, null);
-		PendingScrape pending = (PendingScrape) response.getBody();
+		PendingScrapeResource resource = (PendingScrapeResource) response.getBody();
+		ScrapeResponse served = leanscrape.responder().respond(resource.pending(), null, null);
 		try {
-			ScrapeBody body = leanscrape.responder().respond(pending, null, null).body();
+			PooledBody body = served.body();
 			if (expected == null || body == null || !Arrays.equals(expected, body.toByteArray())) {
 				throw new IllegalStateException("The endpoints disagree on the " + format + " body");
 			}
 		}
 		finally {
-			pending.release();
+			leanscrape.responder().finish(served, false);
 		}
 	}
 

@@ -1,8 +1,8 @@
 package io.github.leanscrape.autoconfigure;
 
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
+import io.github.leanscrape.serve.ScrapeResponder;
 import io.github.leanscrape.web.ScrapeEndpointPaths;
-import io.github.leanscrape.web.ScrapeResponder;
 import io.github.leanscrape.web.servlet.ScrapeBodyHttpMessageConverter;
 import io.github.leanscrape.web.servlet.ScrapeNegotiationFilter;
 
@@ -13,8 +13,8 @@ import org.springframework.boot.actuate.autoconfigure.web.ManagementContextType;
 import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusScrapeEndpoint;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.converter.HttpMessageConverters.ServerBuilder;

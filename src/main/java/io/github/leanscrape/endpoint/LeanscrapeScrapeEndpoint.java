@@ -3,8 +3,10 @@ package io.github.leanscrape.endpoint;
 import java.util.Properties;
 import java.util.Set;
 
-import io.github.leanscrape.exposition.ScrapeBody;
-import io.github.leanscrape.exposition.Scraper;
+import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.serve.PendingScrape;
+import io.github.leanscrape.serve.ScrapeTimeouts;
+import io.github.leanscrape.serve.Scraper;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.jspecify.annotations.Nullable;
 
@@ -13,9 +15,6 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusScrapeEndpoint;
 import org.springframework.core.io.Resource;
-import org.springframework.util.ClassUtils;
-import org.springframework.web.context.request.RequestAttributes;
-import org.springframework.web.context.request.RequestContextHolder;
 
 /**
  * The {@code prometheus} endpoint, in place of Spring Boot's: same id, same formats, same
@@ -29,11 +28,6 @@ import org.springframework.web.context.request.RequestContextHolder;
  */
 public final class LeanscrapeScrapeEndpoint extends PrometheusScrapeEndpoint {
 
-	private static final boolean SERVLET_REQUESTS_PRESENT = ClassUtils
-		.isPresent("org.springframework.web.context.request.RequestContextHolder", null);
-
-	private static final String RELEASE_CALLBACK = LeanscrapeScrapeEndpoint.class.getName() + ".release";
-
 	private final Scraper scraper;
 
 	private final ScrapeTimeouts timeouts;
@@ -43,7 +37,8 @@ public final class LeanscrapeScrapeEndpoint extends PrometheusScrapeEndpoint {
 	 * @param prometheusRegistry the registry, passed on to Spring Boot's endpoint
 	 * @param exporterProperties client_java's exporter properties
 	 * @param scraper the scraper that produces the bodies
-	 * @param timeouts the deadlines of scrapes
+	 * @param timeouts the deadlines of scrapes, for web layers that read the body as a
+	 * stream
 	 */
 	public LeanscrapeScrapeEndpoint(PrometheusRegistry prometheusRegistry, @Nullable Properties exporterProperties,
 			Scraper scraper, ScrapeTimeouts timeouts) {
@@ -53,9 +48,9 @@ public final class LeanscrapeScrapeEndpoint extends PrometheusScrapeEndpoint {
 	}
 
 	/**
-	 * Answer a scrape with a {@link PendingScrape}: the web layer serves it, with the
-	 * request's scrape timeout and encoding, and writes its pooled chunks without a copy.
-	 * They go back to the pool when the response is done, also when the client went away.
+	 * Answer a scrape with a scrape still to serve: the web layer serves it, with the
+	 * request's scrape timeout and encoding, writes its pooled chunks without a copy, and
+	 * releases it when the response is done, also when the client went away.
 	 * @param format the negotiated format
 	 * @param includedNames the families to include, or {@code null} for all
 	 * @return the response
@@ -63,9 +58,8 @@ public final class LeanscrapeScrapeEndpoint extends PrometheusScrapeEndpoint {
 	@ReadOperation(producesFrom = PrometheusOutputFormat.class)
 	public WebEndpointResponse<Resource> scrapeBody(PrometheusOutputFormat format,
 			@Nullable Set<String> includedNames) {
-		PendingScrape pending = new PendingScrape(this.scraper, format, includedNames, this.timeouts);
-		releaseWithServletRequest(pending);
-		return new WebEndpointResponse<>(pending, format);
+		PendingScrape pending = new PendingScrape(this.scraper, format, includedNames);
+		return new WebEndpointResponse<>(new PendingScrapeResource(pending, this.timeouts), format);
 	}
 
 	/**
@@ -77,44 +71,12 @@ public final class LeanscrapeScrapeEndpoint extends PrometheusScrapeEndpoint {
 	 */
 	@Override
 	public WebEndpointResponse<byte[]> scrape(PrometheusOutputFormat format, @Nullable Set<String> includedNames) {
-		ScrapeBody body = this.scraper.renderNow(format, includedNames);
+		PooledBody body = this.scraper.renderNow(format, includedNames);
 		try {
 			return new WebEndpointResponse<>(body.toByteArray(), format);
 		}
 		finally {
 			body.release();
-		}
-	}
-
-	/**
-	 * Return the scraper behind this endpoint.
-	 * @return the scraper
-	 */
-	public Scraper scraper() {
-		return this.scraper;
-	}
-
-	/**
-	 * Return the deadlines of scrapes.
-	 * @return the timeouts
-	 */
-	public ScrapeTimeouts timeouts() {
-		return this.timeouts;
-	}
-
-	/**
-	 * On a servlet stack the operation runs on the request's thread: the body is released
-	 * when the request completes, after the response was written or failed, whichever
-	 * converter wrote it. Elsewhere the stack's body writer releases it.
-	 */
-	private static void releaseWithServletRequest(PendingScrape body) {
-		if (!SERVLET_REQUESTS_PRESENT) {
-			return;
-		}
-		RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
-		if (attributes != null) {
-			attributes.registerDestructionCallback(RELEASE_CALLBACK + body.hashCode(), body::release,
-					RequestAttributes.SCOPE_REQUEST);
 		}
 	}
 

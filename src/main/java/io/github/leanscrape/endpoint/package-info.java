@@ -1,6 +1,9 @@
 /**
- * The {@code prometheus} actuator endpoint that replaces Spring Boot's, and the choice of
- * format for a request.
+ * The actuator endpoints: {@code prometheus}, in place of Spring Boot's, whose operation
+ * answers with a scrape still to serve; and {@code leanscrape}, the cardinality report.
+ * <p>
+ * Imports {@code serve} and {@code exposition}; never {@code web}, {@code autoconfigure}
+ * or {@code recording}.
  */
 @NullMarked
 package io.github.leanscrape.endpoint;

@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  * only by scraping threads.
  * <p>
  * The pool keeps at most {@link #retainLimit() retain limit} bytes of free chunks; the
- * limit follows the output actually produced (see {@link ScrapeSizeHints}) and never
+ * limit follows the output actually produced (see {@link SizeHints}) and never
  * exceeds the configured maximum, so memory held between scrapes shrinks with the output.
  * Every chunk handed out is counted until it comes back: {@link #leasedChunks()} is zero
  * when no body is outstanding, and {@link #peakLeasedChunks()} is the most that were ever

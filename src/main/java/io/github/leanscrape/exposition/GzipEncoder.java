@@ -4,7 +4,7 @@ import java.util.zip.CRC32;
 import java.util.zip.Deflater;
 
 /**
- * Compresses a {@link ScrapeBody} into a gzip body, also of pooled chunks.
+ * Compresses a {@link PooledBody} into a gzip body, also of pooled chunks.
  * <p>
  * {@link java.util.zip.GZIPOutputStream} makes a new {@link Deflater} (and its native
  * memory) per stream and cannot be handed one; this class writes the gzip header and
@@ -47,12 +47,12 @@ public final class GzipEncoder {
 	 * @param expectedSize the expected compressed size
 	 * @return a new body holding the gzip stream
 	 */
-	public ScrapeBody encode(ScrapeBody body, Object kind, long expectedSize) {
+	public PooledBody encode(PooledBody body, BodyKind kind, long expectedSize) {
 		Compressor compressor = take();
-		ScrapeBuffer out = new ScrapeBuffer(this.pool, kind, expectedSize);
+		ChunkedOutput out = new ChunkedOutput(this.pool, kind, expectedSize);
 		try {
 			compressor.compress(body, out);
-			ScrapeBody encoded = out.toBody();
+			PooledBody encoded = out.toBody();
 			give(compressor);
 			return encoded;
 		}
@@ -100,7 +100,7 @@ public final class GzipEncoder {
 			this.deflater = new Deflater(level, true);
 		}
 
-		void compress(ScrapeBody body, ScrapeBuffer out) {
+		void compress(PooledBody body, ChunkedOutput out) {
 			out.write(HEADER, 0, HEADER.length);
 			for (int i = 0; i < body.chunkCount(); i++) {
 				byte[] chunk = body.chunk(i);
@@ -119,14 +119,14 @@ public final class GzipEncoder {
 			writeIntLittleEndian(out, (int) body.length());
 		}
 
-		private void drain(ScrapeBuffer out) {
+		private void drain(ChunkedOutput out) {
 			int n = this.deflater.deflate(this.window, 0, this.window.length, Deflater.NO_FLUSH);
 			if (n > 0) {
 				out.write(this.window, 0, n);
 			}
 		}
 
-		private static void writeIntLittleEndian(ScrapeBuffer out, int value) {
+		private static void writeIntLittleEndian(ChunkedOutput out, int value) {
 			out.write(value & 0xFF);
 			out.write((value >>> 8) & 0xFF);
 			out.write((value >>> 16) & 0xFF);

@@ -1,6 +1,11 @@
 /**
  * What the endpoint operation cannot see, per web stack: the {@code Accept} header with
- * its q-values, {@code Accept-Encoding}, and writing a body without copying it.
+ * its q-values, the {@code name[]} parameter, the scrape timeout and
+ * {@code Accept-Encoding} headers handed to {@code serve}, and a body written without
+ * copying it. Headers in, bytes out.
+ * <p>
+ * Imports {@code endpoint}, {@code serve} and {@code exposition}; never
+ * {@code autoconfigure} or {@code recording}.
  */
 @NullMarked
 package io.github.leanscrape.web;

@@ -1,9 +1,23 @@
 package io.github.leanscrape.autoconfigure;
 
+import java.time.Duration;
+
+import io.github.leanscrape.endpoint.CardinalityEndpoint;
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
-import io.github.leanscrape.exposition.Scraper;
+import io.github.leanscrape.exposition.ChunkPool;
+import io.github.leanscrape.exposition.ExpositionRenderer;
+import io.github.leanscrape.exposition.GzipEncoder;
+import io.github.leanscrape.exposition.ReferenceRenderer;
+import io.github.leanscrape.exposition.RenderStatistics;
+import io.github.leanscrape.exposition.SizeHints;
+import io.github.leanscrape.exposition.direct.DirectRenderer;
+import io.github.leanscrape.serve.MicrometerScrapeMetrics;
+import io.github.leanscrape.serve.ScrapeMetrics;
+import io.github.leanscrape.serve.ScrapeResponder;
+import io.github.leanscrape.serve.Scraper;
 import io.github.leanscrape.web.reactive.ScrapeNegotiationWebFilter;
 import io.github.leanscrape.web.servlet.ScrapeNegotiationFilter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +51,8 @@ class LeanscrapeAutoConfigurationTests {
 
 	private static final AutoConfigurations METRICS = AutoConfigurations.of(MetricsAutoConfiguration.class,
 			PrometheusMetricsExportAutoConfiguration.class, EndpointAutoConfiguration.class,
-			WebEndpointAutoConfiguration.class, LeanscrapeAutoConfiguration.class);
+			WebEndpointAutoConfiguration.class, LeanscrapeAutoConfiguration.class,
+			LeanscrapeScrapeAutoConfiguration.class);
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(METRICS)
 		.withPropertyValues("management.endpoints.web.exposure.include=prometheus");
@@ -90,7 +105,8 @@ class LeanscrapeAutoConfigurationTests {
 	void backsOffWithoutMetrics() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class,
-					WebEndpointAutoConfiguration.class, LeanscrapeAutoConfiguration.class))
+					WebEndpointAutoConfiguration.class, LeanscrapeAutoConfiguration.class,
+					LeanscrapeScrapeAutoConfiguration.class))
 			.withPropertyValues("management.endpoints.web.exposure.include=prometheus")
 			.run((context) -> assertThat(context).doesNotHaveBean(Scraper.class));
 	}
@@ -115,7 +131,8 @@ class LeanscrapeAutoConfigurationTests {
 	void userDefinedScraperIsUsed() {
 		this.runner.withUserConfiguration(UserScraperConfiguration.class).run((context) -> {
 			assertThat(context).hasSingleBean(Scraper.class);
-			assertThat(context.getBean(LeanscrapeScrapeEndpoint.class).scraper())
+			assertThat(context.getBean(Scraper.class)).isSameAs(context.getBean(UserScraperConfiguration.class).scraper);
+			assertThat(context.getBean(LeanscrapeScrapeEndpoint.class)).extracting("scraper")
 				.isSameAs(context.getBean(UserScraperConfiguration.class).scraper);
 		});
 	}
@@ -123,8 +140,76 @@ class LeanscrapeAutoConfigurationTests {
 	@Test
 	void compressionCanBeTurnedOff() {
 		this.runner.withPropertyValues("leanscrape.compression.enabled=false")
-			.run((context) -> assertThat(context.getBean(Scraper.class).canCompress()).isFalse());
-		this.runner.run((context) -> assertThat(context.getBean(Scraper.class).canCompress()).isTrue());
+			.run((context) -> {
+				assertThat(context.getBean(Scraper.class).canCompress()).isFalse();
+				assertThat(context).doesNotHaveBean(GzipEncoder.class);
+			});
+		this.runner.run((context) -> {
+			assertThat(context.getBean(Scraper.class).canCompress()).isTrue();
+			assertThat(context).hasSingleBean(GzipEncoder.class);
+		});
+	}
+
+	@Test
+	void directRendererByDefault() {
+		this.runner.run((context) -> {
+			assertThat(context).hasSingleBean(ExpositionRenderer.class);
+			assertThat(context).hasSingleBean(DirectRenderer.class);
+			assertThat(context).hasSingleBean(RenderStatistics.class);
+			assertThat(context).doesNotHaveBean(ReferenceRenderer.class);
+		});
+	}
+
+	@Test
+	void referenceRendererWhenDirectPathIsOff() {
+		this.runner.withPropertyValues("leanscrape.direct.enabled=false").run((context) -> {
+			assertThat(context).hasSingleBean(ExpositionRenderer.class);
+			assertThat(context).hasSingleBean(ReferenceRenderer.class);
+			assertThat(context).doesNotHaveBean(RenderStatistics.class);
+		});
+	}
+
+	@Test
+	void userDefinedRendererIsUsed() {
+		this.runner.withUserConfiguration(UserRendererConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(ExpositionRenderer.class);
+			assertThat(context.getBean(ExpositionRenderer.class))
+				.isSameAs(context.getBean(UserRendererConfiguration.class).renderer);
+		});
+	}
+
+	@Test
+	void ownMetricsByDefault() {
+		this.runner.run((context) -> {
+			assertThat(context).hasSingleBean(MicrometerScrapeMetrics.class);
+			assertThat(context.getBean(MeterRegistry.class).find("leanscrape.scrapes").counters()).isNotEmpty();
+			assertThat(context.getBean(MeterRegistry.class).find("leanscrape.fallbacks").functionCounters())
+				.hasSize(2);
+		});
+	}
+
+	@Test
+	void ownMetricsCanBeTurnedOff() {
+		this.runner.withPropertyValues("leanscrape.metrics.enabled=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(ScrapeMetrics.class);
+			assertThat(context).hasSingleBean(ScrapeResponder.class);
+			assertThat(context.getBean(MeterRegistry.class).find("leanscrape.scrapes").counters()).isEmpty();
+		});
+	}
+
+	@Test
+	void userDefinedScrapeMetricsAreUsed() {
+		this.runner.withUserConfiguration(UserScrapeMetricsConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(ScrapeMetrics.class);
+			assertThat(context).doesNotHaveBean(MicrometerScrapeMetrics.class);
+		});
+	}
+
+	@Test
+	void cardinalityEndpointOnlyWhenExposed() {
+		this.runner.run((context) -> assertThat(context).doesNotHaveBean(CardinalityEndpoint.class));
+		this.runner.withPropertyValues("management.endpoints.web.exposure.include=prometheus,leanscrape")
+			.run((context) -> assertThat(context).hasSingleBean(CardinalityEndpoint.class));
 	}
 
 	@Test
@@ -193,6 +278,28 @@ class LeanscrapeAutoConfigurationTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
+	static class UserRendererConfiguration {
+
+		final ExpositionRenderer renderer = (format, includedNames, out) -> out.writeAscii("mine\n");
+
+		@Bean
+		ExpositionRenderer userRenderer() {
+			return this.renderer;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserScrapeMetricsConfiguration {
+
+		@Bean
+		ScrapeMetrics userScrapeMetrics() {
+			return ScrapeMetrics.NONE;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
 	static class UserEndpointConfiguration {
 
 		PrometheusScrapeEndpoint endpoint;
@@ -211,8 +318,9 @@ class LeanscrapeAutoConfigurationTests {
 		Scraper scraper;
 
 		@Bean
-		Scraper userScraper(io.github.leanscrape.exposition.ScrapeRenderer renderer) {
-			this.scraper = io.github.leanscrape.support.ScrapeFixture.scraper(renderer);
+		Scraper userScraper(ExpositionRenderer renderer) {
+			ChunkPool pool = new ChunkPool(ChunkPool.DEFAULT_CHUNK_SIZE, 0);
+			this.scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), null, 1, Duration.ZERO, 0);
 			return this.scraper;
 		}
 

@@ -9,10 +9,12 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 
-import io.github.leanscrape.exposition.ScrapeBody;
+import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.serve.PendingScrape;
 import io.github.leanscrape.support.ScrapeFixture;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -30,6 +32,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LeanscrapeScrapeEndpointTests {
 
 	private final ScrapeFixture fixture = ScrapeFixture.create(500);
+
+	@AfterEach
+	void closeFixture() {
+		this.fixture.close();
+	}
 
 	static Stream<Arguments> scrapes() {
 		List<Set<String>> filters = List.of(Set.of(), Set.of("rich_requests", "rich_gauge"),
@@ -53,10 +60,11 @@ class LeanscrapeScrapeEndpointTests {
 		WebEndpointResponse<Resource> response = this.fixture.endpoint().scrapeBody(format, includedNames);
 		assertThat(response.getContentType()).isEqualTo(format.getProducedMimeType());
 		assertThat(response.getStatus()).isEqualTo(200);
-		PendingScrape pending = (PendingScrape) response.getBody();
-		ScrapeBody body = pending.resolve(System.nanoTime() + 1_000_000_000L).body();
+		PendingScrapeResource resource = (PendingScrapeResource) response.getBody();
+		PendingScrape pending = resource.pending();
+		PooledBody body = pending.resolve(System.nanoTime() + 1_000_000_000L).body();
 		byte[] actual;
-		try (InputStream in = pending.getInputStream()) {
+		try (InputStream in = resource.getInputStream()) {
 			ByteArrayOutputStream out = new ByteArrayOutputStream();
 			in.transferTo(out);
 			actual = out.toByteArray();
@@ -64,7 +72,7 @@ class LeanscrapeScrapeEndpointTests {
 		pending.release();
 		assertThat(body.isReleased()).isTrue();
 		assertSameBytes(actual, expected, format);
-		assertThat(this.fixture.endpoint().scraper().pool().leasedChunks()).isZero();
+		assertThat(this.fixture.pool().leasedChunks()).isZero();
 	}
 
 	@ParameterizedTest
@@ -74,7 +82,7 @@ class LeanscrapeScrapeEndpointTests {
 		WebEndpointResponse<byte[]> response = this.fixture.endpoint().scrape(format, includedNames);
 		assertThat(response.getContentType()).isEqualTo(format.getProducedMimeType());
 		assertSameBytes(response.getBody(), expected, format);
-		assertThat(this.fixture.endpoint().scraper().pool().leasedChunks()).isZero();
+		assertThat(this.fixture.pool().leasedChunks()).isZero();
 	}
 
 	/**

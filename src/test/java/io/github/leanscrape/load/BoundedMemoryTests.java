@@ -17,7 +17,7 @@ import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import io.github.leanscrape.endpoint.ScrapeTimeouts;
+import io.github.leanscrape.serve.ScrapeTimeouts;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 

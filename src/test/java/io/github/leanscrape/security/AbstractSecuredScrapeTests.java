@@ -46,6 +46,9 @@ abstract class AbstractSecuredScrapeTests {
 	@Autowired
 	LeanscrapeScrapeEndpoint endpoint;
 
+	@Autowired
+	ChunkPool pool;
+
 	HttpScraper http;
 
 	@BeforeEach
@@ -60,7 +63,7 @@ abstract class AbstractSecuredScrapeTests {
 	 */
 	@AfterEach
 	void everyBodyBackInThePool() {
-		ChunkPool pool = this.endpoint.scraper().pool();
+		ChunkPool pool = this.pool;
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(pool.leasedChunks()).isZero());
 	}
 

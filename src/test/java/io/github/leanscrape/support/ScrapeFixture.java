@@ -1,17 +1,10 @@
 package io.github.leanscrape.support;
 
-import java.time.Duration;
 import java.util.Properties;
 import java.util.Set;
 
-import io.github.leanscrape.autoconfigure.LeanscrapeAutoConfiguration;
-import io.github.leanscrape.autoconfigure.LeanscrapeProperties;
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
-import io.github.leanscrape.endpoint.ScrapeTimeouts;
-import io.github.leanscrape.exposition.ReferenceScrapeRenderer;
-import io.github.leanscrape.exposition.ScrapeRenderer;
-import io.github.leanscrape.exposition.Scraper;
-import io.github.leanscrape.exposition.direct.DirectTextRenderer;
+import io.github.leanscrape.exposition.ChunkPool;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -21,9 +14,10 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusScrapeEndpoint;
 
 /**
- * A registry with the {@link RichMeters}, Spring Boot's endpoint and the starter's on it.
+ * A registry with the {@link RichMeters}, Spring Boot's endpoint and the starter's on it,
+ * the starter's built by its auto-configuration.
  */
-public final class ScrapeFixture {
+public final class ScrapeFixture implements AutoCloseable {
 
 	private final PrometheusMeterRegistry meterRegistry;
 
@@ -31,9 +25,7 @@ public final class ScrapeFixture {
 
 	private final PrometheusScrapeEndpoint bootEndpoint;
 
-	private final LeanscrapeScrapeEndpoint endpoint;
-
-	private final DirectTextRenderer renderer;
+	private final StarterContext starter;
 
 	private ScrapeFixture(PrometheusMeterRegistry meterRegistry, int bulkSeries) {
 		this.meterRegistry = meterRegistry;
@@ -42,10 +34,7 @@ public final class ScrapeFixture {
 		PrometheusRegistry prometheusRegistry = meterRegistry.getPrometheusRegistry();
 		Properties properties = PrometheusConfig.DEFAULT.prometheusProperties();
 		this.bootEndpoint = new PrometheusScrapeEndpoint(prometheusRegistry, properties);
-		this.renderer = new DirectTextRenderer(meterRegistry, PrometheusConfig.DEFAULT, properties,
-				new ReferenceScrapeRenderer(prometheusRegistry, properties));
-		this.endpoint = new LeanscrapeScrapeEndpoint(prometheusRegistry, properties, scraper(this.renderer),
-				new ScrapeTimeouts(Duration.ofSeconds(10), Duration.ofMinutes(1)));
+		this.starter = StarterContext.start(meterRegistry, PrometheusConfig.DEFAULT);
 	}
 
 	/**
@@ -59,15 +48,6 @@ public final class ScrapeFixture {
 				bulkSeries);
 	}
 
-	/**
-	 * A scraper as the auto-configuration builds it, with default settings.
-	 * @param renderer the renderer
-	 * @return the scraper
-	 */
-	public static Scraper scraper(ScrapeRenderer renderer) {
-		return LeanscrapeAutoConfiguration.scraper(renderer, new LeanscrapeProperties());
-	}
-
 	public PrometheusMeterRegistry meterRegistry() {
 		return this.meterRegistry;
 	}
@@ -76,12 +56,17 @@ public final class ScrapeFixture {
 		return this.meters;
 	}
 
-	public DirectTextRenderer renderer() {
-		return this.renderer;
+	public LeanscrapeScrapeEndpoint endpoint() {
+		return this.starter.bean(LeanscrapeScrapeEndpoint.class);
 	}
 
-	public LeanscrapeScrapeEndpoint endpoint() {
-		return this.endpoint;
+	public ChunkPool pool() {
+		return this.starter.bean(ChunkPool.class);
+	}
+
+	@Override
+	public void close() {
+		this.starter.close();
 	}
 
 	/**

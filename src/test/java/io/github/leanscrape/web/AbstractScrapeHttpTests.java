@@ -54,6 +54,9 @@ abstract class AbstractScrapeHttpTests {
 	@Autowired
 	LeanscrapeScrapeEndpoint endpoint;
 
+	@Autowired
+	ChunkPool pool;
+
 	HttpScraper http;
 
 	PrometheusScrapeEndpoint bootEndpoint;
@@ -67,7 +70,7 @@ abstract class AbstractScrapeHttpTests {
 
 	@AfterEach
 	void everyChunkIsBackInThePool() {
-		ChunkPool pool = this.endpoint.scraper().pool();
+		ChunkPool pool = this.pool;
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(pool.leasedChunks()).isZero());
 	}
 
@@ -307,6 +310,16 @@ abstract class AbstractScrapeHttpTests {
 	}
 
 	@ParameterizedTest
+	@ValueSource(strings = { "bytes=0-9", "bytes=10-19, 30-39", "bytes=-5" })
+	void rangeRequestGetsTheWholeBodyAsFromSpringBoot(String range) {
+		HttpResponse<byte[]> response = this.http.get(PATH, "Range", range);
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.headers().firstValue("Content-Range")).isEmpty();
+		assertSameBody(response.body(), bootBody(PrometheusOutputFormat.CONTENT_TYPE_004, null),
+				PrometheusOutputFormat.CONTENT_TYPE_004);
+	}
+
+	@ParameterizedTest
 	@ValueSource(strings = { "POST", "PUT", "DELETE", "PATCH" })
 	void otherMethodsAreNotAllowed(String method) {
 		HttpResponse<byte[]> response = this.http
@@ -324,7 +337,7 @@ abstract class AbstractScrapeHttpTests {
 
 	@Test
 	void steadyStateScrapesAllocateNoNewChunks() {
-		ChunkPool pool = this.endpoint.scraper().pool();
+		ChunkPool pool = this.pool;
 		for (int i = 0; i < 3; i++) {
 			this.http.get(PATH);
 			this.http.get(PATH, "Accept-Encoding", "gzip");
@@ -342,7 +355,7 @@ abstract class AbstractScrapeHttpTests {
 
 	@Test
 	void retainedMemoryFollowsTheOutput() {
-		ChunkPool pool = this.endpoint.scraper().pool();
+		ChunkPool pool = this.pool;
 		this.http.get(PATH);
 		await().atMost(Duration.ofSeconds(10)).until(() -> pool.leasedChunks() == 0);
 		long afterFullScrape = pool.retainLimit();

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
 import io.github.leanscrape.exposition.ChunkPool;
+import io.github.leanscrape.serve.Scraper;
 import io.github.leanscrape.support.HttpScraper;
 import io.github.leanscrape.support.ScrapeGate;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -44,6 +45,12 @@ abstract class AbstractScrapeUnderPressureHttpTests {
 	@Autowired
 	LeanscrapeScrapeEndpoint endpoint;
 
+	@Autowired
+	ChunkPool pool;
+
+	@Autowired
+	Scraper scraper;
+
 	HttpScraper http;
 
 	@BeforeEach
@@ -55,7 +62,7 @@ abstract class AbstractScrapeUnderPressureHttpTests {
 	void tearDown() {
 		this.gate.open();
 		this.gate.failing(false);
-		ChunkPool pool = this.endpoint.scraper().pool();
+		ChunkPool pool = this.pool;
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(pool.leasedChunks()).isZero());
 	}
 
@@ -90,7 +97,7 @@ abstract class AbstractScrapeUnderPressureHttpTests {
 			.supplyAsync(() -> this.http.get(PATH, "Accept-Encoding", "gzip"));
 		// Open the gate only once both wait for the held rendering: a slow client that
 		// arrived later would start a rendering of its own.
-		await().atMost(Duration.ofSeconds(20)).until(() -> this.endpoint.scraper().scrapesWaiting() == 2);
+		await().atMost(Duration.ofSeconds(20)).until(() -> this.scraper.scrapesWaiting() == 2);
 		this.gate.open();
 		byte[] body = first.get().body();
 		assertThat(second.get().body()).isEqualTo(body);

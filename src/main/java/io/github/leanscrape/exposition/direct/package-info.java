@@ -1,6 +1,9 @@
 /**
- * The direct path: text exposition written straight from Micrometer's meters, with the
- * reference path as fallback wherever the same bytes cannot be promised.
+ * The direct path: text 0.0.4 and OpenMetrics written straight from Micrometer's meters,
+ * over one meter index, with the reference path as fallback wherever the same bytes
+ * cannot be promised.
+ * <p>
+ * Imports {@code exposition} only.
  */
 @NullMarked
 package io.github.leanscrape.exposition.direct;

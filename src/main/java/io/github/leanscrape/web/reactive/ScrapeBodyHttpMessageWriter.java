@@ -4,11 +4,13 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 
-import io.github.leanscrape.endpoint.PendingScrape;
-import io.github.leanscrape.endpoint.ScrapeTimeouts;
-import io.github.leanscrape.exposition.ScrapeBody;
-import io.github.leanscrape.web.AcceptEncoding;
-import io.github.leanscrape.web.ScrapeResponder;
+import io.github.leanscrape.endpoint.PendingScrapeResource;
+import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.serve.PendingScrape;
+import io.github.leanscrape.serve.ScrapeResponder;
+import io.github.leanscrape.serve.ScrapeResponse;
+import io.github.leanscrape.serve.ScrapeTimeouts;
+import io.github.leanscrape.web.ScrapeResponseHeaders;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
@@ -29,14 +31,15 @@ import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 
 /**
- * Serves a {@link PendingScrape} on the reactive stack: reads the scrape timeout and the
- * accepted encodings from the request, serves the scrape off the event loop, and writes
- * buffers that wrap the pooled chunks (no copy). The scrape is released when the write
- * completes, fails, or is cancelled because the client went away.
+ * Serves the endpoint's pending scrape on the reactive stack: reads the scrape timeout and
+ * the accepted encodings from the request, serves the scrape off the event loop, and
+ * writes buffers that wrap the pooled chunks (no copy). When the write completes, fails,
+ * or is cancelled because the client went away, the response goes back to the responder,
+ * which records it and releases the scrape.
  *
  * @author leanscrape
  */
-public final class ScrapeBodyHttpMessageWriter implements HttpMessageWriter<PendingScrape> {
+public final class ScrapeBodyHttpMessageWriter implements HttpMessageWriter<PendingScrapeResource> {
 
 	private final ObjectProvider<ScrapeResponder> responder;
 
@@ -55,22 +58,23 @@ public final class ScrapeBodyHttpMessageWriter implements HttpMessageWriter<Pend
 
 	@Override
 	public boolean canWrite(ResolvableType elementType, @Nullable MediaType mediaType) {
-		return PendingScrape.class.isAssignableFrom(elementType.toClass());
+		return PendingScrapeResource.class.isAssignableFrom(elementType.toClass());
 	}
 
 	@Override
-	public Mono<Void> write(Publisher<? extends PendingScrape> inputStream, ResolvableType elementType,
+	public Mono<Void> write(Publisher<? extends PendingScrapeResource> inputStream, ResolvableType elementType,
 			@Nullable MediaType mediaType, ReactiveHttpOutputMessage message, Map<String, Object> hints) {
-		return Mono.from(inputStream).flatMap((pending) -> write(pending, mediaType, message, null, null));
+		return Mono.from(inputStream).flatMap((resource) -> write(resource.pending(), mediaType, message, null, null));
 	}
 
 	@Override
-	public Mono<Void> write(Publisher<? extends PendingScrape> inputStream, ResolvableType actualType,
+	public Mono<Void> write(Publisher<? extends PendingScrapeResource> inputStream, ResolvableType actualType,
 			ResolvableType elementType, @Nullable MediaType mediaType, ServerHttpRequest request,
 			ServerHttpResponse response, Map<String, Object> hints) {
 		List<String> acceptEncoding = request.getHeaders().get(HttpHeaders.ACCEPT_ENCODING);
 		String timeout = request.getHeaders().getFirst(ScrapeTimeouts.HEADER);
-		return Mono.from(inputStream).flatMap((pending) -> write(pending, mediaType, response, acceptEncoding, timeout));
+		return Mono.from(inputStream)
+			.flatMap((resource) -> write(resource.pending(), mediaType, response, acceptEncoding, timeout));
 	}
 
 	private Mono<Void> write(PendingScrape pending, @Nullable MediaType mediaType, ReactiveHttpOutputMessage message,
@@ -81,41 +85,31 @@ public final class ScrapeBodyHttpMessageWriter implements HttpMessageWriter<Pend
 			.subscribeOn(Schedulers.boundedElastic())
 			.flatMap((response) -> write(response, mediaType, message, responder.compresses())
 				.doFinally((signal) -> responder.finish(response, signal != SignalType.ON_COMPLETE)))
+			// Cancelled before a response was made: nothing was recorded, the scrape still
+			// goes back (releasing it twice does nothing).
 			.doFinally((signal) -> pending.release());
 	}
 
-	private static Mono<Void> write(ScrapeResponder.Response response, @Nullable MediaType mediaType,
+	private static Mono<Void> write(ScrapeResponse response, @Nullable MediaType mediaType,
 			ReactiveHttpOutputMessage message, boolean compresses) {
-		HttpHeaders headers = message.getHeaders();
+		ScrapeResponseHeaders.apply(response, message.getHeaders(), mediaType, compresses);
 		DataBufferFactory factory = message.bufferFactory();
-		ScrapeBody body = response.body();
 		byte[] text = response.message();
-		if (body == null && text != null) {
+		if (text != null) {
 			if (message instanceof ServerHttpResponse serverResponse) {
 				serverResponse.setStatusCode(HttpStatusCode.valueOf(response.status()));
 			}
-			headers.setContentType(MediaType.TEXT_PLAIN);
-			headers.setContentLength(text.length);
 			return message.writeWith(Mono.just(factory.wrap(text)));
 		}
-		if (headers.getContentType() == null && mediaType != null && mediaType.isConcrete()) {
-			headers.setContentType(mediaType);
-		}
-		if (compresses) {
-			headers.add(HttpHeaders.VARY, HttpHeaders.ACCEPT_ENCODING);
-		}
-		if (response.gzip()) {
-			headers.set(HttpHeaders.CONTENT_ENCODING, AcceptEncoding.GZIP);
-		}
+		PooledBody body = response.body();
 		if (body == null) {
 			return message.setComplete();
 		}
-		headers.setContentLength(body.length());
 		Flux<DataBuffer> buffers = Flux.range(0, body.chunkCount()).map((index) -> wrap(factory, body, index));
 		return message.writeWith(buffers);
 	}
 
-	private static DataBuffer wrap(DataBufferFactory factory, ScrapeBody body, int index) {
+	private static DataBuffer wrap(DataBufferFactory factory, PooledBody body, int index) {
 		return factory.wrap(ByteBuffer.wrap(body.chunk(index), 0, body.chunkLength(index)));
 	}
 

@@ -4,7 +4,7 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.github.leanscrape.endpoint.ScrapeFormatNegotiator;
+import io.github.leanscrape.web.FormatNegotiator;
 import io.github.leanscrape.web.NameParameters;
 import io.github.leanscrape.web.ScrapeEndpointPaths;
 import org.jspecify.annotations.Nullable;
@@ -65,7 +65,7 @@ public final class ScrapeNegotiationWebFilter implements WebFilter, Ordered {
 			return chain.filter(exchange);
 		}
 		List<String> accept = exchange.getRequest().getHeaders().get(HttpHeaders.ACCEPT);
-		ScrapeFormatNegotiator.Result result = ScrapeFormatNegotiator.negotiate(accept);
+		FormatNegotiator.Result result = FormatNegotiator.negotiate(accept);
 		if (result.notAcceptable()) {
 			return Mono.error(new NotAcceptableStatusException(PRODUCIBLE));
 		}

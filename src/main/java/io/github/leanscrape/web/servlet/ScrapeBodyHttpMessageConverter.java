@@ -5,11 +5,12 @@ import java.io.OutputStream;
 import java.util.Collections;
 import java.util.List;
 
-import io.github.leanscrape.endpoint.PendingScrape;
-import io.github.leanscrape.endpoint.ScrapeTimeouts;
-import io.github.leanscrape.exposition.ScrapeBody;
-import io.github.leanscrape.web.AcceptEncoding;
-import io.github.leanscrape.web.ScrapeResponder;
+import io.github.leanscrape.endpoint.PendingScrapeResource;
+import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.serve.ScrapeResponder;
+import io.github.leanscrape.serve.ScrapeResponse;
+import io.github.leanscrape.serve.ScrapeTimeouts;
+import io.github.leanscrape.web.ScrapeResponseHeaders;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 
@@ -27,13 +28,14 @@ import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
 
 /**
- * Serves a {@link PendingScrape} on the servlet stack: reads the scrape timeout and the
- * accepted encodings from the request, and writes the pooled chunks straight to the
- * response. The scrape itself is released when the request completes (see the endpoint).
+ * Serves the endpoint's pending scrape on the servlet stack: reads the scrape timeout and
+ * the accepted encodings from the request, writes the pooled chunks straight to the
+ * response, and hands the response back to the responder, which records it and releases
+ * the scrape, also when writing failed because the client went away.
  *
  * @author leanscrape
  */
-public final class ScrapeBodyHttpMessageConverter implements HttpMessageConverter<PendingScrape> {
+public final class ScrapeBodyHttpMessageConverter implements HttpMessageConverter<PendingScrapeResource> {
 
 	private final ObjectProvider<ScrapeResponder> responder;
 
@@ -52,7 +54,7 @@ public final class ScrapeBodyHttpMessageConverter implements HttpMessageConverte
 
 	@Override
 	public boolean canWrite(Class<?> clazz, @Nullable MediaType mediaType) {
-		return PendingScrape.class.isAssignableFrom(clazz);
+		return PendingScrapeResource.class.isAssignableFrom(clazz);
 	}
 
 	@Override
@@ -61,22 +63,23 @@ public final class ScrapeBodyHttpMessageConverter implements HttpMessageConverte
 	}
 
 	@Override
-	public PendingScrape read(Class<? extends PendingScrape> clazz, HttpInputMessage inputMessage) {
+	public PendingScrapeResource read(Class<? extends PendingScrapeResource> clazz, HttpInputMessage inputMessage) {
 		throw new HttpMessageNotReadableException("Scrapes are written only", inputMessage);
 	}
 
 	@Override
-	public void write(PendingScrape pending, @Nullable MediaType contentType, HttpOutputMessage outputMessage)
-			throws IOException {
+	public void write(PendingScrapeResource resource, @Nullable MediaType contentType,
+			HttpOutputMessage outputMessage) throws IOException {
 		ScrapeResponder responder = this.responder.getObject();
 		HttpServletRequest request = currentRequest();
 		List<String> acceptEncoding = (request != null)
 				? Collections.list(request.getHeaders(HttpHeaders.ACCEPT_ENCODING)) : null;
 		String timeout = (request != null) ? request.getHeader(ScrapeTimeouts.HEADER) : null;
-		ScrapeResponder.Response response = responder.respond(pending, acceptEncoding, timeout);
+		ScrapeResponse response = responder.respond(resource.pending(), acceptEncoding, timeout);
 		boolean clientGone = false;
 		try {
-			write(response, contentType, outputMessage, responder.compresses());
+			ScrapeResponseHeaders.apply(response, outputMessage.getHeaders(), contentType, responder.compresses());
+			write(response, outputMessage);
 		}
 		catch (IOException ex) {
 			clientGone = true;
@@ -87,37 +90,23 @@ public final class ScrapeBodyHttpMessageConverter implements HttpMessageConverte
 		}
 	}
 
-	private static void write(ScrapeResponder.Response response, @Nullable MediaType contentType,
-			HttpOutputMessage outputMessage, boolean compresses) throws IOException {
-		HttpHeaders headers = outputMessage.getHeaders();
-		ScrapeBody body = response.body();
+	private static void write(ScrapeResponse response, HttpOutputMessage outputMessage) throws IOException {
 		byte[] message = response.message();
-		if (body == null && message != null) {
-			if (outputMessage instanceof ServerHttpResponse serverResponse) {
-				serverResponse.setStatusCode(HttpStatusCode.valueOf(response.status()));
-			}
-			headers.setContentType(MediaType.TEXT_PLAIN);
-			headers.setContentLength(message.length);
-			OutputStream out = outputMessage.getBody();
-			out.write(message);
-			out.flush();
+		if (message != null && outputMessage instanceof ServerHttpResponse serverResponse) {
+			serverResponse.setStatusCode(HttpStatusCode.valueOf(response.status()));
+		}
+		PooledBody body = response.body();
+		if (message == null && body == null) {
 			return;
 		}
-		if (headers.getContentType() == null && contentType != null && contentType.isConcrete()) {
-			headers.setContentType(contentType);
+		OutputStream out = outputMessage.getBody();
+		if (message != null) {
+			out.write(message);
 		}
-		if (compresses) {
-			headers.add(HttpHeaders.VARY, HttpHeaders.ACCEPT_ENCODING);
-		}
-		if (response.gzip()) {
-			headers.set(HttpHeaders.CONTENT_ENCODING, AcceptEncoding.GZIP);
-		}
-		if (body != null) {
-			headers.setContentLength(body.length());
-			OutputStream out = outputMessage.getBody();
+		else if (body != null) {
 			body.writeTo(out);
-			out.flush();
 		}
+		out.flush();
 	}
 
 	private static @Nullable HttpServletRequest currentRequest() {

@@ -1,6 +1,7 @@
 package io.github.leanscrape.web.servlet;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Enumeration;
@@ -8,7 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.github.leanscrape.endpoint.ScrapeFormatNegotiator;
+import io.github.leanscrape.web.FormatNegotiator;
 import io.github.leanscrape.web.NameParameters;
 import io.github.leanscrape.web.ScrapeEndpointPaths;
 import jakarta.servlet.FilterChain;
@@ -73,13 +74,12 @@ public final class ScrapeNegotiationFilter extends OncePerRequestFilter implemen
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
 		List<String> accept = Collections.list(request.getHeaders(HttpHeaders.ACCEPT));
-		ScrapeFormatNegotiator.Result result = ScrapeFormatNegotiator.negotiate(accept);
+		FormatNegotiator.Result result = FormatNegotiator.negotiate(accept);
 		if (result.notAcceptable()) {
 			response.sendError(HttpServletResponse.SC_NOT_ACCEPTABLE);
 			return;
 		}
-		PrometheusOutputFormat format = result.format();
-		HttpServletRequest filtered = (format != null) ? new NegotiatedRequest(request, format) : request;
+		HttpServletRequest filtered = new NegotiatedRequest(request, result.format());
 		String[] names = request.getParameterValues(NameParameters.NAME);
 		if (names != null) {
 			filtered = new IncludedNamesRequest(filtered, names);
@@ -88,26 +88,51 @@ public final class ScrapeNegotiationFilter extends OncePerRequestFilter implemen
 	}
 
 	/**
-	 * A request whose {@code Accept} header names the negotiated format only.
+	 * A request whose {@code Accept} header names the negotiated format only, and that has
+	 * no {@code Range} or {@code If-Range} header: Spring Boot's endpoint answers a range
+	 * request with the whole body, and so does the starter's.
 	 */
 	private static final class NegotiatedRequest extends HttpServletRequestWrapper {
 
-		private final String accept;
+		private final @Nullable String accept;
 
-		NegotiatedRequest(HttpServletRequest request, PrometheusOutputFormat format) {
+		NegotiatedRequest(HttpServletRequest request, @Nullable PrometheusOutputFormat format) {
 			super(request);
-			this.accept = format.getProducedMimeType().toString();
+			this.accept = (format != null) ? format.getProducedMimeType().toString() : null;
 		}
 
 		@Override
 		public @Nullable String getHeader(String name) {
-			return HttpHeaders.ACCEPT.equalsIgnoreCase(name) ? this.accept : super.getHeader(name);
+			if (isRange(name)) {
+				return null;
+			}
+			return (this.accept != null && HttpHeaders.ACCEPT.equalsIgnoreCase(name)) ? this.accept
+					: super.getHeader(name);
 		}
 
 		@Override
 		public Enumeration<String> getHeaders(String name) {
-			return HttpHeaders.ACCEPT.equalsIgnoreCase(name) ? Collections.enumeration(List.of(this.accept))
-					: super.getHeaders(name);
+			if (isRange(name)) {
+				return Collections.emptyEnumeration();
+			}
+			return (this.accept != null && HttpHeaders.ACCEPT.equalsIgnoreCase(name))
+					? Collections.enumeration(List.of(this.accept)) : super.getHeaders(name);
+		}
+
+		@Override
+		public Enumeration<String> getHeaderNames() {
+			List<String> names = new ArrayList<>();
+			for (Enumeration<String> all = super.getHeaderNames(); all.hasMoreElements();) {
+				String name = all.nextElement();
+				if (!isRange(name)) {
+					names.add(name);
+				}
+			}
+			return Collections.enumeration(names);
+		}
+
+		private static boolean isRange(String name) {
+			return HttpHeaders.RANGE.equalsIgnoreCase(name) || HttpHeaders.IF_RANGE.equalsIgnoreCase(name);
 		}
 
 	}

@@ -29,10 +29,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Pattern;
 
+import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
-import io.github.leanscrape.exposition.ReferenceScrapeRenderer;
-import io.github.leanscrape.exposition.ScrapeBody;
-import io.github.leanscrape.exposition.ScrapeBuffer;
+import io.github.leanscrape.exposition.ChunkedOutput;
+import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.exposition.ReferenceRenderer;
 import io.github.leanscrape.support.FrozenClock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -83,7 +84,7 @@ class DirectRendererConcurrencyTests {
 	@Timeout(60)
 	void everyScrapeIsValidWhileMetersComeAndGo() throws Exception {
 		PrometheusMeterRegistry registry = registry();
-		DirectTextRenderer renderer = renderer(registry);
+		DirectRenderer renderer = renderer(registry);
 		ChunkPool pool = new ChunkPool(ChunkPool.DEFAULT_CHUNK_SIZE, 1 << 20);
 		// What the gauges watch: Micrometer holds it weakly, this test strongly.
 		AtomicLong watched = new AtomicLong(42);
@@ -184,10 +185,10 @@ class DirectRendererConcurrencyTests {
 		// A scrape that comes while the registry adds or drops a whole Prometheus name may
 		// see its collector in one of the registry's two maps and not yet in the other: it
 		// then goes whole to the reference path, which is always exact. Rare, not never.
-		assertThat(renderer.directScrapes() + renderer.referenceScrapes()).isEqualTo(done);
+		assertThat(renderer.directScrapes() + renderer.wholeScrapeFallbacks()).isEqualTo(done);
 		assertThat(renderer.directScrapes()).as("scrapes written by the direct path")
 			.isGreaterThanOrEqualTo(done * 9L / 10);
-		assertThat(renderer.referenceFamilies()).as("reference families written inside direct scrapes")
+		assertThat(renderer.familyFallbacks()).as("reference families written inside direct scrapes")
 			.isPositive();
 		assertThat(pool.leasedChunks()).as("chunks not given back").isZero();
 		// At rest, the last word: the same bytes as the registry's own scrape, and promtool's.
@@ -202,7 +203,7 @@ class DirectRendererConcurrencyTests {
 	@Timeout(60)
 	void aScrapeStalledInAValueHoldsUpNeitherRecordingNorRegistration() throws Exception {
 		PrometheusMeterRegistry registry = registry();
-		DirectTextRenderer renderer = renderer(registry);
+		DirectRenderer renderer = renderer(registry);
 		ChunkPool pool = new ChunkPool(ChunkPool.DEFAULT_CHUNK_SIZE, 1 << 20);
 		CountDownLatch reading = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
@@ -298,10 +299,10 @@ class DirectRendererConcurrencyTests {
 		return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT, new PrometheusRegistry(), new FrozenClock());
 	}
 
-	private static DirectTextRenderer renderer(PrometheusMeterRegistry registry) {
+	private static DirectRenderer renderer(PrometheusMeterRegistry registry) {
 		Properties properties = PrometheusConfig.DEFAULT.prometheusProperties();
-		return new DirectTextRenderer(registry, PrometheusConfig.DEFAULT, properties,
-				new ReferenceScrapeRenderer(registry.getPrometheusRegistry(), properties));
+		return new DirectRenderer(registry, PrometheusConfig.DEFAULT, properties,
+				new ReferenceRenderer(registry.getPrometheusRegistry(), properties), Long.MAX_VALUE);
 	}
 
 	/**
@@ -357,14 +358,14 @@ class DirectRendererConcurrencyTests {
 		}
 	}
 
-	private static byte[] scrape(DirectTextRenderer renderer, ChunkPool pool, PrometheusOutputFormat format)
+	private static byte[] scrape(DirectRenderer renderer, ChunkPool pool, PrometheusOutputFormat format)
 			throws IOException {
 		return scrape(renderer, pool, format, null);
 	}
 
-	private static byte[] scrape(DirectTextRenderer renderer, ChunkPool pool, PrometheusOutputFormat format,
+	private static byte[] scrape(DirectRenderer renderer, ChunkPool pool, PrometheusOutputFormat format,
 			@Nullable Set<String> includedNames) throws IOException {
-		ScrapeBuffer buffer = new ScrapeBuffer(pool, format, 0);
+		ChunkedOutput buffer = new ChunkedOutput(pool, BodyKind.of(format, null), 0);
 		try {
 			renderer.render(format, includedNames, buffer);
 		}
@@ -372,7 +373,7 @@ class DirectRendererConcurrencyTests {
 			buffer.discard();
 			throw ex;
 		}
-		ScrapeBody body = buffer.toBody();
+		PooledBody body = buffer.toBody();
 		try {
 			return body.toByteArray();
 		}

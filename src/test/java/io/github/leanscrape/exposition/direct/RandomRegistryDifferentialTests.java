@@ -11,10 +11,11 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
-import io.github.leanscrape.exposition.ReferenceScrapeRenderer;
-import io.github.leanscrape.exposition.ScrapeBody;
-import io.github.leanscrape.exposition.ScrapeBuffer;
+import io.github.leanscrape.exposition.ChunkedOutput;
+import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.exposition.ReferenceRenderer;
 import io.github.leanscrape.support.FrozenClock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -112,10 +113,10 @@ class RandomRegistryDifferentialTests {
 			registry.config().meterFilter(MeterFilter.renameTag("http.requests", "uri", "path"));
 		}
 		Properties properties = PrometheusConfig.DEFAULT.prometheusProperties();
-		ReferenceScrapeRenderer reference = new ReferenceScrapeRenderer(registry.getPrometheusRegistry(), properties);
+		ReferenceRenderer reference = new ReferenceRenderer(registry.getPrometheusRegistry(), properties);
 		boolean createFirst = random.nextBoolean();
-		DirectTextRenderer direct = createFirst
-				? new DirectTextRenderer(registry, PrometheusConfig.DEFAULT, properties, reference) : null;
+		DirectRenderer direct = createFirst
+				? new DirectRenderer(registry, PrometheusConfig.DEFAULT, properties, reference, Long.MAX_VALUE) : null;
 		List<Object> strong = new ArrayList<>();
 		List<Meter> meters = new ArrayList<>();
 		int count = 1 + random.nextInt(25);
@@ -131,7 +132,7 @@ class RandomRegistryDifferentialTests {
 			}
 		}
 		if (direct == null) {
-			direct = new DirectTextRenderer(registry, PrometheusConfig.DEFAULT, properties, reference);
+			direct = new DirectRenderer(registry, PrometheusConfig.DEFAULT, properties, reference, Long.MAX_VALUE);
 		}
 		PrometheusScrapeEndpoint boot = new PrometheusScrapeEndpoint(registry.getPrometheusRegistry(), properties);
 		compareAll(direct, boot, random, registry);
@@ -150,11 +151,11 @@ class RandomRegistryDifferentialTests {
 		compareAll(direct, boot, random, registry);
 		assertThat(strong).isNotNull();
 		this.directScrapes += direct.directScrapes();
-		this.referenceScrapes += direct.referenceScrapes();
-		this.referenceFamilies += direct.referenceFamilies();
+		this.referenceScrapes += direct.wholeScrapeFallbacks();
+		this.referenceFamilies += direct.familyFallbacks();
 	}
 
-	private void compareAll(DirectTextRenderer direct, PrometheusScrapeEndpoint boot, Random random,
+	private void compareAll(DirectRenderer direct, PrometheusScrapeEndpoint boot, Random random,
 			PrometheusMeterRegistry registry) {
 		Set<String> names = new HashSet<>();
 		for (Meter meter : registry.getMeters()) {
@@ -170,7 +171,7 @@ class RandomRegistryDifferentialTests {
 		}
 	}
 
-	private void compare(DirectTextRenderer direct, PrometheusScrapeEndpoint boot, PrometheusOutputFormat format,
+	private void compare(DirectRenderer direct, PrometheusScrapeEndpoint boot, PrometheusOutputFormat format,
 			Set<String> names) {
 		byte[] expected;
 		RuntimeException bootFailure = null;
@@ -182,11 +183,11 @@ class RandomRegistryDifferentialTests {
 			bootFailure = ex;
 		}
 		ChunkPool pool = new ChunkPool(1024, 1 << 20);
-		ScrapeBuffer buffer = new ScrapeBuffer(pool, "test", 0);
+		ChunkedOutput buffer = new ChunkedOutput(pool, BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_004, null), 0);
 		byte[] actual;
 		try {
 			direct.render(format, names, buffer);
-			ScrapeBody body = buffer.toBody();
+			PooledBody body = buffer.toBody();
 			actual = body.toByteArray();
 			body.release();
 		}

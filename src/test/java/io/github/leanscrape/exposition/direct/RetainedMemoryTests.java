@@ -15,10 +15,11 @@ import java.util.Properties;
 import java.util.Set;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
+import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
-import io.github.leanscrape.exposition.ReferenceScrapeRenderer;
-import io.github.leanscrape.exposition.ScrapeBody;
-import io.github.leanscrape.exposition.ScrapeBuffer;
+import io.github.leanscrape.exposition.ChunkedOutput;
+import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.exposition.ReferenceRenderer;
 import io.github.leanscrape.support.FrozenClock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -61,7 +62,7 @@ class RetainedMemoryTests {
 	void preEncodedBytesCostLessThanTheTextLineAndRemovedMetersReleaseTheirs() throws Exception {
 		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT,
 				new PrometheusRegistry(), new FrozenClock());
-		DirectTextRenderer renderer = renderer(registry);
+		DirectRenderer renderer = renderer(registry);
 		List<Counter> counters = addCounters(registry, SERIES);
 		// The first scrape publishes every family's series array.
 		byte[] body = scrape(renderer);
@@ -125,7 +126,7 @@ class RetainedMemoryTests {
 	void removedMetersAreReleasedEvenWhenNobodyScrapes() throws Exception {
 		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT,
 				new PrometheusRegistry(), new FrozenClock());
-		DirectTextRenderer renderer = renderer(registry);
+		DirectRenderer renderer = renderer(registry);
 		// One meter keeps the family alive while others come and go, and no scrape comes to
 		// bring the family up to date.
 		Counter stable = Counter.builder("jobs.completed").tag("job", "stable").register(registry);
@@ -154,10 +155,10 @@ class RetainedMemoryTests {
 			.getValue());
 	}
 
-	private static DirectTextRenderer renderer(PrometheusMeterRegistry registry) {
+	private static DirectRenderer renderer(PrometheusMeterRegistry registry) {
 		Properties properties = PrometheusConfig.DEFAULT.prometheusProperties();
-		return new DirectTextRenderer(registry, PrometheusConfig.DEFAULT, properties,
-				new ReferenceScrapeRenderer(registry.getPrometheusRegistry(), properties));
+		return new DirectRenderer(registry, PrometheusConfig.DEFAULT, properties,
+				new ReferenceRenderer(registry.getPrometheusRegistry(), properties), Long.MAX_VALUE);
 	}
 
 	/**
@@ -181,10 +182,11 @@ class RetainedMemoryTests {
 		return counters;
 	}
 
-	private static byte[] scrape(DirectTextRenderer renderer) throws Exception {
-		ScrapeBuffer buffer = new ScrapeBuffer(new ChunkPool(ChunkPool.DEFAULT_CHUNK_SIZE, 0), "memory", 0);
+	private static byte[] scrape(DirectRenderer renderer) throws Exception {
+		ChunkedOutput buffer = new ChunkedOutput(new ChunkPool(ChunkPool.DEFAULT_CHUNK_SIZE, 0),
+				BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_004, null), 0);
 		renderer.render(PrometheusOutputFormat.CONTENT_TYPE_004, null, buffer);
-		ScrapeBody body = buffer.toBody();
+		PooledBody body = buffer.toBody();
 		try {
 			return body.toByteArray();
 		}
@@ -193,8 +195,8 @@ class RetainedMemoryTests {
 		}
 	}
 
-	private static MeterIndex index(DirectTextRenderer renderer) throws ReflectiveOperationException {
-		Field field = DirectTextRenderer.class.getDeclaredField("index");
+	private static MeterIndex index(DirectRenderer renderer) throws ReflectiveOperationException {
+		Field field = DirectRenderer.class.getDeclaredField("index");
 		field.setAccessible(true);
 		return (MeterIndex) field.get(renderer);
 	}

@@ -1,0 +1,227 @@
+package io.github.leanscrape.exposition;
+
+import java.io.OutputStream;
+
+/**
+ * An {@link OutputStream} that collects one scrape's output in pooled chunks.
+ * <p>
+ * Nothing is ever copied to grow it: a full chunk is followed by a new one from the pool.
+ * When the output is complete, {@link #toBody()} hands the chunks over to a
+ * {@link PooledBody} without copying; on failure {@link #discard()} gives them back.
+ * Not thread-safe: one scrape writes it.
+ *
+ * @author leanscrape
+ */
+public final class ChunkedOutput extends OutputStream {
+
+	private static final byte[] PLUS_INF = { '+', 'I', 'n', 'f' };
+
+	private static final byte[] MINUS_INF = { '-', 'I', 'n', 'f' };
+
+	private final ChunkPool pool;
+
+	private byte[][] chunks;
+
+	private int chunkCount;
+
+	private byte[] chunk;
+
+	private int position;
+
+	private final BodyKind kind;
+
+	private boolean handedOver;
+
+	private final byte[] digits = new byte[20];
+
+	private final StringBuilder doubleText = new StringBuilder(32);
+
+	/**
+	 * Create a buffer expecting about {@code expectedSize} bytes of output.
+	 * @param pool the pool to take chunks from
+	 * @param kind what kind of body this is, kept with the body for its size hints
+	 * @param expectedSize the expected size, from the previous scrape of the same kind
+	 */
+	public ChunkedOutput(ChunkPool pool, BodyKind kind, long expectedSize) {
+		this.pool = pool;
+		this.kind = kind;
+		int expectedChunks = (int) Math.min(1 << 20, expectedSize / pool.chunkSize() + 1);
+		this.chunks = new byte[Math.max(4, expectedChunks)][];
+		this.chunk = pool.acquire();
+		this.chunks[this.chunkCount++] = this.chunk;
+	}
+
+	@Override
+	public void write(int b) {
+		if (this.position == this.chunk.length) {
+			nextChunk();
+		}
+		this.chunk[this.position++] = (byte) b;
+	}
+
+	@Override
+	public void write(byte[] bytes, int offset, int length) {
+		while (length > 0) {
+			if (this.position == this.chunk.length) {
+				nextChunk();
+			}
+			int n = Math.min(length, this.chunk.length - this.position);
+			System.arraycopy(bytes, offset, this.chunk, this.position, n);
+			this.position += n;
+			offset += n;
+			length -= n;
+		}
+	}
+
+	/**
+	 * Write the characters of an ASCII string, one byte each.
+	 * @param ascii a string whose characters are all below 128
+	 */
+	public void writeAscii(String ascii) {
+		int length = ascii.length();
+		int offset = 0;
+		while (offset < length) {
+			if (this.position == this.chunk.length) {
+				nextChunk();
+			}
+			int n = Math.min(length - offset, this.chunk.length - this.position);
+			// getBytes(int, int, byte[], int) copies the low byte of each char without
+			// allocating: exact for ASCII.
+			ascii.getBytes(offset, offset + n, this.chunk, this.position);
+			this.position += n;
+			offset += n;
+		}
+	}
+
+	/**
+	 * Write a whole array.
+	 * @param bytes the bytes to write
+	 */
+	public void write(byte[] bytes) {
+		write(bytes, 0, bytes.length);
+	}
+
+	/**
+	 * Write a long in decimal, as {@link Long#toString(long)} would, without allocating.
+	 * @param value the value
+	 */
+	public void writeLong(long value) {
+		if (value == Long.MIN_VALUE) {
+			writeAscii("-9223372036854775808");
+			return;
+		}
+		if (value < 0) {
+			write('-');
+			value = -value;
+		}
+		int position = this.digits.length;
+		do {
+			this.digits[--position] = (byte) ('0' + (value % 10));
+			value /= 10;
+		}
+		while (value > 0);
+		write(this.digits, position, this.digits.length - position);
+	}
+
+	/**
+	 * Write a double exactly as client_java's text writers do: {@code +Inf}, {@code -Inf},
+	 * otherwise the characters of {@link Double#toString(double)} on this JVM.
+	 * <p>
+	 * Integral values below 10<sup>7</sup> in magnitude (the common case: counts, integral
+	 * gauges, bucket bounds) print as their digits and {@code .0} on every JDK, so they are
+	 * written directly. Every other value goes through {@link StringBuilder#append(double)},
+	 * which the JDK specifies to produce the characters of {@code Double.toString} and
+	 * which, into this reused builder, allocates nothing.
+	 * @param value the value
+	 */
+	public void writeDouble(double value) {
+		if (value == Double.POSITIVE_INFINITY) {
+			write(PLUS_INF, 0, PLUS_INF.length);
+			return;
+		}
+		if (value == Double.NEGATIVE_INFINITY) {
+			write(MINUS_INF, 0, MINUS_INF.length);
+			return;
+		}
+		long integral = (long) value;
+		if (integral == value && integral > -10_000_000L && integral < 10_000_000L
+				&& (integral != 0 || Double.doubleToRawLongBits(value) == 0L)) {
+			writeLong(integral);
+			write('.');
+			write('0');
+			return;
+		}
+		this.doubleText.setLength(0);
+		this.doubleText.append(value);
+		writeAscii(this.doubleText);
+	}
+
+	/**
+	 * Write the ASCII characters of a builder, one byte each.
+	 * @param ascii characters all below 128
+	 */
+	public void writeAscii(StringBuilder ascii) {
+		int length = ascii.length();
+		for (int i = 0; i < length; i++) {
+			if (this.position == this.chunk.length) {
+				nextChunk();
+			}
+			this.chunk[this.position++] = (byte) ascii.charAt(i);
+		}
+	}
+
+	/**
+	 * Return how many bytes have been written.
+	 * @return the size of the output so far
+	 */
+	public long size() {
+		return (long) (this.chunkCount - 1) * this.pool.chunkSize() + this.position;
+	}
+
+	private void nextChunk() {
+		// A scrape is long, CPU-bound work beside the application's requests: offer the core
+		// to them once per chunk (64 KiB of output, well under a millisecond of work) rather
+		// than holding it for the scheduler's whole time slice.
+		Thread.yield();
+		if (this.chunkCount == this.chunks.length) {
+			byte[][] larger = new byte[this.chunks.length * 2][];
+			System.arraycopy(this.chunks, 0, larger, 0, this.chunkCount);
+			this.chunks = larger;
+		}
+		this.chunk = this.pool.acquire();
+		this.chunks[this.chunkCount++] = this.chunk;
+		this.position = 0;
+	}
+
+	/**
+	 * Hand the chunks over to a body. The buffer must not be used afterwards.
+	 * @return the body holding this buffer's output
+	 */
+	public PooledBody toBody() {
+		assertNotHandedOver();
+		this.handedOver = true;
+		return new PooledBody(this.pool, this.kind, this.chunks, this.chunkCount, this.position);
+	}
+
+	/**
+	 * Give the chunks back to the pool, discarding the output. Does nothing once the
+	 * chunks were handed over or discarded.
+	 */
+	public void discard() {
+		if (this.handedOver) {
+			return;
+		}
+		this.handedOver = true;
+		for (int i = 0; i < this.chunkCount; i++) {
+			this.pool.release(this.chunks[i]);
+			this.chunks[i] = null;
+		}
+	}
+
+	private void assertNotHandedOver() {
+		if (this.handedOver) {
+			throw new IllegalStateException("Buffer already handed over or discarded");
+		}
+	}
+
+}

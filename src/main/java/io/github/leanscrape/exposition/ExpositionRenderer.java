@@ -1,0 +1,28 @@
+package io.github.leanscrape.exposition;
+
+import java.io.IOException;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
+
+/**
+ * Writes the exposition of a registry in one format into a {@link ChunkedOutput}.
+ *
+ * @author leanscrape
+ */
+public interface ExpositionRenderer {
+
+	/**
+	 * Render one scrape.
+	 * @param format the format to write
+	 * @param includedNames the names of the metric families to include, or {@code null}
+	 * for all of them
+	 * @param out the buffer to write to
+	 * @throws IOException when writing fails
+	 */
+	void render(PrometheusOutputFormat format, @Nullable Set<String> includedNames, ChunkedOutput out)
+			throws IOException;
+
+}

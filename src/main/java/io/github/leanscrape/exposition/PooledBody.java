@@ -1,0 +1,303 @@
+package io.github.leanscrape.exposition;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A finished body: a read-only view over pooled chunks, written to the response chunk by
+ * chunk so that nothing copies it into one large array.
+ * <p>
+ * The chunks go back to the pool when the last reference is released. The body starts
+ * with one reference, owned by whoever answers the request; every stream opened by
+ * {@link #openStream()} holds another one until it is closed. {@link #retain()} adds a
+ * reference for another reader of the same body.
+ *
+ * @author leanscrape
+ */
+public final class PooledBody {
+
+	private final ChunkPool pool;
+
+	private final BodyKind kind;
+
+	private final byte[][] chunks;
+
+	private final int chunkCount;
+
+	private final int lastChunkLength;
+
+	private final long length;
+
+	private final AtomicInteger references = new AtomicInteger(1);
+
+	private @Nullable PooledBody compressed;
+
+	PooledBody(ChunkPool pool, BodyKind kind, byte[][] chunks, int chunkCount, int lastChunkLength) {
+		this.pool = pool;
+		this.kind = kind;
+		this.chunks = chunks;
+		this.chunkCount = chunkCount;
+		this.lastChunkLength = lastChunkLength;
+		this.length = (long) (chunkCount - 1) * pool.chunkSize() + lastChunkLength;
+	}
+
+	/**
+	 * Return the number of bytes in this body.
+	 * @return the length
+	 */
+	public long length() {
+		return this.length;
+	}
+
+	/**
+	 * Return what kind of scrape produced this body.
+	 * @return the kind, as given to the {@link ChunkedOutput}
+	 */
+	public BodyKind kind() {
+		return this.kind;
+	}
+
+	/**
+	 * Return the number of chunks that hold this body.
+	 * @return the number of chunks, at least one
+	 */
+	public int chunkCount() {
+		return this.chunkCount;
+	}
+
+	/**
+	 * Return a chunk of this body. Only valid while a reference is held; never modify it.
+	 * @param index the chunk index
+	 * @return the chunk
+	 */
+	public byte[] chunk(int index) {
+		assertLive();
+		return this.chunks[index];
+	}
+
+	/**
+	 * Return how many bytes of a chunk belong to this body.
+	 * @param index the chunk index
+	 * @return the used length of that chunk
+	 */
+	public int chunkLength(int index) {
+		return (index == this.chunkCount - 1) ? this.lastChunkLength : this.chunks[index].length;
+	}
+
+	/**
+	 * Write the whole body to a stream, chunk by chunk.
+	 * @param out the stream to write to
+	 * @throws IOException when writing fails
+	 */
+	public void writeTo(OutputStream out) throws IOException {
+		assertLive();
+		for (int i = 0; i < this.chunkCount; i++) {
+			out.write(this.chunks[i], 0, chunkLength(i));
+		}
+	}
+
+	/**
+	 * Copy the body into a new array. Meant for callers that need a {@code byte[]}; the web
+	 * path never calls it.
+	 * @return a copy of the body
+	 */
+	public byte[] toByteArray() {
+		assertLive();
+		if (this.length > Integer.MAX_VALUE - 16) {
+			throw new IllegalStateException("Body of " + this.length + " bytes does not fit in an array");
+		}
+		byte[] copy = new byte[(int) this.length];
+		int offset = 0;
+		for (int i = 0; i < this.chunkCount; i++) {
+			int n = chunkLength(i);
+			System.arraycopy(this.chunks[i], 0, copy, offset, n);
+			offset += n;
+		}
+		return copy;
+	}
+
+	/**
+	 * Add a reference, for one more reader of this body.
+	 * @return this body
+	 */
+	public PooledBody retain() {
+		int current;
+		do {
+			current = this.references.get();
+			if (current <= 0) {
+				throw new IllegalStateException("Body already released");
+			}
+		}
+		while (!this.references.compareAndSet(current, current + 1));
+		return this;
+	}
+
+	/**
+	 * Add a reference if the body is still live.
+	 * @return {@code true} when a reference was added, {@code false} when the body was
+	 * already released
+	 */
+	public boolean tryRetain() {
+		int current;
+		do {
+			current = this.references.get();
+			if (current <= 0) {
+				return false;
+			}
+		}
+		while (!this.references.compareAndSet(current, current + 1));
+		return true;
+	}
+
+	/**
+	 * Return the compressed form of this body, made once by the given encoder and shared
+	 * by every reader of this body. The caller owns a reference to the result.
+	 * @param encoder makes the compressed body from this one
+	 * @return the compressed body
+	 */
+	public PooledBody compressed(Function<PooledBody, PooledBody> encoder) {
+		synchronized (this) {
+			assertLive();
+			if (this.compressed == null) {
+				// This body keeps one reference to it, dropped when this body is released.
+				this.compressed = encoder.apply(this);
+			}
+			return this.compressed.retain();
+		}
+	}
+
+	/**
+	 * Drop a reference; the last one gives the chunks back to the pool. Releasing more
+	 * often than retained does nothing.
+	 */
+	public void release() {
+		int current;
+		do {
+			current = this.references.get();
+			if (current <= 0) {
+				return;
+			}
+		}
+		while (!this.references.compareAndSet(current, current - 1));
+		if (current == 1) {
+			PooledBody compressedBody;
+			synchronized (this) {
+				compressedBody = this.compressed;
+				this.compressed = null;
+			}
+			if (compressedBody != null) {
+				compressedBody.release();
+			}
+			for (int i = 0; i < this.chunkCount; i++) {
+				this.pool.release(this.chunks[i]);
+				this.chunks[i] = null;
+			}
+		}
+	}
+
+	/**
+	 * Return whether the chunks were given back.
+	 * @return {@code true} once the last reference was released
+	 */
+	public boolean isReleased() {
+		return this.references.get() <= 0;
+	}
+
+	private void assertLive() {
+		if (isReleased()) {
+			throw new IllegalStateException("Body already released");
+		}
+	}
+
+	/**
+	 * Open a stream over the body, for a reader that needs one. The stream holds a
+	 * reference until it is closed.
+	 * @return the stream
+	 */
+	public InputStream openStream() {
+		retain();
+		return new ChunkInputStream();
+	}
+
+	/**
+	 * A stream over the chunks that holds a reference until it is closed.
+	 */
+	private final class ChunkInputStream extends InputStream {
+
+		private int chunkIndex;
+
+		private int position;
+
+		private boolean closed;
+
+		@Override
+		public int read() throws IOException {
+			if (!advance()) {
+				return -1;
+			}
+			return PooledBody.this.chunks[this.chunkIndex][this.position++] & 0xFF;
+		}
+
+		@Override
+		public int read(byte[] target, int offset, int length) throws IOException {
+			if (length == 0) {
+				return 0;
+			}
+			if (!advance()) {
+				return -1;
+			}
+			int n = Math.min(length, chunkLength(this.chunkIndex) - this.position);
+			System.arraycopy(PooledBody.this.chunks[this.chunkIndex], this.position, target, offset, n);
+			this.position += n;
+			return n;
+		}
+
+		@Override
+		public long transferTo(OutputStream out) throws IOException {
+			// Spring's converters call this: write the chunks themselves, no intermediate buffer.
+			long transferred = 0;
+			while (advance()) {
+				int n = chunkLength(this.chunkIndex) - this.position;
+				out.write(PooledBody.this.chunks[this.chunkIndex], this.position, n);
+				this.position += n;
+				transferred += n;
+			}
+			return transferred;
+		}
+
+		@Override
+		public int available() {
+			if (this.closed || this.chunkIndex >= PooledBody.this.chunkCount) {
+				return 0;
+			}
+			return chunkLength(this.chunkIndex) - this.position;
+		}
+
+		private boolean advance() throws IOException {
+			if (this.closed) {
+				throw new IOException("Stream closed");
+			}
+			while (this.chunkIndex < PooledBody.this.chunkCount
+					&& this.position == chunkLength(this.chunkIndex)) {
+				this.chunkIndex++;
+				this.position = 0;
+			}
+			return this.chunkIndex < PooledBody.this.chunkCount;
+		}
+
+		@Override
+		public void close() {
+			if (!this.closed) {
+				this.closed = true;
+				release();
+			}
+		}
+
+	}
+
+}

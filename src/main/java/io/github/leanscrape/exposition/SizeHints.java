@@ -1,0 +1,90 @@
+package io.github.leanscrape.exposition;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Remembers how large the last scrape of each kind (format, name filter, encoding) was, so
+ * that the next one is sized from it plus headroom, and tells the {@link ChunkPool} how
+ * much memory is worth keeping between scrapes.
+ * <p>
+ * One hint per kind rather than one shared hint: a filtered scrape of a few families does
+ * not shrink the buffer of the full scrape that follows it, nor the other way round. The
+ * number of kinds remembered is bounded; the least recently used is forgotten first.
+ *
+ * @author leanscrape
+ */
+public final class SizeHints {
+
+	private static final int MAX_KINDS = 64;
+
+	private final ChunkPool pool;
+
+	private final long headroom;
+
+	private final Map<BodyKind, Long> sizes = new LinkedHashMap<>(16, 0.75f, true) {
+
+		@Override
+		protected boolean removeEldestEntry(Map.Entry<BodyKind, Long> eldest) {
+			return size() > MAX_KINDS;
+		}
+
+	};
+
+	private long largest;
+
+	/**
+	 * Create a new instance.
+	 * @param pool the pool whose retain limit follows the hints
+	 * @param headroom the bytes added to the last size of each kind
+	 */
+	public SizeHints(ChunkPool pool, long headroom) {
+		this.pool = pool;
+		this.headroom = Math.max(0, headroom);
+		pool.retainLimit(0);
+	}
+
+	/**
+	 * Return the size to expect for the next scrape of a kind.
+	 * @param kind the kind of scrape
+	 * @return the last size of that kind plus headroom, or the headroom alone
+	 */
+	public synchronized long expectedSize(BodyKind kind) {
+		Long last = this.sizes.get(kind);
+		return ((last != null) ? last : 0) + this.headroom;
+	}
+
+	/**
+	 * Record the size of a finished scrape and adjust the pool's retain limit to the sum of
+	 * the expected sizes of all kinds remembered.
+	 * @param kind the kind of scrape
+	 * @param size the size of its output
+	 */
+	public synchronized void record(BodyKind kind, long size) {
+		long chunkSize = this.pool.chunkSize();
+		// Keep whole chunks: a body of n bytes holds ceil(n / chunkSize) of them.
+		long rounded = ((size + this.headroom + chunkSize - 1) / chunkSize) * chunkSize;
+		Long previous = this.sizes.put(kind, rounded - this.headroom);
+		if (previous != null && previous == rounded - this.headroom) {
+			return;
+		}
+		long sum = 0;
+		long max = 0;
+		for (Long each : this.sizes.values()) {
+			sum += each + this.headroom;
+			max = Math.max(max, each);
+		}
+		this.largest = max;
+		this.pool.retainLimit(sum);
+	}
+
+	/**
+	 * Return the largest size remembered, of any kind.
+	 * @return the largest size remembered (as for {@link #expectedSize}, without the
+	 * headroom), or {@code 0} when none is known yet
+	 */
+	public synchronized long largest() {
+		return this.largest;
+	}
+
+}

@@ -1,0 +1,156 @@
+package io.github.leanscrape.exposition.direct;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.leanscrape.exposition.CardinalityReport;
+import io.github.leanscrape.exposition.ChunkedOutput;
+import io.github.leanscrape.exposition.ExpositionRenderer;
+import io.github.leanscrape.exposition.FamilyReport;
+import io.github.leanscrape.exposition.ReferenceRenderer;
+import io.github.leanscrape.exposition.RenderStatistics;
+import io.github.leanscrape.exposition.direct.MeterIndex.ScrapePlan;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.config.PrometheusPropertiesLoader;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
+
+/**
+ * Writes text 0.0.4 and OpenMetrics 1.0.0 straight from the meters of a
+ * {@link PrometheusMeterRegistry}: metadata lines and series labels were encoded when the
+ * meters were added ({@link MeterIndex}), so a scrape reads values and copies bytes
+ * ({@link FamilyWriter}). No label objects, no snapshots of counters or gauges, no
+ * sorting, no strings per series.
+ * <p>
+ * Where the same bytes cannot be promised, the reference path answers: for the whole
+ * scrape ({@link FallbackPolicy}), or for one Prometheus name, whose families are written
+ * by client_java in their place among the direct ones ({@link ReferenceFamilies}).
+ *
+ * @author leanscrape
+ */
+public final class DirectRenderer implements ExpositionRenderer, RenderStatistics {
+
+	private final ReferenceRenderer reference;
+
+	private final MeterIndex index;
+
+	private final FallbackPolicy fallbacks;
+
+	private final ReferenceFamilies referenceFamilies;
+
+	private final CardinalityTracker cardinality;
+
+	private final AtomicLong directScrapes = new AtomicLong();
+
+	/**
+	 * Create a renderer for a registry.
+	 * @param meterRegistry the registry whose meters are written
+	 * @param config the registry's configuration
+	 * @param exporterProperties client_java's exporter properties, as given to Spring
+	 * Boot's endpoint
+	 * @param reference the reference renderer of the registry that is scraped
+	 * @param cardinalityWarnThreshold the series in one scrape above which a warning is
+	 * logged, once
+	 */
+	public DirectRenderer(PrometheusMeterRegistry meterRegistry, PrometheusConfig config,
+			@Nullable Properties exporterProperties, ReferenceRenderer reference, long cardinalityWarnThreshold) {
+		this.reference = reference;
+		MicrometerInternals internals = new MicrometerInternals(meterRegistry);
+		boolean createdTimestamps = ((exporterProperties != null) ? PrometheusPropertiesLoader.load(exporterProperties)
+				: PrometheusPropertiesLoader.load())
+			.getExporterProperties()
+			.getIncludeCreatedTimestamps();
+		this.fallbacks = new FallbackPolicy(internals, createdTimestamps,
+				meterRegistry.getPrometheusRegistry() == reference.registry());
+		this.referenceFamilies = new ReferenceFamilies(internals, reference);
+		this.cardinality = new CardinalityTracker(cardinalityWarnThreshold);
+		this.index = new MeterIndex(meterRegistry, internals.descriptions(config));
+	}
+
+	@Override
+	public void render(PrometheusOutputFormat format, @Nullable Set<String> includedNames, ChunkedOutput out)
+			throws IOException {
+		TextFormat textFormat = TextFormat.of(format);
+		String reason = (textFormat != null) ? this.fallbacks.wholeScrapeReason(format) : "protobuf";
+		if (textFormat == null || reason != null) {
+			renderReference(reason, format, includedNames, out);
+			return;
+		}
+		ScrapePlan plan = this.index.plan();
+		List<MetricSnapshot> referenceSnapshots = this.referenceFamilies.collect(plan, includedNames);
+		if (referenceSnapshots == null) {
+			renderReference("a family fed by more than one source", format, includedNames, out);
+			return;
+		}
+		if (!referenceSnapshots.isEmpty()) {
+			this.fallbacks.families(referenceSnapshots.size(), plan.referenceNames());
+		}
+		boolean full = includedNames == null;
+		Family[] families = plan.families();
+		Series[][] series = plan.series();
+		FamilyReport[] referenceReports = full ? new FamilyReport[referenceSnapshots.size()] : null;
+		int next = 0;
+		long lines = 0;
+		double[] values = new double[FamilyWriter.VALUE_BLOCK];
+		for (int i = 0; i < families.length; i++) {
+			Family family = families[i];
+			if (!full && !includedNames.contains(family.name)) {
+				FamilyWriter.evaluateFunctions(family, series[i]);
+				continue;
+			}
+			while (next < referenceSnapshots.size()
+					&& ReferenceFamilies.name(referenceSnapshots.get(next)).compareTo(family.name) < 0) {
+				lines += this.referenceFamilies.write(referenceSnapshots.get(next), format, out, referenceReports,
+						next);
+				next++;
+			}
+			FamilyWriter.writeFamily(family, series[i], textFormat, values, out, full);
+			lines += full ? family.lastLines : 0;
+		}
+		while (next < referenceSnapshots.size()) {
+			lines += this.referenceFamilies.write(referenceSnapshots.get(next), format, out, referenceReports, next);
+			next++;
+		}
+		textFormat.end(out);
+		this.directScrapes.incrementAndGet();
+		if (full) {
+			this.cardinality.fullScrape(format, plan, referenceReports, lines, out.size());
+		}
+	}
+
+	private void renderReference(@Nullable String reason, PrometheusOutputFormat format,
+			@Nullable Set<String> includedNames, ChunkedOutput out) throws IOException {
+		this.fallbacks.wholeScrape((reason != null) ? reason : format.name(), format);
+		this.reference.render(format, includedNames, out);
+	}
+
+	/**
+	 * Return how many scrapes the direct path wrote.
+	 * @return the count
+	 */
+	long directScrapes() {
+		return this.directScrapes.get();
+	}
+
+	@Override
+	public long wholeScrapeFallbacks() {
+		return this.fallbacks.wholeScrapes();
+	}
+
+	@Override
+	public long familyFallbacks() {
+		return this.fallbacks.families();
+	}
+
+	@Override
+	public @Nullable CardinalityReport cardinality() {
+		return this.cardinality.report(this.fallbacks.wholeScrapes());
+	}
+
+}

@@ -1,0 +1,117 @@
+package io.github.leanscrape.exposition.direct;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
+
+/**
+ * Decides which scrapes the direct path leaves to the reference path as a whole, and
+ * counts every fallback, whole scrapes and single families alike. Each kind of fallback is
+ * logged once, at debug level.
+ * <p>
+ * A whole scrape goes to the reference path when the direct path cannot promise its
+ * bytes: protobuf, created timestamps, exemplars in OpenMetrics, collectors registered
+ * outside Micrometer, a meter registry that is not the one behind the scraped registry,
+ * registry internals that cannot be read.
+ *
+ * @author leanscrape
+ */
+final class FallbackPolicy {
+
+	private static final Log logger = LogFactory.getLog(FallbackPolicy.class);
+
+	private final MicrometerInternals internals;
+
+	private final boolean createdTimestamps;
+
+	private final boolean scrapedRegistryIsTheMeterRegistrys;
+
+	private final AtomicLong wholeScrapes = new AtomicLong();
+
+	private final AtomicLong families = new AtomicLong();
+
+	private final Set<String> loggedReasons = ConcurrentHashMap.newKeySet();
+
+	/**
+	 * Create a new policy.
+	 * @param internals what the registries' public API does not tell
+	 * @param createdTimestamps whether client_java writes created timestamps
+	 * @param scrapedRegistryIsTheMeterRegistrys whether the registry that is scraped is the
+	 * one behind the meter registry whose meters the direct path writes
+	 */
+	FallbackPolicy(MicrometerInternals internals, boolean createdTimestamps,
+			boolean scrapedRegistryIsTheMeterRegistrys) {
+		this.internals = internals;
+		this.createdTimestamps = createdTimestamps;
+		this.scrapedRegistryIsTheMeterRegistrys = scrapedRegistryIsTheMeterRegistrys;
+	}
+
+	/**
+	 * Return why a scrape in a format must go to the reference path as a whole.
+	 * @param format the format
+	 * @return the reason, or {@code null} when the direct path may write it
+	 */
+	@Nullable String wholeScrapeReason(PrometheusOutputFormat format) {
+		if (format == PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF) {
+			return "protobuf";
+		}
+		if (!this.scrapedRegistryIsTheMeterRegistrys) {
+			return "the scraped registry is not the meter registry's";
+		}
+		if (this.createdTimestamps) {
+			return "created timestamps";
+		}
+		if (!this.internals.isUsable()) {
+			return "registry internals not visible";
+		}
+		if (format == PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100 && this.internals.exemplarsPossible()) {
+			return "exemplars in OpenMetrics";
+		}
+		if (this.internals.hasForeignCollectors()) {
+			return "collectors registered outside Micrometer";
+		}
+		return null;
+	}
+
+	/**
+	 * Count a scrape that goes to the reference path as a whole.
+	 * @param reason why
+	 * @param format its format
+	 */
+	void wholeScrape(String reason, PrometheusOutputFormat format) {
+		this.wholeScrapes.incrementAndGet();
+		logOnce(reason, "Scrape in " + format + " served by the reference path: " + reason);
+	}
+
+	/**
+	 * Count the families that the reference path writes inside a direct scrape.
+	 * @param count how many families
+	 * @param names the Prometheus names left to the reference path
+	 */
+	void families(int count, String[] names) {
+		this.families.addAndGet(count);
+		logOnce("family", "Families written by the reference path: " + names.length + " Prometheus name(s), e.g. "
+				+ names[0]);
+	}
+
+	long wholeScrapes() {
+		return this.wholeScrapes.get();
+	}
+
+	long families() {
+		return this.families.get();
+	}
+
+	private void logOnce(String reason, String message) {
+		if (logger.isDebugEnabled() && this.loggedReasons.add(reason)) {
+			logger.debug(message);
+		}
+	}
+
+}

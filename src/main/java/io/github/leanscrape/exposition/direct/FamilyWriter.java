@@ -1,0 +1,328 @@
+package io.github.leanscrape.exposition.direct;
+
+import java.util.concurrent.TimeUnit;
+
+import io.github.leanscrape.exposition.ChunkedOutput;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.distribution.CountAtBucket;
+import io.micrometer.core.instrument.distribution.HistogramSnapshot;
+import io.micrometer.core.instrument.distribution.ValueAtPercentile;
+import io.micrometer.prometheusmetrics.PrometheusDistributionSummary;
+import io.micrometer.prometheusmetrics.PrometheusTimer;
+
+/**
+ * Writes the sample lines of a direct family from its meters, one meter type at a time,
+ * exactly as client_java writes what Micrometer's collector hands it: the series' labels
+ * were encoded when the meters were added, so a line is a copy of the sample name and the
+ * labels, then the value.
+ *
+ * @author leanscrape
+ */
+final class FamilyWriter {
+
+	/**
+	 * How many counter or gauge values a scrape reads ahead of writing their lines: enough
+	 * for the reads to overlap, little enough to stay in the fastest cache.
+	 */
+	static final int VALUE_BLOCK = 64;
+
+	private static final byte[] LE = { 'l', 'e', '=', '"' };
+
+	private static final byte[] QUANTILE = { 'q', 'u', 'a', 'n', 't', 'i', 'l', 'e', '=', '"' };
+
+	private FamilyWriter() {
+	}
+
+	/**
+	 * Call the functions of an excluded family's function meters. Spring Boot's endpoint
+	 * collects every meter even when a name filter excludes it, so a function that throws,
+	 * or a function counter gone negative, fails its scrape; so it fails here too.
+	 */
+	static void evaluateFunctions(Family family, Series[] series) {
+		if (family.kind != SeriesKind.COUNTER && family.kind != SeriesKind.SUMMARY) {
+			return;
+		}
+		for (Series each : series) {
+			if (each.meter instanceof FunctionCounter counter) {
+				double value = counter.count();
+				if (value < 0) {
+					throw new IllegalArgumentException(value + ": counters cannot have a negative value");
+				}
+			}
+			else if (each.meter instanceof FunctionTimer timer) {
+				timer.count();
+				timer.totalTime(TimeUnit.SECONDS);
+			}
+		}
+	}
+
+	/**
+	 * Write one family: its metadata lines, then its series in order. A full scrape keeps
+	 * the family's lines and bytes for the cardinality report.
+	 * @param family the family
+	 * @param series its series, in exposition order
+	 * @param format the format
+	 * @param values room for a block of values, reused across families
+	 * @param out the output
+	 * @param full whether this is a full scrape
+	 */
+	static void writeFamily(Family family, Series[] series, TextFormat format, double[] values, ChunkedOutput out,
+			boolean full) {
+		long start = out.size();
+		out.write(format.metadata(family));
+		int lines = switch (family.kind) {
+			case COUNTER -> writeCounters(family, series, values, out);
+			case GAUGE -> writeGauges(family, series, values, out);
+			case MAX -> writeMaxima(family, series, out);
+			case SUMMARY -> writeSummaries(family, series, out);
+			case HISTOGRAM -> writeHistograms(family, series, format, out);
+		};
+		if (full) {
+			family.lastLines = lines;
+			family.lastBytes = out.size() - start;
+		}
+	}
+
+	/**
+	 * Write counters a block at a time: first read the block's values, then write its lines.
+	 * Each read follows a chain of references (series, meter, adder) into objects spread
+	 * over the heap, which usually miss the CPU's caches; in a loop that does only that, the
+	 * processor has many chains in flight at once, where between the writes of a line it had
+	 * one (at 100,000 series, the reads went from about half of the scrape's time to a small
+	 * part of it).
+	 */
+	private static int writeCounters(Family family, Series[] series, double[] values, ChunkedOutput out) {
+		for (int start = 0; start < series.length; start += values.length) {
+			int end = Math.min(series.length, start + values.length);
+			for (int i = start; i < end; i++) {
+				Meter meter = series[i].meter;
+				values[i - start] = (meter instanceof Counter counter) ? counter.count()
+						: ((FunctionCounter) meter).count();
+			}
+			for (int i = start; i < end; i++) {
+				double value = values[i - start];
+				if (value < 0) {
+					// As client_java rejects it: the whole scrape fails, as it would without
+					// the starter.
+					throw new IllegalArgumentException(value + ": counters cannot have a negative value");
+				}
+				writeSample(family.sampleName, series[i].labels, out);
+				out.writeDouble(value);
+				out.write('\n');
+			}
+		}
+		return series.length;
+	}
+
+	/**
+	 * Write gauges a block at a time, as {@link #writeCounters} does and for the same reason.
+	 */
+	private static int writeGauges(Family family, Series[] series, double[] values, ChunkedOutput out) {
+		for (int start = 0; start < series.length; start += values.length) {
+			int end = Math.min(series.length, start + values.length);
+			for (int i = start; i < end; i++) {
+				values[i - start] = ((Gauge) series[i].meter).value();
+			}
+			for (int i = start; i < end; i++) {
+				writeSample(family.sampleName, series[i].labels, out);
+				out.writeDouble(values[i - start]);
+				out.write('\n');
+			}
+		}
+		return series.length;
+	}
+
+	private static int writeMaxima(Family family, Series[] series, ChunkedOutput out) {
+		for (Series each : series) {
+			Meter meter = each.meter;
+			double max = (meter instanceof Timer timer) ? timer.max(TimeUnit.SECONDS)
+					: ((DistributionSummary) meter).max();
+			writeSample(family.sampleName, each.labels, out);
+			out.writeDouble(max);
+			out.write('\n');
+		}
+		return series.length;
+	}
+
+	private static int writeSummaries(Family family, Series[] series, ChunkedOutput out) {
+		int lines = 0;
+		for (Series each : series) {
+			Meter meter = each.meter;
+			long count;
+			double sum;
+			if (meter instanceof Timer timer) {
+				if (each.percentiles) {
+					HistogramSnapshot snapshot = timer.takeSnapshot();
+					count = snapshot.count();
+					sum = snapshot.total(TimeUnit.SECONDS);
+					lines += writeQuantiles(family, each, snapshot.percentileValues(), true, out);
+				}
+				else {
+					count = timer.count();
+					sum = timer.totalTime(TimeUnit.SECONDS);
+				}
+			}
+			else if (meter instanceof DistributionSummary summary) {
+				if (each.percentiles) {
+					lines += writeQuantiles(family, each, summary.takeSnapshot().percentileValues(), false, out);
+				}
+				count = summary.count();
+				sum = summary.totalAmount();
+			}
+			else {
+				FunctionTimer timer = (FunctionTimer) meter;
+				count = (long) timer.count();
+				sum = timer.totalTime(TimeUnit.SECONDS);
+			}
+			lines += writeCountAndSum(family, each, count, sum, out);
+		}
+		return lines;
+	}
+
+	private static int writeQuantiles(Family family, Series series, ValueAtPercentile[] values, boolean seconds,
+			ChunkedOutput out) {
+		sortByPercentile(values);
+		for (ValueAtPercentile value : values) {
+			out.write(family.sampleName);
+			openLabels(series.labels, out);
+			out.write(QUANTILE);
+			out.writeDouble(value.percentile());
+			closeLabels(out);
+			out.writeDouble(seconds ? value.value(TimeUnit.SECONDS) : value.value());
+			out.write('\n');
+		}
+		return values.length;
+	}
+
+	/**
+	 * Quantiles come out in ascending order, as client_java sorts them; the array is the
+	 * snapshot's own, and tiny, so it is sorted in place.
+	 */
+	private static void sortByPercentile(ValueAtPercentile[] values) {
+		for (int i = 1; i < values.length; i++) {
+			ValueAtPercentile value = values[i];
+			int j = i - 1;
+			while (j >= 0 && values[j].percentile() > value.percentile()) {
+				values[j + 1] = values[j];
+				j--;
+			}
+			values[j + 1] = value;
+		}
+	}
+
+	private static int writeHistograms(Family family, Series[] series, TextFormat format, ChunkedOutput out) {
+		int lines = 0;
+		for (Series each : series) {
+			Meter meter = each.meter;
+			CountAtBucket[] buckets;
+			long count;
+			double sum;
+			boolean seconds = meter instanceof PrometheusTimer;
+			if (seconds) {
+				PrometheusTimer timer = (PrometheusTimer) meter;
+				buckets = timer.histogramCounts();
+				count = timer.count();
+				sum = timer.totalTime(TimeUnit.SECONDS);
+			}
+			else {
+				PrometheusDistributionSummary summary = (PrometheusDistributionSummary) meter;
+				buckets = summary.histogramCounts();
+				count = summary.count();
+				sum = summary.totalAmount();
+			}
+			lines += buckets.length + (Double.isFinite(buckets[buckets.length - 1].bucket()) ? 1 : 0);
+			long cumulative = writeBuckets(family, each, buckets, count, seconds, out);
+			if (format.writesCountAndSum(sum)) {
+				lines += writeCountAndSum(family, each, cumulative, sum, out);
+			}
+		}
+		return lines;
+	}
+
+	/**
+	 * Write the bucket lines as client_java does after Micrometer handed it per-bucket
+	 * counts: Micrometer's cumulative counts are turned into differences (truncated to
+	 * whole numbers) and summed up again, and a {@code +Inf} bucket is added when the last
+	 * bound is finite.
+	 * @return the total count, which client_java writes as {@code _count}
+	 */
+	private static long writeBuckets(Family family, Series series, CountAtBucket[] buckets, long count,
+			boolean seconds, ChunkedOutput out) {
+		long cumulative = 0;
+		double previous = 0;
+		for (int i = 0; i < buckets.length; i++) {
+			double bucketCount = buckets[i].count();
+			cumulative += (long) ((i == 0) ? bucketCount : bucketCount - previous);
+			previous = bucketCount;
+			writeBucket(family, series, seconds ? buckets[i].bucket(TimeUnit.SECONDS) : buckets[i].bucket(),
+					cumulative, out);
+		}
+		double last = buckets[buckets.length - 1].bucket();
+		if (Double.isFinite(last)) {
+			double infinite = count - previous;
+			cumulative += (long) ((infinite >= 0) ? infinite : 0);
+			writeBucket(family, series, Double.POSITIVE_INFINITY, cumulative, out);
+		}
+		return cumulative;
+	}
+
+	private static void writeBucket(Family family, Series series, double bound, long cumulative, ChunkedOutput out) {
+		out.write(family.bucketName);
+		openLabels(series.labels, out);
+		out.write(LE);
+		out.writeDouble(bound);
+		closeLabels(out);
+		out.writeLong(cumulative);
+		out.write('\n');
+	}
+
+	private static int writeCountAndSum(Family family, Series series, long count, double sum, ChunkedOutput out) {
+		int lines = 0;
+		if (count >= 0) {
+			writeSample(family.countName, series.labels, out);
+			out.writeLong(count);
+			out.write('\n');
+			lines++;
+		}
+		if (!Double.isNaN(sum)) {
+			writeSample(family.sumName, series.labels, out);
+			out.writeDouble(sum);
+			out.write('\n');
+			lines++;
+		}
+		return lines;
+	}
+
+	private static void writeSample(byte[] name, byte[] labels, ChunkedOutput out) {
+		out.write(name);
+		out.write(labels);
+		out.write(' ');
+	}
+
+	/**
+	 * Write the labels up to where an extra label ({@code le}, {@code quantile}) goes: all
+	 * but the closing brace, and a comma; or just the opening brace.
+	 */
+	private static void openLabels(byte[] labels, ChunkedOutput out) {
+		if (labels.length == 0) {
+			out.write('{');
+		}
+		else {
+			out.write(labels, 0, labels.length - 1);
+			out.write(',');
+		}
+	}
+
+	private static void closeLabels(ChunkedOutput out) {
+		out.write('"');
+		out.write('}');
+		out.write(' ');
+	}
+
+}

@@ -1,0 +1,126 @@
+package io.github.leanscrape.serve;
+
+import java.util.concurrent.TimeUnit;
+
+import io.github.leanscrape.exposition.ChunkPool;
+import io.github.leanscrape.exposition.FormatNames;
+import io.github.leanscrape.exposition.RenderStatistics;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
+
+/**
+ * The starter's own metrics, in a Micrometer registry.
+ * <p>
+ * Every meter is registered up front and kept in arrays indexed by format and outcome, so
+ * recording a scrape looks nothing up and allocates nothing.
+ * <ul>
+ * <li>{@code leanscrape.scrapes} (counter; tags {@code format}, {@code outcome}: ok,
+ * coalesced, cached, rejected, client-gone, error)</li>
+ * <li>{@code leanscrape.scrape.duration} (timer; tag {@code format})</li>
+ * <li>{@code leanscrape.scrape.body} (summary in bytes, uncompressed) and
+ * {@code leanscrape.scrape.sent} (summary in bytes, as sent)</li>
+ * <li>{@code leanscrape.buffer.retained} (gauge in bytes: free chunks kept between
+ * scrapes), {@code leanscrape.buffer.leased} (gauge in bytes: chunks held by bodies
+ * now) and {@code leanscrape.buffer.leased.peak} (gauge in bytes: the most ever held at
+ * once)</li>
+ * <li>{@code leanscrape.renders.in.flight} (gauge)</li>
+ * <li>{@code leanscrape.fallbacks} (function counter; tag {@code scope}: scrape, family):
+ * work the direct path left to the reference path</li>
+ * </ul>
+ *
+ * @author leanscrape
+ */
+public final class MicrometerScrapeMetrics implements ScrapeMetrics {
+
+	private static final PrometheusOutputFormat[] FORMATS = PrometheusOutputFormat.values();
+
+	private static final ScrapeOutcome[] OUTCOMES = ScrapeOutcome.values();
+
+	private final Counter[][] scrapes = new Counter[FORMATS.length][OUTCOMES.length];
+
+	private final Timer[] durations = new Timer[FORMATS.length];
+
+	private final DistributionSummary body;
+
+	private final DistributionSummary sent;
+
+	/**
+	 * Register the meters.
+	 * @param registry the registry to register them in
+	 * @param scraper the scraper whose renderings are watched
+	 * @param pool the pool of output chunks
+	 * @param statistics what the renderer tells of its fallbacks, or {@code null} when it
+	 * tells nothing
+	 */
+	public MicrometerScrapeMetrics(MeterRegistry registry, Scraper scraper, ChunkPool pool,
+			@Nullable RenderStatistics statistics) {
+		for (PrometheusOutputFormat format : FORMATS) {
+			String formatTag = FormatNames.of(format);
+			for (ScrapeOutcome outcome : OUTCOMES) {
+				this.scrapes[format.ordinal()][outcome.ordinal()] = Counter.builder("leanscrape.scrapes")
+					.description("Scrape requests served by the leanscrape endpoint")
+					.tag("format", formatTag)
+					.tag("outcome", outcome.tag())
+					.register(registry);
+			}
+			this.durations[format.ordinal()] = Timer.builder("leanscrape.scrape.duration")
+				.description("Time from a scrape request reaching the endpoint to the end of its response")
+				.tag("format", formatTag)
+				.register(registry);
+		}
+		this.body = DistributionSummary.builder("leanscrape.scrape.body")
+			.description("Size of scrape bodies before compression")
+			.baseUnit("bytes")
+			.register(registry);
+		this.sent = DistributionSummary.builder("leanscrape.scrape.sent")
+			.description("Size of scrape bodies as sent, after compression")
+			.baseUnit("bytes")
+			.register(registry);
+		Gauge.builder("leanscrape.buffer.retained", pool, ChunkPool::retainedBytes)
+			.description("Free output chunks kept between scrapes")
+			.baseUnit("bytes")
+			.register(registry);
+		Gauge.builder("leanscrape.buffer.leased", pool, (p) -> (double) p.leasedChunks() * p.chunkSize())
+			.description("Output chunks held by scrape bodies now")
+			.baseUnit("bytes")
+			.register(registry);
+		Gauge.builder("leanscrape.buffer.leased.peak", pool, (p) -> (double) p.peakLeasedChunks() * p.chunkSize())
+			.description("Most output chunks ever held by scrape bodies at once")
+			.baseUnit("bytes")
+			.register(registry);
+		Gauge.builder("leanscrape.renders.in.flight", scraper, Scraper::rendersInFlight)
+			.description("Scrape renderings running now")
+			.register(registry);
+		if (statistics != null) {
+			FunctionCounter.builder("leanscrape.fallbacks", statistics, RenderStatistics::wholeScrapeFallbacks)
+				.description("Scrapes that the direct path left to the reference path as a whole")
+				.tag("scope", "scrape")
+				.register(registry);
+			FunctionCounter.builder("leanscrape.fallbacks", statistics, RenderStatistics::familyFallbacks)
+				.description("Families that the direct path left to the reference path inside its scrapes")
+				.tag("scope", "family")
+				.register(registry);
+		}
+	}
+
+	@Override
+	public void scraped(PrometheusOutputFormat format, ScrapeOutcome outcome, long durationNanos, long bodyBytes,
+			long sentBytes) {
+		this.scrapes[format.ordinal()][outcome.ordinal()].increment();
+		this.durations[format.ordinal()].record(durationNanos, TimeUnit.NANOSECONDS);
+		if (bodyBytes >= 0) {
+			this.body.record(bodyBytes);
+		}
+		if (sentBytes >= 0) {
+			this.sent.record(sentBytes);
+		}
+	}
+
+}

@@ -1,0 +1,102 @@
+package io.github.leanscrape.serve;
+
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
+
+/**
+ * A scrape that the endpoint answered but nobody served yet: it is served once what the
+ * operation cannot see is known (the scrape timeout, the accepted encodings). Rendering,
+ * or joining a rendering already in flight, happens in {@link #resolve};
+ * {@link #release()} gives its body back, once the response is done.
+ *
+ * @author leanscrape
+ */
+public final class PendingScrape {
+
+	private final Scraper scraper;
+
+	private final PrometheusOutputFormat format;
+
+	private final @Nullable Set<String> includedNames;
+
+	private @Nullable ScrapeResult result;
+
+	private boolean released;
+
+	/**
+	 * Create a scrape to be served later.
+	 * @param scraper the scraper that serves it
+	 * @param format the negotiated format
+	 * @param includedNames the families to include, or {@code null} for all
+	 */
+	public PendingScrape(Scraper scraper, PrometheusOutputFormat format, @Nullable Set<String> includedNames) {
+		this.scraper = scraper;
+		this.format = format;
+		this.includedNames = includedNames;
+	}
+
+	/**
+	 * Return the negotiated format.
+	 * @return the format
+	 */
+	public PrometheusOutputFormat format() {
+		return this.format;
+	}
+
+	/**
+	 * Serve the scrape: render it, or join a rendering in flight, or take a cached body.
+	 * Later calls return the same result.
+	 * @param deadlineNanos the {@link System#nanoTime()} by which the body must be ready
+	 * @return the result, whose body this object releases
+	 * @throws ScrapeRejectedException when the deadline passes first
+	 */
+	public ScrapeResult resolve(long deadlineNanos) throws ScrapeRejectedException {
+		synchronized (this) {
+			assertNotReleased();
+			if (this.result != null) {
+				return this.result;
+			}
+		}
+		// Not under the lock: release() must never wait for a rendering (it may run on an
+		// event loop, when the client goes away).
+		ScrapeResult served = this.scraper.scrape(this.format, this.includedNames, deadlineNanos);
+		synchronized (this) {
+			ScrapeResult earlier = this.result;
+			if (this.released || earlier != null) {
+				served.body().release();
+				assertNotReleased();
+				return earlier;
+			}
+			this.result = served;
+			return served;
+		}
+	}
+
+	private void assertNotReleased() {
+		if (this.released) {
+			throw new IllegalStateException("Scrape already released");
+		}
+	}
+
+	/**
+	 * Give the body back to the pool. Safe to call more than once, and before the scrape
+	 * was resolved.
+	 */
+	public void release() {
+		ScrapeResult resolved;
+		synchronized (this) {
+			if (this.released) {
+				return;
+			}
+			this.released = true;
+			resolved = this.result;
+		}
+		if (resolved != null) {
+			resolved.body().release();
+		}
+	}
+
+}

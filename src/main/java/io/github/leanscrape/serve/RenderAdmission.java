@@ -1,0 +1,136 @@
+package io.github.leanscrape.serve;
+
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+import io.github.leanscrape.exposition.BodyKind;
+import io.github.leanscrape.exposition.ChunkPool;
+import io.github.leanscrape.exposition.SizeHints;
+
+/**
+ * Decides when a rendering may start: at most a fixed number run at once, and the memory
+ * that bodies hold at once stays within a multiple of the largest recent body. A rendering
+ * starts only when the bodies still held (being sent, or cached) and the renderings under
+ * way, with what it expects to need, stay within that; otherwise it waits, and is
+ * rejected when its deadline passes first.
+ *
+ * @author leanscrape
+ */
+final class RenderAdmission {
+
+	private final ChunkPool pool;
+
+	private final SizeHints sizeHints;
+
+	private final boolean compresses;
+
+	private final int maxConcurrentRenders;
+
+	private final Semaphore permits;
+
+	private final double maxHeldBodies;
+
+	/**
+	 * Create a new admission.
+	 * @param pool the pool whose chunks are reserved
+	 * @param sizeHints the expected size of each kind of body
+	 * @param compresses whether renderings are expected to be compressed too
+	 * @param maxConcurrentRenders how many renderings may run at once
+	 * @param maxHeldBodies the most memory that bodies may hold at once, in multiples of
+	 * the largest recent body, or zero (or less) for no limit
+	 */
+	RenderAdmission(ChunkPool pool, SizeHints sizeHints, boolean compresses, int maxConcurrentRenders,
+			double maxHeldBodies) {
+		if (maxConcurrentRenders < 1) {
+			throw new IllegalArgumentException("maxConcurrentRenders must be at least 1");
+		}
+		this.pool = pool;
+		this.sizeHints = sizeHints;
+		this.compresses = compresses;
+		this.maxConcurrentRenders = maxConcurrentRenders;
+		this.permits = new Semaphore(maxConcurrentRenders);
+		this.maxHeldBodies = maxHeldBodies;
+	}
+
+	/**
+	 * Wait for a rendering slot, then for the memory a rendering of a kind is expected to
+	 * need.
+	 * @param kind the kind to render
+	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
+	 * @param whileWaitingForMemory run before waiting for memory, to free what can be freed
+	 * @return the chunks reserved, to give back with {@link #leave}
+	 * @throws ScrapeRejectedException when the deadline passes first
+	 */
+	long enter(BodyKind kind, long deadlineNanos, Runnable whileWaitingForMemory) throws ScrapeRejectedException {
+		if (!acquirePermit(deadlineNanos)) {
+			throw new ScrapeRejectedException(
+					"All " + this.maxConcurrentRenders + " rendering slots stayed busy until the scrape timeout");
+		}
+		long reserved = reserveMemory(kind, deadlineNanos, whileWaitingForMemory);
+		if (reserved < 0) {
+			this.permits.release();
+			throw new ScrapeRejectedException("Scrape bodies held too much memory until the scrape timeout");
+		}
+		return reserved;
+	}
+
+	/**
+	 * Give back a slot and the chunks reserved by {@link #enter}.
+	 * @param reserved the chunks reserved
+	 */
+	void leave(long reserved) {
+		this.pool.unreserve(reserved);
+		this.permits.release();
+	}
+
+	/**
+	 * Return how many renderings run now.
+	 * @return the renderings in flight
+	 */
+	int rendersInFlight() {
+		return this.maxConcurrentRenders - this.permits.availablePermits();
+	}
+
+	private boolean acquirePermit(long deadlineNanos) {
+		try {
+			return this.permits.tryAcquire(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
+	/**
+	 * Reserve the chunks that a rendering of a kind, and its compressed copy, are expected
+	 * to need, waiting while bodies hold too much.
+	 * @return the chunks reserved, or {@code -1} when the deadline passed first
+	 */
+	private long reserveMemory(BodyKind kind, long deadlineNanos, Runnable whileWaitingForMemory) {
+		long largest = this.sizeHints.largest();
+		if (this.maxHeldBodies <= 0 || largest == 0) {
+			// No limit, or no size known yet: the rendering permits alone bound the first
+			// renderings.
+			return 0;
+		}
+		long chunkSize = this.pool.chunkSize();
+		long wanted = chunks(this.sizeHints.expectedSize(kind), chunkSize);
+		if (this.compresses) {
+			wanted += chunks(this.sizeHints.expectedSize(kind.compressed()), chunkSize);
+		}
+		long limit = (long) (this.maxHeldBodies * chunks(largest, chunkSize));
+		whileWaitingForMemory.run();
+		try {
+			return this.pool.reserve(wanted, limit, deadlineNanos) ? wanted : -1;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return -1;
+		}
+	}
+
+	private static long chunks(long bytes, long chunkSize) {
+		return (bytes + chunkSize - 1) / chunkSize;
+	}
+
+}

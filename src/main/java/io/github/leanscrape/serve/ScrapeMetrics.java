@@ -1,0 +1,31 @@
+package io.github.leanscrape.serve;
+
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
+
+/**
+ * Where the starter reports its own work: once per scrape request, at its outer boundary,
+ * when the response is done.
+ *
+ * @author leanscrape
+ */
+public interface ScrapeMetrics {
+
+	/**
+	 * Metrics that record nothing.
+	 */
+	ScrapeMetrics NONE = (format, outcome, durationNanos, bodyBytes, sentBytes) -> {
+	};
+
+	/**
+	 * Record one finished scrape request.
+	 * @param format the format
+	 * @param outcome how it ended
+	 * @param durationNanos from the request reaching the web layer to the end of the
+	 * response
+	 * @param bodyBytes the size of the uncompressed body, or {@code -1} when none was made
+	 * @param sentBytes the size of the body as sent, or {@code -1} when none was sent
+	 */
+	void scraped(PrometheusOutputFormat format, ScrapeOutcome outcome, long durationNanos, long bodyBytes,
+			long sentBytes);
+
+}

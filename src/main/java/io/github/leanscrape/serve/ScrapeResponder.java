@@ -1,0 +1,123 @@
+package io.github.leanscrape.serve;
+
+import java.util.List;
+
+import io.github.leanscrape.exposition.PooledBody;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One scrape from request to release, as both web stacks hand it over: serve a
+ * {@link PendingScrape} by the deadline its timeout header gives, choose the encoding
+ * its {@code Accept-Encoding} allows, and, when the response is done, record it once in
+ * the starter's metrics and release everything it held.
+ * <p>
+ * A scrape that misses its deadline is answered 503; one whose rendering fails, 500; both
+ * with a one-line plain text body, never a stack trace. A failure is logged with its stack
+ * trace the first time, at debug level after that.
+ *
+ * @author leanscrape
+ */
+public final class ScrapeResponder {
+
+	private static final Log logger = LogFactory.getLog(ScrapeResponder.class);
+
+	private final Scraper scraper;
+
+	private final ScrapeTimeouts timeouts;
+
+	private final ScrapeMetrics metrics;
+
+	private volatile boolean failureLogged;
+
+	/**
+	 * Create a new responder.
+	 * @param scraper the scraper, for compression
+	 * @param timeouts the deadlines of scrapes
+	 * @param metrics where finished scrapes are recorded
+	 */
+	public ScrapeResponder(Scraper scraper, ScrapeTimeouts timeouts, ScrapeMetrics metrics) {
+		this.scraper = scraper;
+		this.timeouts = timeouts;
+		this.metrics = metrics;
+	}
+
+	/**
+	 * Serve a scrape. Never throws: failures become error responses.
+	 * @param pending the scrape
+	 * @param acceptEncoding the values of the {@code Accept-Encoding} header, or
+	 * {@code null}
+	 * @param timeoutHeader the value of the scrape timeout header, or {@code null}
+	 * @return the response to write; pass it to {@link #finish} when done
+	 */
+	public ScrapeResponse respond(PendingScrape pending, @Nullable List<String> acceptEncoding,
+			@Nullable String timeoutHeader) {
+		long started = System.nanoTime();
+		ScrapeResult scrape;
+		try {
+			scrape = pending.resolve(this.timeouts.deadline(timeoutHeader, started));
+		}
+		catch (ScrapeRejectedException ex) {
+			return ScrapeResponse.error(pending, started, 503, ScrapeOutcome.REJECTED,
+					"Scrape not served within its timeout: " + ex.getMessage());
+		}
+		catch (RuntimeException ex) {
+			logFailure(ex);
+			return ScrapeResponse.error(pending, started, 500, ScrapeOutcome.ERROR,
+					"Scrape failed: " + ex.getClass().getSimpleName());
+		}
+		PooledBody plain = scrape.body();
+		if (!this.scraper.canCompress() || !AcceptEncoding.acceptsGzip(acceptEncoding)) {
+			return new ScrapeResponse(pending, started, 200, scrape.outcome(), plain, null, null);
+		}
+		try {
+			PooledBody compressed = this.scraper.gzip(plain);
+			return new ScrapeResponse(pending, started, 200, scrape.outcome(), plain, compressed, null);
+		}
+		catch (RuntimeException ex) {
+			logFailure(ex);
+			return ScrapeResponse.error(pending, started, 500, ScrapeOutcome.ERROR,
+					"Scrape failed: " + ex.getClass().getSimpleName());
+		}
+	}
+
+	/**
+	 * Record a finished response in the metrics, then release what it held: its
+	 * compressed body and its scrape. Call it once the response is written, failed, or was
+	 * abandoned because the client went away.
+	 * @param response the response
+	 * @param clientGone whether the client went away before the body was written
+	 */
+	public void finish(ScrapeResponse response, boolean clientGone) {
+		try {
+			ScrapeOutcome outcome = clientGone ? ScrapeOutcome.CLIENT_GONE : response.outcome();
+			PooledBody sent = response.body();
+			long sentBytes = (clientGone || sent == null) ? -1 : sent.length();
+			this.metrics.scraped(response.pending().format(), outcome, System.nanoTime() - response.started(),
+					response.plainLength(), sentBytes);
+		}
+		finally {
+			response.release();
+		}
+	}
+
+	/**
+	 * Return whether responses vary with {@code Accept-Encoding}.
+	 * @return {@code true} when compression is on
+	 */
+	public boolean compresses() {
+		return this.scraper.canCompress();
+	}
+
+	private void logFailure(RuntimeException ex) {
+		if (!this.failureLogged) {
+			this.failureLogged = true;
+			logger.error("Scrape failed; later failures are logged at debug level", ex);
+		}
+		else if (logger.isDebugEnabled()) {
+			logger.debug("Scrape failed", ex);
+		}
+	}
+
+}

@@ -1,0 +1,107 @@
+package io.github.leanscrape.serve;
+
+import java.nio.charset.StandardCharsets;
+
+import io.github.leanscrape.exposition.PooledBody;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A response to a scrape, for a web stack to write: a body, with its encoding, or an error
+ * status with a one-line plain text message. Whoever writes it hands it back to
+ * {@link ScrapeResponder#finish} when done.
+ *
+ * @author leanscrape
+ */
+public final class ScrapeResponse {
+
+	private final PendingScrape pending;
+
+	private final long started;
+
+	private final int status;
+
+	private final ScrapeOutcome outcome;
+
+	private final @Nullable PooledBody plain;
+
+	private final @Nullable PooledBody compressed;
+
+	private final byte @Nullable [] message;
+
+	ScrapeResponse(PendingScrape pending, long started, int status, ScrapeOutcome outcome, @Nullable PooledBody plain,
+			@Nullable PooledBody compressed, byte @Nullable [] message) {
+		this.pending = pending;
+		this.started = started;
+		this.status = status;
+		this.outcome = outcome;
+		this.plain = plain;
+		this.compressed = compressed;
+		this.message = message;
+	}
+
+	static ScrapeResponse error(PendingScrape pending, long started, int status, ScrapeOutcome outcome,
+			String message) {
+		return new ScrapeResponse(pending, started, status, outcome, null, null,
+				(message + "\n").getBytes(StandardCharsets.UTF_8));
+	}
+
+	/**
+	 * Return the HTTP status.
+	 * @return 200, 500 or 503
+	 */
+	public int status() {
+		return this.status;
+	}
+
+	/**
+	 * Return the body to send, or {@code null} for an error response.
+	 * @return the body
+	 */
+	public @Nullable PooledBody body() {
+		return (this.compressed != null) ? this.compressed : this.plain;
+	}
+
+	/**
+	 * Return the content coding of the body.
+	 * @return {@code gzip}, or {@code null} when the body is not compressed
+	 */
+	public @Nullable String contentEncoding() {
+		return (this.compressed != null) ? AcceptEncoding.GZIP : null;
+	}
+
+	/**
+	 * Return the plain text message of an error response.
+	 * @return the message, or {@code null} for a body
+	 */
+	public byte @Nullable [] message() {
+		return this.message;
+	}
+
+	PendingScrape pending() {
+		return this.pending;
+	}
+
+	long started() {
+		return this.started;
+	}
+
+	ScrapeOutcome outcome() {
+		return this.outcome;
+	}
+
+	long plainLength() {
+		return (this.plain != null) ? this.plain.length() : -1;
+	}
+
+	void release() {
+		try {
+			if (this.compressed != null) {
+				this.compressed.release();
+			}
+		}
+		finally {
+			this.pending.release();
+		}
+	}
+
+}

@@ -1,0 +1,14 @@
+package io.github.leanscrape.serve;
+
+import io.github.leanscrape.exposition.PooledBody;
+
+/**
+ * A body ready to send, and how it came to be.
+ *
+ * @param body the body, whose reference the holder owns
+ * @param outcome rendered for this request, shared with another, or cached
+ * @author leanscrape
+ */
+public record ScrapeResult(PooledBody body, ScrapeOutcome outcome) {
+
+}

@@ -1,0 +1,72 @@
+package io.github.leanscrape.serve;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Turns Prometheus's {@code X-Prometheus-Scrape-Timeout-Seconds} header into the deadline
+ * of a scrape.
+ * <p>
+ * A positive number of seconds is the timeout, capped at the configured maximum. A
+ * missing header, or one that is not a positive finite number ({@code -1}, {@code 0},
+ * {@code abc}, {@code NaN}), gives the default timeout: a scrape is never refused for a
+ * bad header, and never waits without bound.
+ *
+ * @author leanscrape
+ */
+public final class ScrapeTimeouts {
+
+	/**
+	 * The header Prometheus sends with its scrape timeout.
+	 */
+	public static final String HEADER = "X-Prometheus-Scrape-Timeout-Seconds";
+
+	private final long defaultNanos;
+
+	private final long maxNanos;
+
+	/**
+	 * Create a new instance.
+	 * @param defaultTimeout the timeout of a scrape without a usable header
+	 * @param maxTimeout the longest timeout a header may ask for
+	 */
+	public ScrapeTimeouts(Duration defaultTimeout, Duration maxTimeout) {
+		this.defaultNanos = Math.max(1, defaultTimeout.toNanos());
+		this.maxNanos = Math.max(this.defaultNanos, maxTimeout.toNanos());
+	}
+
+	/**
+	 * Return the deadline of a scrape.
+	 * @param header the value of the timeout header, or {@code null}
+	 * @param nowNanos the current {@link System#nanoTime()}
+	 * @return the deadline, in {@link System#nanoTime()} terms
+	 */
+	public long deadline(@Nullable String header, long nowNanos) {
+		return nowNanos + timeoutNanos(header);
+	}
+
+	/**
+	 * Return the timeout that a header value means.
+	 * @param header the value of the timeout header, or {@code null}
+	 * @return the timeout in nanoseconds
+	 */
+	public long timeoutNanos(@Nullable String header) {
+		if (header == null || header.isBlank() || header.length() > 32) {
+			return this.defaultNanos;
+		}
+		double seconds;
+		try {
+			seconds = Double.parseDouble(header.trim());
+		}
+		catch (NumberFormatException ex) {
+			return this.defaultNanos;
+		}
+		if (!(seconds > 0) || Double.isInfinite(seconds)) {
+			return this.defaultNanos;
+		}
+		double nanos = seconds * 1e9;
+		return (nanos >= this.maxNanos) ? this.maxNanos : Math.max(1, (long) nanos);
+	}
+
+}

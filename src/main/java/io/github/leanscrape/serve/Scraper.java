@@ -1,0 +1,184 @@
+package io.github.leanscrape.serve;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Set;
+
+import io.github.leanscrape.exposition.BodyKind;
+import io.github.leanscrape.exposition.ChunkPool;
+import io.github.leanscrape.exposition.ChunkedOutput;
+import io.github.leanscrape.exposition.ExpositionRenderer;
+import io.github.leanscrape.exposition.GzipEncoder;
+import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.exposition.SizeHints;
+import io.github.leanscrape.serve.SharedRenderings.Turn;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
+
+/**
+ * Produces scrape bodies, and keeps scrapes cheap when many arrive at once. A scrape takes
+ * a cached body of its kind when there is one ({@link BodyCache}); else it joins a
+ * rendering of its kind in flight ({@link SharedRenderings}); else it renders, once
+ * admitted ({@link RenderAdmission}), into pooled chunks sized from the previous body of
+ * its kind. A compressed body is made once per body, however many readers want it.
+ *
+ * @author leanscrape
+ */
+public final class Scraper {
+
+	private final ExpositionRenderer renderer;
+
+	private final ChunkPool pool;
+
+	private final SizeHints sizeHints;
+
+	private final @Nullable GzipEncoder gzipEncoder;
+
+	private final BodyCache cache;
+
+	private final SharedRenderings renderings = new SharedRenderings();
+
+	private final RenderAdmission admission;
+
+	/**
+	 * Create a new scraper.
+	 * @param renderer the renderer that writes the exposition
+	 * @param pool the pool of output chunks
+	 * @param sizeHints the size hints of each kind of body
+	 * @param gzipEncoder the encoder for compressed bodies, or {@code null} when compression
+	 * is off
+	 * @param maxConcurrentRenders how many renderings may run at once
+	 * @param cacheTimeToLive how long a body may be served again, or zero for never
+	 * @param maxHeldBodies the most memory that bodies may hold at once, in multiples of
+	 * the largest recent body, or zero (or less) for no limit
+	 */
+	public Scraper(ExpositionRenderer renderer, ChunkPool pool, SizeHints sizeHints, @Nullable GzipEncoder gzipEncoder,
+			int maxConcurrentRenders, Duration cacheTimeToLive, double maxHeldBodies) {
+		this.renderer = renderer;
+		this.pool = pool;
+		this.sizeHints = sizeHints;
+		this.gzipEncoder = gzipEncoder;
+		this.cache = new BodyCache(cacheTimeToLive);
+		this.admission = new RenderAdmission(pool, sizeHints, gzipEncoder != null, maxConcurrentRenders,
+				maxHeldBodies);
+	}
+
+	/**
+	 * Serve one scrape, sharing a rendering or a cached body where it can. The caller owns
+	 * a reference to the body and must release it.
+	 * @param format the format
+	 * @param includedNames the families to include, or {@code null} for all
+	 * @param deadlineNanos the {@link System#nanoTime()} by which the body must be ready
+	 * @return the body and how it was obtained
+	 * @throws ScrapeRejectedException when the deadline passes first
+	 */
+	public ScrapeResult scrape(PrometheusOutputFormat format, @Nullable Set<String> includedNames, long deadlineNanos)
+			throws ScrapeRejectedException {
+		BodyKind kind = BodyKind.of(format, includedNames);
+		PooledBody cached = this.cache.get(kind);
+		if (cached != null) {
+			return new ScrapeResult(cached, ScrapeOutcome.CACHED);
+		}
+		Turn turn = this.renderings.startOrJoin(kind);
+		if (!turn.renders()) {
+			return new ScrapeResult(SharedRenderings.await(turn.rendering(), deadlineNanos), ScrapeOutcome.COALESCED);
+		}
+		PooledBody body;
+		try {
+			long reserved = this.admission.enter(kind, deadlineNanos, this.cache::evictExpired);
+			try {
+				body = render(kind);
+			}
+			finally {
+				this.admission.leave(reserved);
+			}
+		}
+		catch (ScrapeRejectedException | RuntimeException | Error ex) {
+			this.renderings.fail(turn.rendering(), ex);
+			throw ex;
+		}
+		this.renderings.complete(turn.rendering(), body);
+		this.cache.put(kind, body);
+		return new ScrapeResult(body, ScrapeOutcome.OK);
+	}
+
+	/**
+	 * Render one scrape into a new body now, without sharing, limits or cache. The caller
+	 * owns the body's reference and must release it.
+	 * @param format the format
+	 * @param includedNames the families to include, or {@code null} for all
+	 * @return the body
+	 */
+	public PooledBody renderNow(PrometheusOutputFormat format, @Nullable Set<String> includedNames) {
+		return render(BodyKind.of(format, includedNames));
+	}
+
+	private PooledBody render(BodyKind kind) {
+		ChunkedOutput output = new ChunkedOutput(this.pool, kind, this.sizeHints.expectedSize(kind));
+		try {
+			this.renderer.render(kind.format(), kind.includedNames(), output);
+			PooledBody body = output.toBody();
+			this.sizeHints.record(kind, body.length());
+			return body;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Writing metrics failed", ex);
+		}
+		finally {
+			output.discard();
+		}
+	}
+
+	/**
+	 * Return whether bodies can be compressed.
+	 * @return {@code true} when compression is on
+	 */
+	public boolean canCompress() {
+		return this.gzipEncoder != null;
+	}
+
+	/**
+	 * Return the gzip form of a body, compressed once however many readers want it. The
+	 * caller owns a reference to the result and must release it.
+	 * @param body a body from {@link #scrape}
+	 * @return the compressed body
+	 */
+	public PooledBody gzip(PooledBody body) {
+		GzipEncoder encoder = this.gzipEncoder;
+		if (encoder == null) {
+			throw new IllegalStateException("Compression is off");
+		}
+		return body.compressed((plain) -> {
+			BodyKind kind = plain.kind().compressed();
+			PooledBody encoded = encoder.encode(plain, kind, this.sizeHints.expectedSize(kind));
+			this.sizeHints.record(kind, encoded.length());
+			return encoded;
+		});
+	}
+
+	/**
+	 * Drop every cached body, giving its chunks back to the pool.
+	 */
+	public void clearCache() {
+		this.cache.clear();
+	}
+
+	/**
+	 * Return how many renderings run now.
+	 * @return the renderings in flight
+	 */
+	public int rendersInFlight() {
+		return this.admission.rendersInFlight();
+	}
+
+	/**
+	 * Return how many scrapes wait now for a rendering that another scrape started.
+	 * @return the scrapes waiting for a shared rendering
+	 */
+	public int scrapesWaiting() {
+		return this.renderings.waiting();
+	}
+
+}

@@ -1,0 +1,13 @@
+/**
+ * One scrape, from the request the web layer hands over to the release of what it held:
+ * the pending scrape, its deadline from the scrape timeout header, coalescing, cached
+ * bodies and admission of renderings, the choice of encoding, the outcome, the starter's
+ * own metrics (recorded once, here) and the release of the body.
+ * <p>
+ * Imports {@code exposition}; never {@code web}, {@code endpoint}, {@code autoconfigure}
+ * or {@code recording}.
+ */
+@NullMarked
+package io.github.leanscrape.serve;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,169 @@
+package io.github.leanscrape.web;
+
+import java.util.Arrays;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
+import org.springframework.util.MimeType;
+import org.springframework.util.MimeTypeUtils;
+
+/**
+ * Chooses the scrape format for an {@code Accept} header, honouring q-values.
+ * <p>
+ * Each format gets the q-value of the most specific media range that matches it (exact
+ * type, then {@code type/*}, then {@code *}{@code /*}), as RFC 9110 says. The highest
+ * q-value above zero wins; on a tie the more specific range wins, and then Spring Boot's
+ * own preference decides: protobuf over OpenMetrics over text, except that a bare
+ * {@code *}{@code /*} means the default, text. Media type parameters are ignored when
+ * matching, as Spring Boot ignores them: {@code application/openmetrics-text;version=0.0.1}
+ * selects OpenMetrics 1.0.0.
+ * <p>
+ * A header that cannot be parsed gives {@code null}, so that the request is left as it is
+ * and Spring answers it as it would answer Spring Boot's own endpoint.
+ *
+ * @author leanscrape
+ */
+public final class FormatNegotiator {
+
+	private static final PrometheusOutputFormat[] FORMATS = PrometheusOutputFormat.values();
+
+	private static final int NO_MATCH = -1;
+
+	private FormatNegotiator() {
+	}
+
+	/**
+	 * Return the result of negotiation for the values of the {@code Accept} header.
+	 * @param acceptHeaders the header values, possibly empty
+	 * @return the negotiation result
+	 */
+	public static Result negotiate(@Nullable List<String> acceptHeaders) {
+		if (acceptHeaders == null || acceptHeaders.isEmpty()) {
+			return new Result(defaultFormat(), true);
+		}
+		double[] quality = new double[FORMATS.length];
+		int[] specificity = new int[FORMATS.length];
+		Arrays.fill(specificity, NO_MATCH);
+		boolean any = false;
+		try {
+			for (String header : acceptHeaders) {
+				for (String token : MimeTypeUtils.tokenize(header)) {
+					if (token.isBlank()) {
+						continue;
+					}
+					MimeType range = MimeTypeUtils.parseMimeType(token);
+					any = true;
+					double q = quality(range);
+					int rangeSpecificity = specificity(range);
+					for (int i = 0; i < FORMATS.length; i++) {
+						if (matches(range, FORMATS[i].getProducedMimeType())
+								&& isMoreSpecificOrBetter(rangeSpecificity, q, specificity[i], quality[i])) {
+							specificity[i] = rangeSpecificity;
+							quality[i] = q;
+						}
+					}
+				}
+			}
+		}
+		catch (IllegalArgumentException ex) {
+			return new Result(null, false);
+		}
+		if (!any) {
+			return new Result(defaultFormat(), true);
+		}
+		PrometheusOutputFormat best = null;
+		for (int i = 0; i < FORMATS.length; i++) {
+			if (specificity[i] == NO_MATCH || quality[i] <= 0) {
+				continue;
+			}
+			if (best == null || isPreferred(i, best.ordinal(), quality, specificity)) {
+				best = FORMATS[i];
+			}
+		}
+		return new Result(best, true);
+	}
+
+	private static boolean isMoreSpecificOrBetter(int rangeSpecificity, double q, int currentSpecificity,
+			double currentQuality) {
+		if (rangeSpecificity != currentSpecificity) {
+			return rangeSpecificity > currentSpecificity;
+		}
+		// Two ranges of the same specificity match: the more generous one counts.
+		return q > currentQuality;
+	}
+
+	private static boolean isPreferred(int candidate, int current, double[] quality, int[] specificity) {
+		if (quality[candidate] != quality[current]) {
+			return quality[candidate] > quality[current];
+		}
+		if (specificity[candidate] != specificity[current]) {
+			return specificity[candidate] > specificity[current];
+		}
+		if (specificity[candidate] == 0) {
+			// Only */* matched both: that is a request for the default format.
+			return FORMATS[candidate].isDefault();
+		}
+		// Spring Boot prefers the format declared last: protobuf, OpenMetrics, text.
+		return candidate > current;
+	}
+
+	private static boolean matches(MimeType range, MimeType produced) {
+		if (range.isWildcardType()) {
+			return true;
+		}
+		if (!range.getType().equalsIgnoreCase(produced.getType())) {
+			return false;
+		}
+		return range.isWildcardSubtype() || range.getSubtype().equalsIgnoreCase(produced.getSubtype());
+	}
+
+	private static int specificity(MimeType range) {
+		if (range.isWildcardType()) {
+			return 0;
+		}
+		return range.isWildcardSubtype() ? 1 : 2;
+	}
+
+	private static double quality(MimeType range) {
+		String q = range.getParameter("q");
+		if (q == null) {
+			return 1.0;
+		}
+		double value = Double.parseDouble(q.trim());
+		if (!(value >= 0 && value <= 1)) {
+			throw new IllegalArgumentException("Invalid q-value " + q);
+		}
+		return value;
+	}
+
+	private static PrometheusOutputFormat defaultFormat() {
+		for (PrometheusOutputFormat format : FORMATS) {
+			if (format.isDefault()) {
+				return format;
+			}
+		}
+		return FORMATS[0];
+	}
+
+	/**
+	 * The outcome of negotiation.
+	 *
+	 * @param format the chosen format, or {@code null} when none is acceptable or the
+	 * header could not be parsed
+	 * @param parsed whether the header could be parsed
+	 */
+	public record Result(@Nullable PrometheusOutputFormat format, boolean parsed) {
+
+		/**
+		 * Return whether the request should be answered 406 Not Acceptable.
+		 * @return {@code true} when the header was understood and allows no format
+		 */
+		public boolean notAcceptable() {
+			return this.parsed && this.format == null;
+		}
+
+	}
+
+}

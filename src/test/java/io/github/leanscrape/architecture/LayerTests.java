@@ -1,0 +1,83 @@
+package io.github.leanscrape.architecture;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/**
+ * The direction of the starter's imports, checked on its compiled classes: {@code web} →
+ * {@code endpoint} → {@code serve} → {@code exposition}, with {@code autoconfigure} on top
+ * and {@code recording} apart. Each package's {@code package-info.java} says the same in
+ * words.
+ */
+class LayerTests {
+
+	private static final JavaClasses STARTER = new ClassFileImporter()
+		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+		.importPackages("io.github.leanscrape");
+
+	@Test
+	void layersImportDownwardOnly() {
+		layeredArchitecture().consideringOnlyDependenciesInLayers()
+			.layer("autoconfigure")
+			.definedBy("io.github.leanscrape.autoconfigure..")
+			.layer("web")
+			.definedBy("io.github.leanscrape.web..")
+			.layer("endpoint")
+			.definedBy("io.github.leanscrape.endpoint..")
+			.layer("serve")
+			.definedBy("io.github.leanscrape.serve..")
+			.layer("exposition")
+			.definedBy("io.github.leanscrape.exposition..")
+			.layer("recording")
+			.definedBy("io.github.leanscrape.recording..")
+			.whereLayer("autoconfigure")
+			.mayNotBeAccessedByAnyLayer()
+			.whereLayer("web")
+			.mayOnlyBeAccessedByLayers("autoconfigure")
+			.whereLayer("endpoint")
+			.mayOnlyBeAccessedByLayers("autoconfigure", "web")
+			.whereLayer("serve")
+			.mayOnlyBeAccessedByLayers("autoconfigure", "web", "endpoint")
+			.whereLayer("exposition")
+			.mayOnlyBeAccessedByLayers("autoconfigure", "web", "endpoint", "serve")
+			.whereLayer("recording")
+			.mayOnlyBeAccessedByLayers("autoconfigure")
+			.check(STARTER);
+	}
+
+	@Test
+	void recordingStandsApart() {
+		noClasses()
+			.that()
+			.resideInAPackage("io.github.leanscrape.recording..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("io.github.leanscrape.web..", "io.github.leanscrape.endpoint..",
+					"io.github.leanscrape.serve..", "io.github.leanscrape.exposition..",
+					"io.github.leanscrape.autoconfigure..")
+			.check(STARTER);
+	}
+
+	@Test
+	void directPathIsBelowTheExpositionItWritesInto() {
+		noClasses()
+			.that()
+			.resideInAPackage("io.github.leanscrape.exposition")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("io.github.leanscrape.exposition.direct..")
+			.check(STARTER);
+	}
+
+	@Test
+	void stackAdaptersDoNotKnowEachOther() {
+		slices().matching("io.github.leanscrape.web.(*)..").should().notDependOnEachOther().check(STARTER);
+	}
+
+}

@@ -1,0 +1,4 @@
+/**
+ * Checks of the starter's structure.
+ */
+package io.github.leanscrape.architecture;

@@ -1,0 +1,212 @@
+package io.github.leanscrape.exposition.direct;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Properties;
+import java.util.Set;
+
+import io.github.leanscrape.exposition.BodyKind;
+import io.github.leanscrape.exposition.ChunkPool;
+import io.github.leanscrape.exposition.ChunkedOutput;
+import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.exposition.ReferenceRenderer;
+import io.github.leanscrape.support.FrozenClock;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.LongTaskTimer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.model.registry.Collector;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.DuplicateLabelsException;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.tracer.common.SpanContext;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusScrapeEndpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+/**
+ * Each kind of fallback to the reference path: the output stays Spring Boot's, and the
+ * fallback is counted.
+ */
+class DirectRendererFallbackTests {
+
+	private static final PrometheusOutputFormat TEXT = PrometheusOutputFormat.CONTENT_TYPE_004;
+
+	private static final PrometheusOutputFormat OPENMETRICS = PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100;
+
+	@Test
+	void collectorRegisteredOutsideMicrometerSendsTheWholeScrapeToTheReferencePath() {
+		Fixture fixture = new Fixture(null, PrometheusConfig.DEFAULT.prometheusProperties());
+		Collector outside = () -> GaugeSnapshot.builder()
+			.name("outside_micrometer")
+			.help("Registered in client_java")
+			.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().value(3).build())
+			.build();
+		fixture.registry.getPrometheusRegistry().register(outside);
+		fixture.assertSameAsSpringBoot(TEXT, null);
+		assertThat(fixture.renderer.wholeScrapeFallbacks()).isEqualTo(1);
+		assertThat(fixture.renderer.directScrapes()).isZero();
+	}
+
+	@Test
+	void createdTimestampsSendTextScrapesToTheReferencePath() {
+		Properties properties = PrometheusConfig.DEFAULT.prometheusProperties();
+		properties.setProperty("io.prometheus.exporter.includeCreatedTimestamps", "true");
+		Fixture fixture = new Fixture(null, properties);
+		fixture.assertSameAsSpringBoot(TEXT, null);
+		fixture.assertSameAsSpringBoot(OPENMETRICS, null);
+		assertThat(fixture.renderer.wholeScrapeFallbacks()).isEqualTo(2);
+	}
+
+	@Test
+	void possibleExemplarsSendOpenMetricsToTheReferencePathButNotText() {
+		SpanContext spanContext = new SampledSpanContext();
+		Fixture fixture = new Fixture(spanContext, PrometheusConfig.DEFAULT.prometheusProperties());
+		fixture.counter.increment();
+		fixture.assertSameAsSpringBoot(OPENMETRICS, null);
+		assertThat(fixture.renderer.wholeScrapeFallbacks()).isEqualTo(1);
+		fixture.assertSameAsSpringBoot(TEXT, null);
+		assertThat(fixture.renderer.directScrapes()).isEqualTo(1);
+	}
+
+	@Test
+	void protobufGoesToTheReferencePath() {
+		Fixture fixture = new Fixture(null, PrometheusConfig.DEFAULT.prometheusProperties());
+		ChunkedOutput buffer = new ChunkedOutput(fixture.pool, BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_004, null), 0);
+		try {
+			fixture.renderer.render(PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF, null, buffer);
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+		PooledBody body = buffer.toBody();
+		assertThat(body.toByteArray()).isEqualTo(fixture.boot.scrape(PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF, null)
+			.getBody());
+		body.release();
+		assertThat(fixture.renderer.wholeScrapeFallbacks()).isEqualTo(1);
+	}
+
+	@Test
+	void meterTypesTheDirectPathDoesNotWriteAreWrittenByTheReferencePathInPlace() {
+		Fixture fixture = new Fixture(null, PrometheusConfig.DEFAULT.prometheusProperties());
+		fixture.assertSameAsSpringBoot(TEXT, null);
+		fixture.assertSameAsSpringBoot(OPENMETRICS, null);
+		fixture.assertSameAsSpringBoot(TEXT, Set.of("batch_seconds", "requests"));
+		assertThat(fixture.renderer.directScrapes()).isEqualTo(3);
+		assertThat(fixture.renderer.wholeScrapeFallbacks()).isZero();
+		// batch_seconds and batch_seconds_max, in each of the three scrapes
+		assertThat(fixture.renderer.familyFallbacks()).isEqualTo(5);
+	}
+
+	@Test
+	void tagKeysThatBecomeTheSameLabelGiveWhatSpringBootsEndpointGives() {
+		Fixture fixture = new Fixture(null, PrometheusConfig.DEFAULT.prometheusProperties());
+		Counter dotted = Counter.builder("jobs").tag("a.b", "x").register(fixture.registry);
+		Counter.builder("jobs").tag("a_b", "x").register(fixture.registry).increment();
+		// Micrometer 1.17 hands client_java two series with the same labels, which it
+		// refuses; 1.16 keeps one of them. Either way the starter must do what Spring Boot's
+		// endpoint does.
+		Throwable boot = catchThrowable(() -> fixture.boot.scrape(TEXT, null));
+		if (boot != null) {
+			assertThat(boot).isInstanceOf(DuplicateLabelsException.class);
+			ChunkedOutput buffer = new ChunkedOutput(fixture.pool, BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_004, null), 0);
+			assertThatExceptionOfType(DuplicateLabelsException.class)
+				.isThrownBy(() -> fixture.renderer.render(TEXT, null, buffer))
+				.withMessage(boot.getMessage());
+			buffer.toBody().release();
+		}
+		else {
+			fixture.assertSameAsSpringBoot(TEXT, null);
+		}
+		fixture.registry.remove(dotted);
+		fixture.assertSameAsSpringBoot(TEXT, null);
+		fixture.assertSameAsSpringBoot(OPENMETRICS, Set.of("jobs_total"));
+	}
+
+	private static final class Fixture {
+
+		final PrometheusMeterRegistry registry;
+
+		final DirectRenderer renderer;
+
+		final PrometheusScrapeEndpoint boot;
+
+		final ChunkPool pool = new ChunkPool(4096, 1 << 20);
+
+		final Counter counter;
+
+		final LongTaskTimer.Sample task;
+
+		Fixture(@Nullable SpanContext spanContext, Properties properties) {
+			PrometheusConfig config = new PrometheusConfig() {
+
+				@Override
+				public @Nullable String get(String key) {
+					return null;
+				}
+
+				@Override
+				public Properties prometheusProperties() {
+					return properties;
+				}
+
+			};
+			this.registry = new PrometheusMeterRegistry(config, new PrometheusRegistry(), new FrozenClock(),
+					spanContext);
+			this.counter = Counter.builder("requests").tag("uri", "/a").register(this.registry);
+			this.counter.increment(2);
+			this.task = LongTaskTimer.builder("batch").register(this.registry).start();
+			this.renderer = new DirectRenderer(this.registry, config, properties,
+					new ReferenceRenderer(this.registry.getPrometheusRegistry(), properties), Long.MAX_VALUE);
+			this.boot = new PrometheusScrapeEndpoint(this.registry.getPrometheusRegistry(), properties);
+		}
+
+		void assertSameAsSpringBoot(PrometheusOutputFormat format, @Nullable Set<String> names) {
+			ChunkedOutput buffer = new ChunkedOutput(this.pool, BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_004, null), 0);
+			try {
+				this.renderer.render(format, names, buffer);
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
+			PooledBody body = buffer.toBody();
+			assertThat(new String(body.toByteArray(), StandardCharsets.UTF_8))
+				.isEqualTo(new String(this.boot.scrape(format, names).getBody(), StandardCharsets.UTF_8));
+			body.release();
+			assertThat(this.pool.leasedChunks()).isZero();
+		}
+
+	}
+
+	/**
+	 * A span context that samples every exemplar, as a tracer would for a sampled span.
+	 */
+	private static final class SampledSpanContext implements SpanContext {
+
+		@Override
+		public @Nullable String getCurrentTraceId() {
+			return "trace";
+		}
+
+		@Override
+		public @Nullable String getCurrentSpanId() {
+			return "span";
+		}
+
+		@Override
+		public boolean isCurrentSpanSampled() {
+			return true;
+		}
+
+		@Override
+		public void markCurrentSpanAsExemplar() {
+		}
+
+	}
+
+}

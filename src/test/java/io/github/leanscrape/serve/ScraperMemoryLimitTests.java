@@ -1,0 +1,79 @@
+package io.github.leanscrape.serve;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import io.github.leanscrape.exposition.ChunkPool;
+import io.github.leanscrape.exposition.ExpositionRenderer;
+import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.exposition.SizeHints;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests for the bound that {@link Scraper} puts on the memory held by scrape bodies.
+ *
+ * @author leanscrape
+ */
+class ScraperMemoryLimitTests {
+
+	private static final int CHUNK = 1024;
+
+	/**
+	 * Four chunks of output for every scrape, whatever its kind.
+	 */
+	private static final ExpositionRenderer FOUR_CHUNKS = (format, includedNames, out) -> {
+		for (int i = 0; i < 4 * CHUNK; i++) {
+			out.write('x');
+		}
+	};
+
+	private static final PrometheusOutputFormat TEXT = PrometheusOutputFormat.CONTENT_TYPE_004;
+
+	@Test
+	void renderingWaitsForHeldBodiesAndIsRejectedAtItsDeadline() throws Exception {
+		Scraper scraper = scraper(2.5);
+		PooledBody first = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
+		PooledBody second = scraper.scrape(TEXT, Set.of("other"), deadline(Duration.ofSeconds(10))).body();
+		// Two bodies of four chunks held, four more expected: more than 2.5 bodies.
+		assertThatExceptionOfType(ScrapeRejectedException.class)
+			.isThrownBy(() -> scraper.scrape(TEXT, null, deadline(Duration.ofMillis(100))));
+		assertThat(this.pool.reservedChunks()).isZero();
+		first.release();
+		PooledBody third = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
+		assertThat(this.pool.peakLeasedChunks()).isLessThanOrEqualTo(10);
+		second.release();
+		third.release();
+		assertThat(this.pool.leasedChunks()).isZero();
+	}
+
+	@Test
+	void noLimitWhenTurnedOff() throws Exception {
+		Scraper scraper = scraper(0);
+		PooledBody first = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
+		PooledBody second = scraper.scrape(TEXT, Set.of("other"), deadline(Duration.ofSeconds(10))).body();
+		PooledBody third = scraper.scrape(TEXT, null, deadline(Duration.ofMillis(100))).body();
+		assertThat(this.pool.leasedChunks()).isEqualTo(12);
+		first.release();
+		second.release();
+		third.release();
+	}
+
+	private final ChunkPool pool = new ChunkPool(CHUNK, 0);
+
+	private Scraper scraper(double maxHeldBodies) {
+		// No headroom: a scrape is expected to need what the last one of its kind did.
+		return new Scraper(FOUR_CHUNKS, this.pool, new SizeHints(this.pool, 0), null, 2, Duration.ZERO,
+				maxHeldBodies);
+	}
+
+	private static long deadline(Duration timeout) {
+		return System.nanoTime() + TimeUnit.NANOSECONDS.convert(timeout);
+	}
+
+}
