@@ -16,8 +16,8 @@ import javax.imageio.ImageIO;
 
 /**
  * Draws the README's chart from a JMH result file: bytes and time per scrape against the
- * number of series, Spring Boot's endpoint and the starter, one line per format, both axes
- * on a log scale. Plain Java 2D, so that drawing it needs nothing but the JDK.
+ * number of series, Spring Boot's endpoint and the starter, one line per format, both
+ * axes on a log scale. Plain Java 2D, so that drawing it needs nothing but the JDK.
  * <p>
  * Arguments: the JMH JSON results, the PNG to write.
  *
@@ -57,8 +57,7 @@ public final class BenchmarkChart {
 		ImageIO.write(image, "png", Path.of(args[1]).toFile());
 	}
 
-	private static void panel(Graphics2D g, List<BenchmarkGate.Result> results, int x0, String title,
-			boolean bytes) {
+	private static void panel(Graphics2D g, List<BenchmarkGate.Result> results, int x0, String title, boolean bytes) {
 		int left = x0 + 80;
 		int right = x0 + WIDTH / 2 - 30;
 		int top = 50;

@@ -16,14 +16,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the JSON results of a JMH run of the scrape benchmarks ({@code -rf json}), prints
- * them as a markdown table, and fails when leanscrape allocates more than a given share of
- * what Spring Boot's endpoint allocates in the same run.
+ * them as a markdown table, and fails when leanscrape allocates more than a given share
+ * of what Spring Boot's endpoint allocates in the same run.
  * <p>
- * A check compares {@code gc.alloc.rate.norm} (bytes per operation, from {@code -prof gc})
- * of the {@code leanscrape} benchmark with that of the {@code boot} benchmark, at one
- * series count and one format. A check whose results are missing fails too: a gate that
- * passes on nothing proves nothing.
- * <pre>
+ * A check compares {@code gc.alloc.rate.norm} (bytes per operation, from
+ * {@code -prof gc}) of the {@code leanscrape} benchmark with that of the {@code boot}
+ * benchmark, at one series count and one format. A check whose results are missing fails
+ * too: a gate that passes on nothing proves nothing. <pre>
  * BenchmarkGate [--results FILE] [--series N] [--ratio R] [--openmetrics-ratio R|off]
  *               [--protobuf-ratio R|off] [--table-out FILE] [--table-only]
  * </pre>
@@ -121,8 +120,9 @@ public final class BenchmarkGate {
 		Result candidate = find(results, CANDIDATE, series, format);
 		String where = format + " at " + series + " series";
 		if (baseline == null || candidate == null) {
-			out.printf(Locale.ROOT, "MISSING %s: no result of %s; run ScrapeBenchmark with -p seriesCount=%s "
-					+ "-p format=%s%n", where, (baseline == null) ? BASELINE : CANDIDATE, series, format);
+			out.printf(Locale.ROOT,
+					"MISSING %s: no result of %s; run ScrapeBenchmark with -p seriesCount=%s " + "-p format=%s%n",
+					where, (baseline == null) ? BASELINE : CANDIDATE, series, format);
 			return 2;
 		}
 		if (Double.isNaN(baseline.bytesPerOp) || Double.isNaN(candidate.bytesPerOp)) {
@@ -132,8 +132,8 @@ public final class BenchmarkGate {
 		double actual = candidate.bytesPerOp / baseline.bytesPerOp;
 		boolean passed = candidate.bytesPerOp <= ratio * baseline.bytesPerOp;
 		out.printf(Locale.ROOT, "%s %s: %s allocates %,.0f B/op, %.3f of %s's %,.0f B/op (limit %.3f)%n",
-				passed ? "PASS" : "FAIL", where, CANDIDATE, candidate.bytesPerOp, actual, BASELINE,
-				baseline.bytesPerOp, ratio);
+				passed ? "PASS" : "FAIL", where, CANDIDATE, candidate.bytesPerOp, actual, BASELINE, baseline.bytesPerOp,
+				ratio);
 		return passed ? 0 : 1;
 	}
 
@@ -450,7 +450,8 @@ public final class BenchmarkGate {
 					case 'b' -> string.append('\b');
 					case 'f' -> string.append('\f');
 					case 'u' -> {
-						string.append((char) Integer.parseInt(this.text.substring(this.position, this.position + 4), 16));
+						string
+							.append((char) Integer.parseInt(this.text.substring(this.position, this.position + 4), 16));
 						this.position += 4;
 					}
 					default -> string.append(escaped);
@@ -460,7 +461,8 @@ public final class BenchmarkGate {
 
 		private Double number() {
 			int start = this.position;
-			while (this.position < this.text.length() && "+-0123456789.eE".indexOf(this.text.charAt(this.position)) >= 0) {
+			while (this.position < this.text.length()
+					&& "+-0123456789.eE".indexOf(this.text.charAt(this.position)) >= 0) {
 				this.position++;
 			}
 			if (start == this.position) {

@@ -21,9 +21,9 @@ import org.springframework.core.io.Resource;
  * One whole scrape, as the web layer asks for it, by Spring Boot's endpoint and by
  * leanscrape's, on the same registry ({@link ScrapeState}) in the same run.
  * <p>
- * Run with {@code -prof gc}: {@code gc.alloc.rate.norm} is the bytes allocated per scrape,
- * the figure leanscrape exists to lower; the benchmark gate compares it between the two.
- * {@link ScrapeStagesBenchmark} splits both paths into their stages.
+ * Run with {@code -prof gc}: {@code gc.alloc.rate.norm} is the bytes allocated per
+ * scrape, the figure leanscrape exists to lower; the benchmark gate compares it between
+ * the two. {@link ScrapeStagesBenchmark} splits both paths into their stages.
  *
  * @author leanscrape
  */
@@ -36,9 +36,9 @@ public class ScrapeBenchmark {
 
 	/**
 	 * Spring Boot's {@code PrometheusScrapeEndpoint.scrape(format, null)}: collect the
-	 * registry's snapshots, write them into a new {@code ByteArrayOutputStream} sized from
-	 * the previous scrape, copy that into the {@code byte[]} of the response. The array is
-	 * then written to the sink, as a message converter writes it to the socket.
+	 * registry's snapshots, write them into a new {@code ByteArrayOutputStream} sized
+	 * from the previous scrape, copy that into the {@code byte[]} of the response. The
+	 * array is then written to the sink, as a message converter writes it to the socket.
 	 * @param state the registry and endpoints
 	 * @return the response
 	 */
@@ -53,9 +53,9 @@ public class ScrapeBenchmark {
 	/**
 	 * leanscrape's whole path as the web layer runs it: the web operation
 	 * ({@code LeanscrapeScrapeEndpoint.scrapeBody(format, null)}) hands over a pending
-	 * scrape, the responder serves it (rendering into pooled chunks) and records it in the
-	 * starter's own metrics, the body is written to the sink chunk by chunk and released, as
-	 * the starter's message writers do once the response is sent.
+	 * scrape, the responder serves it (rendering into pooled chunks) and records it in
+	 * the starter's own metrics, the body is written to the sink chunk by chunk and
+	 * released, as the starter's message writers do once the response is sent.
 	 * @param state the registry and endpoints
 	 * @return the response
 	 * @throws IOException never: the sink does not fail

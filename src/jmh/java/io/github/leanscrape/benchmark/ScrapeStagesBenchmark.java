@@ -38,9 +38,9 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * collected beforehand, into a reused stream as Spring Boot's writer sees it, and into a
  * {@link ChunkedOutput} of pooled chunks as leanscrape's does;</li>
  * <li>{@link #bootHandOff} and {@link #leanscrapeHandOff}: what each path does with a
- * body's bytes besides producing them: Spring Boot's sized
- * {@code ByteArrayOutputStream} and its {@code toByteArray()} copy, against leanscrape's
- * chunks handed over by {@code toBody()}, written out and released.</li>
+ * body's bytes besides producing them: Spring Boot's sized {@code ByteArrayOutputStream}
+ * and its {@code toByteArray()} copy, against leanscrape's chunks handed over by
+ * {@code toBody()}, written out and released.</li>
  * </ul>
  * For each path, collect + write + hand-off is about the whole scrape.
  *
@@ -59,8 +59,8 @@ public class ScrapeStagesBenchmark {
 	private static final int BOOT_SCRAPE_SIZE_EXTRA = 1024;
 
 	/**
-	 * Collect: Micrometer's collector turns every meter into client_java snapshots, sorted
-	 * by name and labels. Both paths start with it.
+	 * Collect: Micrometer's collector turns every meter into client_java snapshots,
+	 * sorted by name and labels. Both paths start with it.
 	 * @param state the registry
 	 * @return the snapshots
 	 */
@@ -70,9 +70,9 @@ public class ScrapeStagesBenchmark {
 	}
 
 	/**
-	 * Write, Spring Boot's way: client_java's writer for the format, on snapshots collected
-	 * beforehand, into a stream that is reset rather than reallocated, so that only the
-	 * writer's own allocation is counted.
+	 * Write, Spring Boot's way: client_java's writer for the format, on snapshots
+	 * collected beforehand, into a stream that is reset rather than reallocated, so that
+	 * only the writer's own allocation is counted.
 	 * @param stage the snapshots and the stream
 	 * @return the bytes written
 	 * @throws IOException never: the stream does not fail
@@ -108,9 +108,9 @@ public class ScrapeStagesBenchmark {
 
 	/**
 	 * Hand-off, Spring Boot's way: a {@code ByteArrayOutputStream} of the last size plus
-	 * 1 KiB receives the body (the writer's output, copied here from a finished body), and
-	 * {@code toByteArray()} copies it once more for the response. Two body-sized arrays per
-	 * scrape, humongous under G1 once larger than half a region.
+	 * 1 KiB receives the body (the writer's output, copied here from a finished body),
+	 * and {@code toByteArray()} copies it once more for the response. Two body-sized
+	 * arrays per scrape, humongous under G1 once larger than half a region.
 	 * @param stage the body
 	 * @return the response's array
 	 */
@@ -125,9 +125,10 @@ public class ScrapeStagesBenchmark {
 	}
 
 	/**
-	 * Hand-off, leanscrape's way: a {@link ChunkedOutput} of pooled chunks receives the body,
-	 * {@code toBody()} hands the chunks over without a copy, the body is written to the
-	 * sink chunk by chunk and released, its chunks back in the pool for the next scrape.
+	 * Hand-off, leanscrape's way: a {@link ChunkedOutput} of pooled chunks receives the
+	 * body, {@code toBody()} hands the chunks over without a copy, the body is written to
+	 * the sink chunk by chunk and released, its chunks back in the pool for the next
+	 * scrape.
 	 * @param stage the body and the starter's pool
 	 * @return the bytes written to the sink so far
 	 * @throws IOException never: the sink does not fail
@@ -152,9 +153,9 @@ public class ScrapeStagesBenchmark {
 
 	/**
 	 * What the write and hand-off stages start from, prepared once per trial: the
-	 * snapshots of the registry, the finished body, client_java's writer for the format and
-	 * a starter of its own. Kept apart from {@link ScrapeState} so that the whole-scrape
-	 * benchmarks do not keep the snapshots alive.
+	 * snapshots of the registry, the finished body, client_java's writer for the format
+	 * and a starter of its own. Kept apart from {@link ScrapeState} so that the
+	 * whole-scrape benchmarks do not keep the snapshots alive.
 	 */
 	@State(Scope.Benchmark)
 	public static class StageState {

@@ -78,7 +78,8 @@ public class ScrapeState {
 				exporterProperties);
 		LeanscrapeStarter leanscrape = LeanscrapeStarter.create(registry.meterRegistry(), PrometheusConfig.DEFAULT);
 		if (Boolean.parseBoolean(System.getProperty("leanscrape.benchmark.check", "true"))) {
-			// Off only where Spring Boot's endpoint cannot scrape at all (1M series in a 1 GB
+			// Off only where Spring Boot's endpoint cannot scrape at all (1M series in a
+			// 1 GB
 			// heap): the check itself runs it.
 			assertSeriesCount(registry, exporterProperties);
 			assertSameBody(outputFormat, bootEndpoint, leanscrape);
@@ -125,8 +126,8 @@ public class ScrapeState {
 		SampleLineCounter counter = new SampleLineCounter();
 		formats.getPrometheusTextFormatWriter().write(counter, registry.prometheusRegistry().scrape());
 		if (counter.samples != registry.seriesCount()) {
-			throw new IllegalStateException("The registry has " + counter.samples + " series, not "
-					+ registry.seriesCount());
+			throw new IllegalStateException(
+					"The registry has " + counter.samples + " series, not " + registry.seriesCount());
 		}
 	}
 

@@ -118,8 +118,9 @@ final class LatencyChart {
 		for (int s = 0; s < series.size(); s++) {
 			Series each = series.get(s);
 			g.setColor(each.color());
-			g.setStroke(each.dashed() ? new BasicStroke(2.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10,
-					new float[] { 9, 6 }, 0) : new BasicStroke(2.5f));
+			g.setStroke(each.dashed()
+					? new BasicStroke(2.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10, new float[] { 9, 6 }, 0)
+					: new BasicStroke(2.5f));
 			int previousX = -1;
 			int previousY = -1;
 			for (int i = 0; i < each.millis().length; i++) {

@@ -36,8 +36,8 @@ final class OpenLoopLoad {
 	private static final int READ_TIMEOUT_MILLIS = 10_000;
 
 	/**
-	 * How long answers may take once the last request was due; later, the connections
-	 * are closed and what they still owed counts as failed.
+	 * How long answers may take once the last request was due; later, the connections are
+	 * closed and what they still owed counts as failed.
 	 */
 	private static final long DRAIN_NANOS = TimeUnit.SECONDS.toNanos(5);
 
@@ -256,9 +256,9 @@ final class OpenLoopLoad {
 			}
 			if (chunked) {
 				long size;
-				while ((size = Long.parseLong(new String(this.line, 0, readLine(), StandardCharsets.US_ASCII)
-					.split(";")[0]
-					.trim(), 16)) > 0) {
+				while ((size = Long.parseLong(
+						new String(this.line, 0, readLine(), StandardCharsets.US_ASCII).split(";")[0].trim(),
+						16)) > 0) {
 					skip(size);
 					readLine();
 				}
@@ -331,8 +331,8 @@ final class OpenLoopLoad {
 	/**
 	 * Latencies of one run.
 	 *
-	 * @param latencies the latencies of the requests due while measuring, in
-	 * nanoseconds, failed ones included
+	 * @param latencies the latencies of the requests due while measuring, in nanoseconds,
+	 * failed ones included
 	 * @param requests the requests due while measuring
 	 * @param errors how many of them failed, were not answered 200, or were still
 	 * unanswered (or unsent) when the run stopped

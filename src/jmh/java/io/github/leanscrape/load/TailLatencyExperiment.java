@@ -42,12 +42,14 @@ import org.HdrHistogram.Histogram;
  * Writes a markdown table to standard output and {@code tail-latency.md}, a chart to
  * {@code tail-latency.png}, and per scenario the latency distribution ({@code .hgrm}),
  * the application's log and its GC log under {@code tail-latency/}, all in the output
- * directory. Run it with {@code ./mvnw -Pjmh -DskipTests test-compile exec:exec@tail-latency},
- * passing options in {@code -Dtail-latency.args="--duration=60s ..."}:
+ * directory. Run it with
+ * {@code ./mvnw -Pjmh -DskipTests test-compile exec:exec@tail-latency}, passing options
+ * in {@code -Dtail-latency.args="--duration=60s ..."}:
  * <ul>
  * <li>{@code --scenarios=no-scrape,boot,leanscrape,boot-storm,leanscrape-storm}: in this
- * order; list one more than once to see how much runs vary. Also {@code leanscrape-no-gzip}:
- * the starter with compression off, sending what Spring Boot's endpoint sends</li>
+ * order; list one more than once to see how much runs vary. Also
+ * {@code leanscrape-no-gzip}: the starter with compression off, sending what Spring
+ * Boot's endpoint sends</li>
  * <li>{@code --warmup=20s}, {@code --duration=30s}: per scenario</li>
  * <li>{@code --rate=2000}: requests per second, over {@code --connections=16}</li>
  * <li>{@code --series=100000}, {@code --heap=1g}</li>
@@ -81,8 +83,8 @@ public final class TailLatencyExperiment {
 		Options options = Options.parse(args);
 		// Interrupted (Ctrl-C), take the application down too.
 		Runtime.getRuntime()
-			.addShutdownHook(new Thread(
-					() -> ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly)));
+			.addShutdownHook(
+					new Thread(() -> ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly)));
 		new TailLatencyExperiment(options).run(String.join(" ", args));
 	}
 
@@ -95,7 +97,8 @@ public final class TailLatencyExperiment {
 		for (int i = 0; i < this.options.scenarios.size(); i++) {
 			Scenario scenario = this.options.scenarios.get(i);
 			System.out.printf(Locale.ROOT, "%n== %s: %s%n", scenario.id, scenario.describe(this.options));
-			// Numbered: a scenario may be listed more than once, to see how much runs vary.
+			// Numbered: a scenario may be listed more than once, to see how much runs
+			// vary.
 			Row row = run(scenario, directory, (i + 1) + "-" + scenario.id);
 			rows.add(row);
 			System.out.println(row.summary());
@@ -137,7 +140,8 @@ public final class TailLatencyExperiment {
 		ExecutorService scrapeExecutor = Executors.newFixedThreadPool(4, daemon("scrape-client"));
 		try (DemoProcess demo = DemoProcess.start(jvm, arguments, directory.resolve(name + "-app.log"),
 				STARTUP_TIMEOUT)) {
-			// The scrapers share a client; the measured requests have connections of their own.
+			// The scrapers share a client; the measured requests have connections of
+			// their own.
 			HttpClient scrapeClient = client(scrapeExecutor);
 			List<ScrapeLoop> scrapers = new ArrayList<>();
 			List<Thread> threads = new ArrayList<>();
@@ -156,24 +160,24 @@ public final class TailLatencyExperiment {
 			long[] window = new long[2];
 			double[] load = new double[2];
 			OpenLoopLoad.Result result = new OpenLoopLoad("127.0.0.1", demo.port(), "/hello", this.options.rate,
-					this.options.connections).run(
-					this.options.warmup.toNanos(), this.options.duration.toNanos(), new OpenLoopLoad.Window() {
+					this.options.connections)
+				.run(this.options.warmup.toNanos(), this.options.duration.toNanos(), new OpenLoopLoad.Window() {
 
-						@Override
-						public void started() {
-							window[0] = System.currentTimeMillis();
-							load[0] = loadAverage();
-							scrapers.forEach(ScrapeLoop::measureFromNow);
-						}
+					@Override
+					public void started() {
+						window[0] = System.currentTimeMillis();
+						load[0] = loadAverage();
+						scrapers.forEach(ScrapeLoop::measureFromNow);
+					}
 
-						@Override
-						public void ended() {
-							window[1] = System.currentTimeMillis();
-							load[1] = loadAverage();
-							scrapers.forEach(ScrapeLoop::measureUntilNow);
-						}
+					@Override
+					public void ended() {
+						window[1] = System.currentTimeMillis();
+						load[1] = loadAverage();
+						scrapers.forEach(ScrapeLoop::measureUntilNow);
+					}
 
-					});
+				});
 			scrapers.forEach(ScrapeLoop::stop);
 			for (Thread thread : threads) {
 				// A scrape under way ends by its timeout.
@@ -186,12 +190,12 @@ public final class TailLatencyExperiment {
 			boolean alive = demo.isAlive();
 			boolean outOfMemory = demo.output().contains("OutOfMemoryError");
 			GcLog.Pauses pauses = GcLog.pauses(gcLog, window[0], window[1]);
-			try (PrintStream out = new PrintStream(
-					Files.newOutputStream(directory.resolve(name + ".hgrm")), true, StandardCharsets.UTF_8)) {
+			try (PrintStream out = new PrintStream(Files.newOutputStream(directory.resolve(name + ".hgrm")), true,
+					StandardCharsets.UTF_8)) {
 				result.latencies().outputPercentileDistribution(out, 1_000_000.0);
 			}
-			return new Row(scenario, result.latencies(), result.requests(), result.errors(),
-					pauses, scrapes, load[0], load[1], alive && !outOfMemory);
+			return new Row(scenario, result.latencies(), result.requests(), result.errors(), pauses, scrapes, load[0],
+					load[1], alive && !outOfMemory);
 		}
 		finally {
 			scrapeExecutor.shutdownNow();
@@ -219,7 +223,8 @@ public final class TailLatencyExperiment {
 	}
 
 	private String report(List<Row> rows, String date, String arguments) {
-		// Each row is compared with the last run without scraping before it, or the first.
+		// Each row is compared with the last run without scraping before it, or the
+		// first.
 		Row baseline = null;
 		for (Row row : rows) {
 			if (baseline == null && row.scenario.scrapers(this.options) == 0) {
@@ -227,7 +232,8 @@ public final class TailLatencyExperiment {
 			}
 		}
 		StringBuilder md = new StringBuilder();
-		md.append("| Scenario | p50 | p99 | p99.9 | max | p99.9 / no scrape | GC pauses in window: total (count, longest)")
+		md.append(
+				"| Scenario | p50 | p99 | p99.9 | max | p99.9 / no scrape | GC pauses in window: total (count, longest)")
 			.append(" | Scrapes: 200 / 503 / failed (mean 200) | Requests (failed) | Load avg |\n");
 		md.append("|---|---:|---:|---:|---:|---:|---|---|---|---|\n");
 		for (Row row : rows) {
@@ -239,8 +245,8 @@ public final class TailLatencyExperiment {
 					: String.format(Locale.ROOT, (times >= 10) ? "%.0f×" : "%.2f×", times);
 			String scrapes = (row.scenario.scrapers(this.options) == 0) ? "–"
 					: String.format(Locale.ROOT, "%d / %d / %d (%s ms)", row.scrapes.ok(), row.scrapes.rejected(),
-							row.scrapes.failed(), (row.scrapes.ok() > 0)
-									? format(row.scrapes.okNanos() / 1e6 / row.scrapes.ok()) : "–");
+							row.scrapes.failed(),
+							(row.scrapes.ok() > 0) ? format(row.scrapes.okNanos() / 1e6 / row.scrapes.ok()) : "–");
 			md.append(String.format(Locale.ROOT,
 					"| %s%s | %s ms | %s ms | %s ms | %s ms | %s | %s ms (%d, %s ms) | %s | %d (%d) | %.1f–%.1f |%n",
 					row.scenario.describe(this.options), row.healthy ? "" : " (application died or ran out of memory)",

@@ -36,10 +36,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code onStart} and {@code onStop}. With {@code handler=none} it is only the context:
  * subtract it to get the handler's own cost.</li>
  * <li>{@code observation}: the same through an {@link ObservationRegistry}, the way a
- * request is observed: the registry's convention, key value copies and handler
- * composite, as Spring Boot registers the meter handlers (one first-matching composite,
- * the starter's handler before the default one). With {@code handler=none} the registry
- * has one handler that does nothing.</li>
+ * request is observed: the registry's convention, key value copies and handler composite,
+ * as Spring Boot registers the meter handlers (one first-matching composite, the
+ * starter's handler before the default one). With {@code handler=none} the registry has
+ * one handler that does nothing.</li>
  * </ul>
  * Run with {@code -prof gc}: {@code gc.alloc.rate.norm} is the bytes per observation.
  */

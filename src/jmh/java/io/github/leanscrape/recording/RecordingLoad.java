@@ -48,8 +48,8 @@ import org.springframework.web.bind.annotation.RestController;
  * </ul>
  * The five servers run side by side, idle but for the one under load, and are measured in
  * turn: each is first loaded for {@code -Dwarmup} seconds (not counted), then
- * {@code -Dslices} times for {@code -Dslice} seconds each, the configurations taking turns
- * (each slice begins with the next one). Taking turns in short slices spreads the
+ * {@code -Dslices} times for {@code -Dslice} seconds each, the configurations taking
+ * turns (each slice begins with the next one). Taking turns in short slices spreads the
  * machine's slow swings in speed (on a shared 2-core machine, tens of percent over
  * minutes) over every configuration alike, where one long run per configuration would
  * give each its own part of them. The whole is repeated in {@code -Dlaunches} fresh sets
@@ -105,7 +105,8 @@ public final class RecordingLoad {
 					measure(ports[mode], connections, warmup, wrk);
 				}
 				for (int round = 0; round < slices; round++) {
-					// Each slice starts with the next configuration, so none is always first.
+					// Each slice starts with the next configuration, so none is always
+					// first.
 					for (int i = 0; i < MODES.length; i++) {
 						int mode = (round + i) % MODES.length;
 						double[] sample = measure(ports[mode], connections, slice, wrk);
@@ -216,21 +217,23 @@ public final class RecordingLoad {
 				bytes[mode] = sum[2] / sum[0];
 				cpu[mode] = sum[3] / 1e3 / sum[0];
 				List<Double> slices = this.sliceThroughput.get(mode);
-				System.out.printf(Locale.ROOT, "%-10s %10.0f %10.0f %14.2f %10.0f-%.0f%n", MODES[mode], throughput[mode],
-						bytes[mode], cpu[mode], Collections.min(slices), Collections.max(slices));
+				System.out.printf(Locale.ROOT, "%-10s %10.0f %10.0f %14.2f %10.0f-%.0f%n", MODES[mode],
+						throughput[mode], bytes[mode], cpu[mode], Collections.min(slices), Collections.max(slices));
 			}
 			double cost = throughput[DISABLED] - throughput[DEFAULT];
 			double bytesCost = bytes[DEFAULT] - bytes[DISABLED];
 			double cpuCost = cpu[DEFAULT] - cpu[DISABLED];
-			System.out.printf(Locale.ROOT, "what instrumentation costs: %.0f req/s, %.0f B and %.2f us of server CPU "
-					+ "per request%n", cost, bytesCost, cpuCost);
+			System.out.printf(Locale.ROOT,
+					"what instrumentation costs: %.0f req/s, %.0f B and %.2f us of server CPU " + "per request%n", cost,
+					bytesCost, cpuCost);
 			for (int mode = DEFAULT + 1; mode < DISABLED; mode++) {
 				double recovered = throughput[mode] - throughput[DEFAULT];
 				double bytesRecovered = bytes[DEFAULT] - bytes[mode];
 				double cpuRecovered = cpu[DEFAULT] - cpu[mode];
-				System.out.printf(Locale.ROOT, "recovered by %-11s %6.0f req/s (%4.0f%%), %5.0f B (%4.0f%%), "
-						+ "%5.2f us CPU (%4.0f%%)%n", MODES[mode] + ":", recovered, 100 * recovered / cost,
-						bytesRecovered, 100 * bytesRecovered / bytesCost, cpuRecovered, 100 * cpuRecovered / cpuCost);
+				System.out.printf(Locale.ROOT,
+						"recovered by %-11s %6.0f req/s (%4.0f%%), %5.0f B (%4.0f%%), " + "%5.2f us CPU (%4.0f%%)%n",
+						MODES[mode] + ":", recovered, 100 * recovered / cost, bytesRecovered,
+						100 * bytesRecovered / bytesCost, cpuRecovered, 100 * cpuRecovered / cpuCost);
 			}
 		}
 
@@ -256,11 +259,12 @@ public final class RecordingLoad {
 	}
 
 	private static void serve(String mode) {
-		List<String> properties = new ArrayList<>(List.of("spring.main.web-application-type=servlet", "server.port=0",
-				"spring.main.banner-mode=off", "logging.level.root=warn",
-				"management.metrics.use-global-registry=false",
-				// Keep connections open: Tomcat closes one after 100 requests by default.
-				"server.tomcat.max-keep-alive-requests=-1"));
+		List<String> properties = new ArrayList<>(
+				List.of("spring.main.web-application-type=servlet", "server.port=0", "spring.main.banner-mode=off",
+						"logging.level.root=warn", "management.metrics.use-global-registry=false",
+						// Keep connections open: Tomcat closes one after 100 requests by
+						// default.
+						"server.tomcat.max-keep-alive-requests=-1"));
 		switch (mode) {
 			case "default" -> properties.add("leanscrape.recording.enabled=false");
 			case "handler" -> {
@@ -287,8 +291,8 @@ public final class RecordingLoad {
 		boolean cachingConvention = context.getBeanProvider(CachingServerRequestObservationConvention.class)
 			.getIfAvailable() != null;
 		if (cachingConvention != (mode.equals("leanscrape") || mode.equals("direct"))) {
-			throw new IllegalStateException("The starter's convention is " + (cachingConvention ? "" : "not ")
-					+ "used in mode " + mode);
+			throw new IllegalStateException(
+					"The starter's convention is " + (cachingConvention ? "" : "not ") + "used in mode " + mode);
 		}
 		System.out.println("PORT " + context.getEnvironment().getProperty("local.server.port"));
 		System.out.flush();
@@ -308,9 +312,11 @@ public final class RecordingLoad {
 	 * all live threads.
 	 */
 	@SpringBootConfiguration(proxyBeanMethods = false)
-	// Spring Security is on the test class path (for the security tests): the load server is
+	// Spring Security is on the test class path (for the security tests): the load server
+	// is
 	// open, as an application without it would be.
-	@EnableAutoConfiguration(excludeName = { "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration",
+	@EnableAutoConfiguration(excludeName = {
+			"org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration",
 			"org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration",
 			"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration",
 			"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
@@ -347,8 +353,9 @@ public final class RecordingLoad {
 
 		@GetMapping("/cpu")
 		String cpu() {
-			return Long.toString(((com.sun.management.OperatingSystemMXBean) ManagementFactory
-				.getOperatingSystemMXBean()).getProcessCpuTime());
+			return Long
+				.toString(((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+					.getProcessCpuTime());
 		}
 
 	}
@@ -370,7 +377,8 @@ public final class RecordingLoad {
 		Client(int port, int connections) {
 			this.port = port;
 			this.threads = new Thread[connections];
-			// One counter per thread, 16 longs apart so that they do not share a cache line.
+			// One counter per thread, 16 longs apart so that they do not share a cache
+			// line.
 			this.counts = new AtomicLongArray(connections * 16);
 		}
 

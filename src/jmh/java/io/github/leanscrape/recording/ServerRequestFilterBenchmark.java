@@ -37,18 +37,18 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
  * {@code http.server.requests}, observation included.
  * <ul>
  * <li>{@code none}: no filter, the chain alone (a fresh request and response, and a
- * handler that sets the path pattern where Spring MVC's handler mapping sets it): subtract
- * it to get the recording's own cost;</li>
+ * handler that sets the path pattern where Spring MVC's handler mapping sets it):
+ * subtract it to get the recording's own cost;</li>
  * <li>{@code default}: Spring's filter, Micrometer's default meter handler;</li>
  * <li>{@code handler}: Spring's filter and convention, the starter's handler first (as
  * Spring Boot groups them);</li>
- * <li>{@code leanscrape}: what the starter configures by default: Spring's filter with the
- * starter's {@link CachingServerRequestObservationConvention} and handler;</li>
+ * <li>{@code leanscrape}: what the starter configures by default: Spring's filter with
+ * the starter's {@link CachingServerRequestObservationConvention} and handler;</li>
  * <li>{@code direct}: the starter's {@link DirectServerRequestRecordingFilter}
  * ({@code leanscrape.recording.direct-server-requests=true}) with the same handlers.</li>
  * </ul>
- * The servlet request and response are Spring's mocks: the point is the filter's work, not
- * a server's. Run with {@code -prof gc}: {@code gc.alloc.rate.norm} is the bytes per
+ * The servlet request and response are Spring's mocks: the point is the filter's work,
+ * not a server's. Run with {@code -prof gc}: {@code gc.alloc.rate.norm} is the bytes per
  * request.
  */
 @State(Scope.Benchmark)
@@ -100,8 +100,8 @@ public class ServerRequestFilterBenchmark {
 			case "direct" -> {
 				observationRegistry.observationConfig()
 					.observationHandler(new FirstMatchingCompositeObservationHandler(handler, defaultHandler));
-				DirectServerRequestRecordingFilter direct = new DirectServerRequestRecordingFilter(
-						observationRegistry, convention, handler, meterRegistry, true, 2000);
+				DirectServerRequestRecordingFilter direct = new DirectServerRequestRecordingFilter(observationRegistry,
+						convention, handler, meterRegistry, true, 2000);
 				if (!direct.isRecordingDirectly()) {
 					throw new IllegalStateException("Not recording directly");
 				}

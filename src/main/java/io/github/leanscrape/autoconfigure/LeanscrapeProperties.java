@@ -219,8 +219,8 @@ public class LeanscrapeProperties {
 		 * recent body. A rendering starts only when the bodies still being sent or cached
 		 * and the renderings under way, with what it expects to need (its compressed copy
 		 * included), stay within it; otherwise it waits for bodies to be released, and
-		 * its scrapes are answered 503 when their timeout passes first. A rendering always
-		 * starts when no body is held. Zero turns the limit off.
+		 * its scrapes are answered 503 when their timeout passes first. A rendering
+		 * always starts when no body is held. Zero turns the limit off.
 		 */
 		private double maxHeldBodies = 2.5;
 
@@ -290,18 +290,19 @@ public class LeanscrapeProperties {
 	public static class Recording {
 
 		/**
-		 * Whether the starter's meter observation handler records observations in place of
-		 * Micrometer's default one, and, in Spring MVC and WebFlux applications without a
-		 * request observation convention of their own, the starter's convention derives the
-		 * key values of http.server.requests once per combination in place of Spring's.
-		 * When false, Spring Boot's default handler and convention record them, unchanged.
+		 * Whether the starter's meter observation handler records observations in place
+		 * of Micrometer's default one, and, in Spring MVC and WebFlux applications
+		 * without a request observation convention of their own, the starter's convention
+		 * derives the key values of http.server.requests once per combination in place of
+		 * Spring's. When false, Spring Boot's default handler and convention record them,
+		 * unchanged.
 		 */
 		private boolean enabled = true;
 
 		/**
-		 * Most meters held by the handler's cache: one entry per distinct observation name
-		 * and low-cardinality key values, for each timer (with its error value) and each
-		 * long task timer. Once full, further combinations are recorded through the
+		 * Most meters held by the handler's cache: one entry per distinct observation
+		 * name and low-cardinality key values, for each timer (with its error value) and
+		 * each long task timer. Once full, further combinations are recorded through the
 		 * meter registry on every observation, as Micrometer's default handler does. Also
 		 * bounds the request observation convention's cache of key values (one entry per
 		 * combination of path pattern, method, status and error class).
@@ -309,11 +310,12 @@ public class LeanscrapeProperties {
 		private int maxCachedMeters = 2000;
 
 		/**
-		 * Whether Spring MVC requests are recorded into http.server.requests straight from
-		 * a servlet filter, without an observation, when nothing but the starter's handler
-		 * would see the observation (no tracing or other observation handler, filter or
-		 * predicate, no custom convention). The same series; there is no current
-		 * observation during the request. Takes effect only while recording is enabled.
+		 * Whether Spring MVC requests are recorded into http.server.requests straight
+		 * from a servlet filter, without an observation, when nothing but the starter's
+		 * handler would see the observation (no tracing or other observation handler,
+		 * filter or predicate, no custom convention). The same series; there is no
+		 * current observation during the request. Takes effect only while recording is
+		 * enabled.
 		 */
 		private boolean directServerRequests = false;
 

@@ -52,8 +52,9 @@ import org.springframework.web.servlet.DispatcherServlet;
  *
  * @author leanscrape
  */
-@AutoConfiguration(after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-		ObservationAutoConfiguration.class },
+@AutoConfiguration(
+		after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+				ObservationAutoConfiguration.class },
 		beforeName = { "org.springframework.boot.webmvc.autoconfigure.WebMvcObservationAutoConfiguration",
 				"org.springframework.boot.webflux.autoconfigure.WebFluxObservationAutoConfiguration" })
 @ConditionalOnClass({ MeterObservationHandler.class, ObservationRegistry.class })
@@ -95,8 +96,8 @@ public final class LeanscrapeRecordingAutoConfiguration {
 
 	/**
 	 * Spring's default convention of Spring WebFlux request observations, with its key
-	 * values cached per combination. Spring Boot's HTTP handler uses a convention bean when
-	 * there is one.
+	 * values cached per combination. Spring Boot's HTTP handler uses a convention bean
+	 * when there is one.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
@@ -118,7 +119,8 @@ public final class LeanscrapeRecordingAutoConfiguration {
 
 	/**
 	 * Spring MVC's request observation filter, in the place of Spring Boot's, recording
-	 * {@code http.server.requests} without an observation where nothing else would see it.
+	 * {@code http.server.requests} without an observation where nothing else would see
+	 * it.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -135,7 +137,8 @@ public final class LeanscrapeRecordingAutoConfiguration {
 				ObjectProvider<ServerRequestObservationConvention> customConvention,
 				ObservationProperties observationProperties, CachingMeterObservationHandler handler,
 				MeterRegistry meterRegistry, MetricsProperties metricsProperties, LeanscrapeProperties properties) {
-			// As Spring Boot registers its filter: the same convention, order and dispatches.
+			// As Spring Boot registers its filter: the same convention, order and
+			// dispatches.
 			String name = observationProperties.getHttp().getServer().getRequests().getName();
 			ServerRequestObservationConvention convention = customConvention
 				.getIfAvailable(() -> new DefaultServerRequestObservationConvention(name));
@@ -143,8 +146,7 @@ public final class LeanscrapeRecordingAutoConfiguration {
 				.getIgnoredMeters()
 				.contains(IgnoredMeters.LONG_TASK_TIMER);
 			DirectServerRequestRecordingFilter filter = new DirectServerRequestRecordingFilter(observationRegistry,
-					convention, handler, meterRegistry, longTaskTimers,
-					properties.getRecording().getMaxCachedMeters());
+					convention, handler, meterRegistry, longTaskTimers, properties.getRecording().getMaxCachedMeters());
 			// Registered as Spring Boot's is typed, so that Spring Boot's backs off.
 			FilterRegistrationBean<ServerHttpObservationFilter> registration = new FilterRegistrationBean<>(filter);
 			registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);

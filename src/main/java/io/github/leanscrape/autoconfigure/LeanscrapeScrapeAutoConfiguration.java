@@ -129,8 +129,9 @@ public final class LeanscrapeScrapeAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(ExpositionRenderer.class)
-		DirectRenderer leanscrapeDirectRenderer(PrometheusRegistry prometheusRegistry, PrometheusConfig prometheusConfig,
-				PrometheusMeterRegistry meterRegistry, LeanscrapeProperties properties) {
+		DirectRenderer leanscrapeDirectRenderer(PrometheusRegistry prometheusRegistry,
+				PrometheusConfig prometheusConfig, PrometheusMeterRegistry meterRegistry,
+				LeanscrapeProperties properties) {
 			ReferenceRenderer reference = new ReferenceRenderer(prometheusRegistry,
 					prometheusConfig.prometheusProperties());
 			return new DirectRenderer(meterRegistry, prometheusConfig, prometheusConfig.prometheusProperties(),

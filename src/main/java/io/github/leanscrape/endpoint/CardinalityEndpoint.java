@@ -9,10 +9,10 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
- * The {@code leanscrape} actuator endpoint: the cardinality report of the last full scrape
- * written by the direct path. Each metric family with its series and bytes, largest first,
- * and which renderer wrote it; so a user sees which metric blew up their scrape. Exposed
- * only when included, like every endpoint but health.
+ * The {@code leanscrape} actuator endpoint: the cardinality report of the last full
+ * scrape written by the direct path. Each metric family with its series and bytes,
+ * largest first, and which renderer wrote it; so a user sees which metric blew up their
+ * scrape. Exposed only when included, like every endpoint but health.
  *
  * @author leanscrape
  */

@@ -7,6 +7,7 @@ import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.serve.PendingScrape;
 import io.github.leanscrape.serve.ScrapeRejectedException;
 import io.github.leanscrape.serve.ScrapeTimeouts;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.io.AbstractResource;
 
@@ -15,8 +16,8 @@ import org.springframework.core.io.AbstractResource;
  * so that any web layer can send it. The starter's own body writers take the
  * {@link #pending() pending scrape} out of it and serve it with the request's timeout and
  * encoding. A web layer that does not know it (another stack) reads it as a stream, which
- * serves the scrape with the default timeout; the stream then holds the body, and gives it
- * back when it is closed.
+ * serves the scrape with the default timeout; the stream then holds the body, and gives
+ * it back when it is closed.
  *
  * @author leanscrape
  */
@@ -81,7 +82,7 @@ public final class PendingScrapeResource extends AbstractResource {
 	}
 
 	@Override
-	public boolean equals(Object other) {
+	public boolean equals(@Nullable Object other) {
 		return this == other;
 	}
 

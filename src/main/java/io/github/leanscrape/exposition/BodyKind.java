@@ -7,9 +7,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 
 /**
- * What a body holds: a format, a name filter and an encoding. Two scrapes that ask for the
- * same kind are interchangeable: they share a rendering when they overlap, a cached body
- * within its time to live, and a size hint.
+ * What a body holds: a format, a name filter and an encoding. Two scrapes that ask for
+ * the same kind are interchangeable: they share a rendering when they overlap, a cached
+ * body within its time to live, and a size hint.
  *
  * @param format the format
  * @param includedNames the families to include, or {@code null} for all

@@ -1,27 +1,30 @@
 package io.github.leanscrape.exposition;
 
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * A pool of fixed-size byte chunks from which scrape output is built.
  * <p>
- * Chunks are small enough never to be humongous allocations under G1 (which starts at half
- * a region, 512 KiB at the smallest region size), so a large body is many ordinary
- * objects rather than one giant array. Free chunks are kept in a plain array stack under a
- * lock: acquiring and releasing allocate nothing, unlike a concurrent queue whose nodes
- * would be garbage on every call. The lock is held for a few instructions per chunk,
- * only by scraping threads.
+ * Chunks are small enough never to be humongous allocations under G1 (which starts at
+ * half a region, 512 KiB at the smallest region size), so a large body is many ordinary
+ * objects rather than one giant array. Free chunks are kept in a plain array stack under
+ * a lock: acquiring and releasing allocate nothing, unlike a concurrent queue whose nodes
+ * would be garbage on every call. The lock is held for a few instructions per chunk, only
+ * by scraping threads.
  * <p>
  * The pool keeps at most {@link #retainLimit() retain limit} bytes of free chunks; the
- * limit follows the output actually produced (see {@link SizeHints}) and never
- * exceeds the configured maximum, so memory held between scrapes shrinks with the output.
- * Every chunk handed out is counted until it comes back: {@link #leasedChunks()} is zero
- * when no body is outstanding, and {@link #peakLeasedChunks()} is the most that were ever
- * out at once: the memory that scrape buffers needed at their worst.
+ * limit follows the output actually produced (see {@link SizeHints}) and never exceeds
+ * the configured maximum, so memory held between scrapes shrinks with the output. Every
+ * chunk handed out is counted until it comes back: {@link #leasedChunks()} is zero when
+ * no body is outstanding, and {@link #peakLeasedChunks()} is the most that were ever out
+ * at once: the memory that scrape buffers needed at their worst.
  * <p>
- * A rendering can {@link #reserve reserve} the chunks it expects to need before it starts,
- * waiting while the chunks leased and reserved would go over a limit: this is how the
- * memory held by scrape bodies stays bounded when many scrapes arrive at once.
+ * A rendering can {@link #reserve reserve} the chunks it expects to need before it
+ * starts, waiting while the chunks leased and reserved would go over a limit: this is how
+ * the memory held by scrape bodies stays bounded when many scrapes arrive at once.
  *
  * @author leanscrape
  */
@@ -36,7 +39,8 @@ public final class ChunkPool {
 
 	private final long maxRetainedBytes;
 
-	private byte[][] free = new byte[16][];
+	/** A stack: the slots below {@link #freeCount} hold free chunks, the others none. */
+	private byte[] @Nullable [] free = new byte[16][];
 
 	private int freeCount;
 
@@ -85,7 +89,7 @@ public final class ChunkPool {
 				this.peakLeased = this.leased;
 			}
 			if (this.freeCount > 0) {
-				byte[] chunk = this.free[--this.freeCount];
+				byte[] chunk = Objects.requireNonNull(this.free[--this.freeCount]);
 				this.free[this.freeCount] = null;
 				return chunk;
 			}
@@ -95,8 +99,8 @@ public final class ChunkPool {
 	}
 
 	/**
-	 * Give a chunk back. It is kept for reuse while the free chunks stay within the retain
-	 * limit, dropped otherwise.
+	 * Give a chunk back. It is kept for reuse while the free chunks stay within the
+	 * retain limit, dropped otherwise.
 	 * @param chunk a chunk obtained from {@link #acquire()}
 	 */
 	public void release(byte[] chunk) {
@@ -110,7 +114,7 @@ public final class ChunkPool {
 				return;
 			}
 			if (this.freeCount == this.free.length) {
-				byte[][] larger = new byte[this.free.length * 2][];
+				byte[] @Nullable [] larger = new byte[this.free.length * 2][];
 				System.arraycopy(this.free, 0, larger, 0, this.freeCount);
 				this.free = larger;
 			}

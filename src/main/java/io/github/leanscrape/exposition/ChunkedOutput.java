@@ -1,14 +1,17 @@
 package io.github.leanscrape.exposition;
 
 import java.io.OutputStream;
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * An {@link OutputStream} that collects one scrape's output in pooled chunks.
  * <p>
  * Nothing is ever copied to grow it: a full chunk is followed by a new one from the pool.
  * When the output is complete, {@link #toBody()} hands the chunks over to a
- * {@link PooledBody} without copying; on failure {@link #discard()} gives them back.
- * Not thread-safe: one scrape writes it.
+ * {@link PooledBody} without copying; on failure {@link #discard()} gives them back. Not
+ * thread-safe: one scrape writes it.
  *
  * @author leanscrape
  */
@@ -20,7 +23,8 @@ public final class ChunkedOutput extends OutputStream {
 
 	private final ChunkPool pool;
 
-	private byte[][] chunks;
+	/** The slots below {@link #chunkCount} hold the chunks written, the others none. */
+	private byte[] @Nullable [] chunks;
 
 	private int chunkCount;
 
@@ -124,14 +128,16 @@ public final class ChunkedOutput extends OutputStream {
 	}
 
 	/**
-	 * Write a double exactly as client_java's text writers do: {@code +Inf}, {@code -Inf},
-	 * otherwise the characters of {@link Double#toString(double)} on this JVM.
+	 * Write a double exactly as client_java's text writers do: {@code +Inf},
+	 * {@code -Inf}, otherwise the characters of {@link Double#toString(double)} on this
+	 * JVM.
 	 * <p>
-	 * Integral values below 10<sup>7</sup> in magnitude (the common case: counts, integral
-	 * gauges, bucket bounds) print as their digits and {@code .0} on every JDK, so they are
-	 * written directly. Every other value goes through {@link StringBuilder#append(double)},
-	 * which the JDK specifies to produce the characters of {@code Double.toString} and
-	 * which, into this reused builder, allocates nothing.
+	 * Integral values below 10<sup>7</sup> in magnitude (the common case: counts,
+	 * integral gauges, bucket bounds) print as their digits and {@code .0} on every JDK,
+	 * so they are written directly. Every other value goes through
+	 * {@link StringBuilder#append(double)}, which the JDK specifies to produce the
+	 * characters of {@code Double.toString} and which, into this reused builder,
+	 * allocates nothing.
 	 * @param value the value
 	 */
 	public void writeDouble(double value) {
@@ -179,12 +185,14 @@ public final class ChunkedOutput extends OutputStream {
 	}
 
 	private void nextChunk() {
-		// A scrape is long, CPU-bound work beside the application's requests: offer the core
-		// to them once per chunk (64 KiB of output, well under a millisecond of work) rather
+		// A scrape is long, CPU-bound work beside the application's requests: offer the
+		// core
+		// to them once per chunk (64 KiB of output, well under a millisecond of work)
+		// rather
 		// than holding it for the scheduler's whole time slice.
 		Thread.yield();
 		if (this.chunkCount == this.chunks.length) {
-			byte[][] larger = new byte[this.chunks.length * 2][];
+			byte[] @Nullable [] larger = new byte[this.chunks.length * 2][];
 			System.arraycopy(this.chunks, 0, larger, 0, this.chunkCount);
 			this.chunks = larger;
 		}
@@ -213,7 +221,7 @@ public final class ChunkedOutput extends OutputStream {
 		}
 		this.handedOver = true;
 		for (int i = 0; i < this.chunkCount; i++) {
-			this.pool.release(this.chunks[i]);
+			this.pool.release(Objects.requireNonNull(this.chunks[i]));
 			this.chunks[i] = null;
 		}
 	}

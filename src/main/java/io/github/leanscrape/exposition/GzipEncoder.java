@@ -1,7 +1,10 @@
 package io.github.leanscrape.exposition;
 
+import java.util.Objects;
 import java.util.zip.CRC32;
 import java.util.zip.Deflater;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * Compresses a {@link PooledBody} into a gzip body, also of pooled chunks.
@@ -23,7 +26,10 @@ public final class GzipEncoder {
 
 	private final int level;
 
-	private final Compressor[] idle = new Compressor[MAX_POOLED];
+	/**
+	 * A stack: the slots below {@link #idleCount} hold idle compressors, the others none.
+	 */
+	private final @Nullable Compressor[] idle = new Compressor[MAX_POOLED];
 
 	private int idleCount;
 
@@ -66,7 +72,7 @@ public final class GzipEncoder {
 	private Compressor take() {
 		synchronized (this) {
 			if (this.idleCount > 0) {
-				Compressor compressor = this.idle[--this.idleCount];
+				Compressor compressor = Objects.requireNonNull(this.idle[--this.idleCount]);
 				this.idle[this.idleCount] = null;
 				return compressor;
 			}

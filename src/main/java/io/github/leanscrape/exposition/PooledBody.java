@@ -25,7 +25,10 @@ public final class PooledBody {
 
 	private final BodyKind kind;
 
-	private final byte[][] chunks;
+	/**
+	 * The slots below {@link #chunkCount} hold the chunks until they go back to the pool.
+	 */
+	private final byte[] @Nullable [] chunks;
 
 	private final int chunkCount;
 
@@ -37,7 +40,7 @@ public final class PooledBody {
 
 	private @Nullable PooledBody compressed;
 
-	PooledBody(ChunkPool pool, BodyKind kind, byte[][] chunks, int chunkCount, int lastChunkLength) {
+	PooledBody(ChunkPool pool, BodyKind kind, byte[] @Nullable [] chunks, int chunkCount, int lastChunkLength) {
 		this.pool = pool;
 		this.kind = kind;
 		this.chunks = chunks;
@@ -77,7 +80,7 @@ public final class PooledBody {
 	 */
 	public byte[] chunk(int index) {
 		assertLive();
-		return this.chunks[index];
+		return chunkAt(index);
 	}
 
 	/**
@@ -86,7 +89,7 @@ public final class PooledBody {
 	 * @return the used length of that chunk
 	 */
 	public int chunkLength(int index) {
-		return (index == this.chunkCount - 1) ? this.lastChunkLength : this.chunks[index].length;
+		return (index == this.chunkCount - 1) ? this.lastChunkLength : chunkAt(index).length;
 	}
 
 	/**
@@ -97,13 +100,13 @@ public final class PooledBody {
 	public void writeTo(OutputStream out) throws IOException {
 		assertLive();
 		for (int i = 0; i < this.chunkCount; i++) {
-			out.write(this.chunks[i], 0, chunkLength(i));
+			out.write(chunkAt(i), 0, chunkLength(i));
 		}
 	}
 
 	/**
-	 * Copy the body into a new array. Meant for callers that need a {@code byte[]}; the web
-	 * path never calls it.
+	 * Copy the body into a new array. Meant for callers that need a {@code byte[]}; the
+	 * web path never calls it.
 	 * @return a copy of the body
 	 */
 	public byte[] toByteArray() {
@@ -115,7 +118,7 @@ public final class PooledBody {
 		int offset = 0;
 		for (int i = 0; i < this.chunkCount; i++) {
 			int n = chunkLength(i);
-			System.arraycopy(this.chunks[i], 0, copy, offset, n);
+			System.arraycopy(chunkAt(i), 0, copy, offset, n);
 			offset += n;
 		}
 		return copy;
@@ -164,7 +167,8 @@ public final class PooledBody {
 		synchronized (this) {
 			assertLive();
 			if (this.compressed == null) {
-				// This body keeps one reference to it, dropped when this body is released.
+				// This body keeps one reference to it, dropped when this body is
+				// released.
 				this.compressed = encoder.apply(this);
 			}
 			return this.compressed.retain();
@@ -194,7 +198,7 @@ public final class PooledBody {
 				compressedBody.release();
 			}
 			for (int i = 0; i < this.chunkCount; i++) {
-				this.pool.release(this.chunks[i]);
+				this.pool.release(chunkAt(i));
 				this.chunks[i] = null;
 			}
 		}
@@ -206,6 +210,15 @@ public final class PooledBody {
 	 */
 	public boolean isReleased() {
 		return this.references.get() <= 0;
+	}
+
+	private byte[] chunkAt(int index) {
+		byte[] chunk = this.chunks[index];
+		if (chunk == null) {
+			// The slots are cleared once the chunks went back to the pool.
+			throw new IllegalStateException(isReleased() ? "Body already released" : "No chunk " + index);
+		}
+		return chunk;
 	}
 
 	private void assertLive() {
@@ -240,7 +253,7 @@ public final class PooledBody {
 			if (!advance()) {
 				return -1;
 			}
-			return PooledBody.this.chunks[this.chunkIndex][this.position++] & 0xFF;
+			return chunkAt(this.chunkIndex)[this.position++] & 0xFF;
 		}
 
 		@Override
@@ -252,18 +265,19 @@ public final class PooledBody {
 				return -1;
 			}
 			int n = Math.min(length, chunkLength(this.chunkIndex) - this.position);
-			System.arraycopy(PooledBody.this.chunks[this.chunkIndex], this.position, target, offset, n);
+			System.arraycopy(chunkAt(this.chunkIndex), this.position, target, offset, n);
 			this.position += n;
 			return n;
 		}
 
 		@Override
 		public long transferTo(OutputStream out) throws IOException {
-			// Spring's converters call this: write the chunks themselves, no intermediate buffer.
+			// Spring's converters call this: write the chunks themselves, no intermediate
+			// buffer.
 			long transferred = 0;
 			while (advance()) {
 				int n = chunkLength(this.chunkIndex) - this.position;
-				out.write(PooledBody.this.chunks[this.chunkIndex], this.position, n);
+				out.write(chunkAt(this.chunkIndex), this.position, n);
 				this.position += n;
 				transferred += n;
 			}
@@ -282,8 +296,7 @@ public final class PooledBody {
 			if (this.closed) {
 				throw new IOException("Stream closed");
 			}
-			while (this.chunkIndex < PooledBody.this.chunkCount
-					&& this.position == chunkLength(this.chunkIndex)) {
+			while (this.chunkIndex < PooledBody.this.chunkCount && this.position == chunkLength(this.chunkIndex)) {
 				this.chunkIndex++;
 				this.position = 0;
 			}

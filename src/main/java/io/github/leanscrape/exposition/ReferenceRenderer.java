@@ -31,16 +31,18 @@ public final class ReferenceRenderer implements ExpositionRenderer {
 	/**
 	 * Create a new renderer.
 	 * @param registry the registry to scrape
-	 * @param exporterProperties client_java's exporter properties, as given to Spring Boot's
-	 * endpoint, or {@code null} for the defaults
+	 * @param exporterProperties client_java's exporter properties, as given to Spring
+	 * Boot's endpoint, or {@code null} for the defaults
 	 */
 	@SuppressWarnings("deprecation")
 	public ReferenceRenderer(PrometheusRegistry registry, @Nullable Properties exporterProperties) {
 		this.registry = registry;
 		PrometheusProperties properties = (exporterProperties != null)
 				? PrometheusPropertiesLoader.load(exporterProperties) : PrometheusPropertiesLoader.load();
-		// init(ExporterProperties) is in every client_java line Spring Boot 4.0 and 4.1 manage
-		// (1.4 has no init(PrometheusProperties)); on 1.7 it builds the text 0.0.4, OpenMetrics
+		// init(ExporterProperties) is in every client_java line Spring Boot 4.0 and 4.1
+		// manage
+		// (1.4 has no init(PrometheusProperties)); on 1.7 it builds the text 0.0.4,
+		// OpenMetrics
 		// 1.0 and protobuf writers exactly as init(PrometheusProperties) does.
 		this.expositionFormats = ExpositionFormats.init(properties.getExporterProperties());
 	}

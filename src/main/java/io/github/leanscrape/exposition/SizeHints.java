@@ -4,9 +4,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Remembers how large the last scrape of each kind (format, name filter, encoding) was, so
- * that the next one is sized from it plus headroom, and tells the {@link ChunkPool} how
- * much memory is worth keeping between scrapes.
+ * Remembers how large the last scrape of each kind (format, name filter, encoding) was,
+ * so that the next one is sized from it plus headroom, and tells the {@link ChunkPool}
+ * how much memory is worth keeping between scrapes.
  * <p>
  * One hint per kind rather than one shared hint: a filtered scrape of a few families does
  * not shrink the buffer of the full scrape that follows it, nor the other way round. The
@@ -55,8 +55,8 @@ public final class SizeHints {
 	}
 
 	/**
-	 * Record the size of a finished scrape and adjust the pool's retain limit to the sum of
-	 * the expected sizes of all kinds remembered.
+	 * Record the size of a finished scrape and adjust the pool's retain limit to the sum
+	 * of the expected sizes of all kinds remembered.
 	 * @param kind the kind of scrape
 	 * @param size the size of its output
 	 */

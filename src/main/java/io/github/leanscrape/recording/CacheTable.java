@@ -4,15 +4,15 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The bounded, copy-on-write hash table under the starter's recording caches (meters per
- * observation or per request, key values per request): what they key by and hold
- * differs, how they store, publish and forget does not.
+ * observation or per request, key values per request): what they key by and hold differs,
+ * how they store, publish and forget does not.
  * <p>
  * Reads take no lock and allocate nothing: {@link #entries()} is an immutable
  * open-addressing array (a power of two long, at least twice the entries, so that a probe
  * always ends on an empty slot) published through a volatile field, which the caller
- * probes from an entry's {@link Entry#hash} with its own comparison. Writes copy the array
- * under a lock; they happen at most once per combination while there is room, and when
- * the registry removes a meter.
+ * probes from an entry's {@link Entry#hash} with its own comparison. Writes copy the
+ * array under a lock; they happen at most once per combination while there is room, and
+ * when the registry removes a meter.
  *
  * @author leanscrape
  */
@@ -109,7 +109,8 @@ final class CacheTable {
 	}
 
 	/**
-	 * Forget every entry that holds the given value (a meter, when the registry removes it).
+	 * Forget every entry that holds the given value (a meter, when the registry removes
+	 * it).
 	 * @param value the removed value
 	 */
 	void evict(Object value) {

@@ -26,14 +26,14 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * The default handler builds a {@code List<Tag>}, a {@code Tags}, a {@code Meter.Id} and,
  * for the long task timer, a {@code "<name>.active"} string on every start and stop, and
- * looks the id up in the registry each time. This handler builds them only the first
- * time it meets a combination; then it hashes the observation's key values and finds
- * the meter in an array. Where Micrometer's context class allows it, the key values are
- * read from the context's own map rather than through
+ * looks the id up in the registry each time. This handler builds them only the first time
+ * it meets a combination; then it hashes the observation's key values and finds the meter
+ * in an array. Where Micrometer's context class allows it, the key values are read from
+ * the context's own map rather than through
  * {@link Observation.Context#getLowCardinalityKeyValues()}, which copies and sorts them
- * on every call. On a miss it calls the registry exactly as the default handler
- * does, so names, tags, the {@code error} tag, the {@code .active} long task timer and
- * every meter filter apply as they would.
+ * on every call. On a miss it calls the registry exactly as the default handler does, so
+ * names, tags, the {@code error} tag, the {@code .active} long task timer and every meter
+ * filter apply as they would.
  * <p>
  * What is cached, and what is not:
  * <ul>
@@ -199,6 +199,10 @@ public final class CachingMeterObservationHandler implements MeterObservationHan
 	/**
 	 * Find a cached meter from the context's own map of key values, without copying them.
 	 * A miss (or a context whose map cannot be read) falls through to the public copy.
+	 * @param context the observation's context
+	 * @param name the observation name
+	 * @param error the {@code error} tag's value, or {@code null} for a long task timer
+	 * @return the cached meter, or {@code null}
 	 */
 	private @Nullable Meter find(Observation.Context context, @Nullable String name, @Nullable String error) {
 		if (!this.readContextDirectly || name == null) {
@@ -210,6 +214,9 @@ public final class CachingMeterObservationHandler implements MeterObservationHan
 
 	/**
 	 * Resolve the long task timer exactly as {@link DefaultMeterObservationHandler} does.
+	 * @param name the observation name
+	 * @param keyValues the low-cardinality key values at start
+	 * @return the long task timer
 	 */
 	private LongTaskTimer resolveLongTaskTimer(@Nullable String name, KeyValues keyValues) {
 		return DefaultHandlerMeters.longTaskTimer(this.meterRegistry, name, keyValues);
@@ -217,6 +224,10 @@ public final class CachingMeterObservationHandler implements MeterObservationHan
 
 	/**
 	 * Resolve the timer exactly as {@link DefaultMeterObservationHandler} does.
+	 * @param name the observation name
+	 * @param keyValues the low-cardinality key values at stop
+	 * @param error the {@code error} tag's value
+	 * @return the timer
 	 */
 	private Timer resolveTimer(@Nullable String name, KeyValues keyValues, String error) {
 		return DefaultHandlerMeters.timer(this.meterRegistry, name, keyValues, error);

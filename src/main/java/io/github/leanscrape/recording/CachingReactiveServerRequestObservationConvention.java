@@ -51,7 +51,7 @@ public final class CachingReactiveServerRequestObservationConvention extends Def
 	}
 
 	@Override
-	public String getContextualName(ServerRequestObservationContext context) {
+	public @Nullable String getContextualName(ServerRequestObservationContext context) {
 		DerivedKeyValuesCache.Derived derived = derived(context);
 		return (derived != null) ? derived.contextualName : super.getContextualName(context);
 	}

@@ -10,8 +10,8 @@ import org.springframework.http.server.observation.ServerRequestObservationConte
 
 /**
  * Spring's {@link DefaultServerRequestObservationConvention} for Spring MVC, whose
- * low-cardinality key values and contextual name are derived once per combination of
- * path pattern, method, status and error class, and afterwards returned from a cache.
+ * low-cardinality key values and contextual name are derived once per combination of path
+ * pattern, method, status and error class, and afterwards returned from a cache.
  * <p>
  * An observation asks its convention for the key values twice per request (at start and
  * at stop) and for the contextual name once; Spring's convention builds a new
@@ -22,13 +22,13 @@ import org.springframework.http.server.observation.ServerRequestObservationConte
  * the convention would return, built by the convention itself on the miss. Only the
  * high-cardinality {@code http.url} is derived per request, as it differs per request.
  * <p>
- * This class is final and does not override the convention's per-key methods: a
- * subclass changing one would break the cache's premise. A request without a response
- * or request object, or with a method the convention reports as {@code UNKNOWN} (the
- * contextual name keeps the raw method), is answered by the convention itself. The
- * number of cached combinations is bounded; once full, new combinations are derived per
- * request, as by Spring's convention. Nothing else changes: the observation, its
- * handlers (tracing among them), filters and scopes see the same values.
+ * This class is final and does not override the convention's per-key methods: a subclass
+ * changing one would break the cache's premise. A request without a response or request
+ * object, or with a method the convention reports as {@code UNKNOWN} (the contextual name
+ * keeps the raw method), is answered by the convention itself. The number of cached
+ * combinations is bounded; once full, new combinations are derived per request, as by
+ * Spring's convention. Nothing else changes: the observation, its handlers (tracing among
+ * them), filters and scopes see the same values.
  *
  * @author leanscrape
  */
@@ -53,7 +53,7 @@ public final class CachingServerRequestObservationConvention extends DefaultServ
 	}
 
 	@Override
-	public String getContextualName(ServerRequestObservationContext context) {
+	public @Nullable String getContextualName(ServerRequestObservationContext context) {
 		DerivedKeyValuesCache.Derived derived = derived(context);
 		return (derived != null) ? derived.contextualName : super.getContextualName(context);
 	}

@@ -20,9 +20,9 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * The map is read only where that gives the same key values as the public method: the
  * field must exist with the expected type and hold what {@code addLowCardinalityKeyValue}
- * adds (checked once, at class initialisation), and the context's class must not
- * override the public accessors. Otherwise {@link #lowCardinality} answers {@code null}
- * and the caller uses the public copy.
+ * adds (checked once, at class initialisation), and the context's class must not override
+ * the public accessors. Otherwise {@link #lowCardinality} answers {@code null} and the
+ * caller uses the public copy.
  *
  * @author leanscrape
  */
@@ -31,8 +31,8 @@ final class ContextKeyValues {
 	private static final @Nullable VarHandle LOW_CARDINALITY = lowCardinalityHandle();
 
 	/**
-	 * Whether a context class leaves the key value accessors as {@code Observation.Context}
-	 * defines them.
+	 * Whether a context class leaves the key value accessors as
+	 * {@code Observation.Context} defines them.
 	 */
 	private static final ClassValue<Boolean> PLAIN_ACCESSORS = new ClassValue<>() {
 
@@ -95,6 +95,8 @@ final class ContextKeyValues {
 
 	/**
 	 * Check that the field is the map the public methods read and write.
+	 * @param handle the handle on the field
+	 * @return whether the field holds the key values added through the public methods
 	 */
 	private static boolean holdsWhatIsAdded(VarHandle handle) {
 		Observation.Context context = new Observation.Context();

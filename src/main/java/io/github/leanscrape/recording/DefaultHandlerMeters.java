@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The meters of an observation, resolved through the registry exactly as Micrometer's
  * {@link DefaultMeterObservationHandler} resolves them: the same names, tags and
- * {@code error} tag, so that every meter filter applies as it would. Used on a cache miss.
+ * {@code error} tag, so that every meter filter applies as it would. Used on a cache
+ * miss.
  *
  * @author leanscrape
  */

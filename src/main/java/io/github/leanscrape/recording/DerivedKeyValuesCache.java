@@ -21,6 +21,11 @@ final class DerivedKeyValuesCache {
 
 	/**
 	 * Return what was derived for a combination, or {@code null} when it is not cached.
+	 * @param pattern the path pattern
+	 * @param method the method's {@link ServerRequestCache#methodIndex index}
+	 * @param status the response status, as the convention keys it
+	 * @param errorType the class of the error, if any
+	 * @return what was derived, or {@code null}
 	 */
 	@Nullable Derived get(@Nullable String pattern, int method, int status, @Nullable Class<?> errorType) {
 		int hash = ServerRequestCache.hash(false, pattern, method, status, errorType);
@@ -33,9 +38,16 @@ final class DerivedKeyValuesCache {
 
 	/**
 	 * Cache what the convention derived for a combination, and return it.
+	 * @param pattern the path pattern
+	 * @param method the method's {@link ServerRequestCache#methodIndex index}
+	 * @param status the response status, as the convention keys it
+	 * @param errorType the class of the error, if any
+	 * @param lowCardinalityKeyValues the convention's low-cardinality key values
+	 * @param contextualName the convention's contextual name
+	 * @return what was derived
 	 */
 	Derived put(@Nullable String pattern, int method, int status, @Nullable Class<?> errorType,
-			KeyValues lowCardinalityKeyValues, String contextualName) {
+			KeyValues lowCardinalityKeyValues, @Nullable String contextualName) {
 		Derived derived = new Derived(lowCardinalityKeyValues, contextualName);
 		int hash = ServerRequestCache.hash(false, pattern, method, status, errorType);
 		this.cache.put(hash, false, pattern, method, status, errorType, derived, this.cache.removals());
@@ -53,9 +65,10 @@ final class DerivedKeyValuesCache {
 
 		final KeyValues lowCardinalityKeyValues;
 
-		final String contextualName;
+		/** As the convention returned it: nullable in Spring's declaration. */
+		final @Nullable String contextualName;
 
-		Derived(KeyValues lowCardinalityKeyValues, String contextualName) {
+		Derived(KeyValues lowCardinalityKeyValues, @Nullable String contextualName) {
 			this.lowCardinalityKeyValues = lowCardinalityKeyValues;
 			this.contextualName = contextualName;
 		}

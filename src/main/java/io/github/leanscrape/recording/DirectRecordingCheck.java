@@ -20,13 +20,13 @@ import org.springframework.http.server.observation.ServerRequestObservationConve
  * only when the observation would have reached nothing but the starter's meter handler,
  * and its key values would have been exactly those of Spring's default convention.
  * <p>
- * Micrometer does not publish an observation registry's handlers, filters and
- * predicates, so they are read by reflection; anything that cannot be read, or is not
- * known to be harmless, keeps the observation. What is harmless:
+ * Micrometer does not publish an observation registry's handlers, filters and predicates,
+ * so they are read by reflection; anything that cannot be read, or is not known to be
+ * harmless, keeps the observation. What is harmless:
  * <ul>
  * <li>handlers: one, the starter's handler, or a first-matching composite whose first
- * handler is the starter's (it supports every context, so no later one is ever asked);
- * no other handler (a tracer would miss its spans);</li>
+ * handler is the starter's (it supports every context, so no later one is ever asked); no
+ * other handler (a tracer would miss its spans);</li>
  * <li>filters and predicates: none, or Spring Boot's own properties filter when it adds
  * no key values ({@code management.observations.key-values} empty) and enables the
  * observation ({@code management.observations.enable});</li>
@@ -76,6 +76,9 @@ final class DirectRecordingCheck {
 			return "observation handlers other than the starter's meter handler are registered " + handlers;
 		}
 		String name = convention.getName();
+		if (name == null) {
+			return "the ServerRequestObservationConvention names no observation";
+		}
 		Observation.Context probe = new Observation.Context();
 		for (Object filter : filters) {
 			if (!isSpringBootPropertiesFilter(filter)) {

@@ -2,6 +2,7 @@ package io.github.leanscrape.recording;
 
 import java.io.IOException;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.common.KeyValue;
@@ -30,23 +31,24 @@ import org.springframework.http.server.observation.ServerRequestObservationConve
 import org.springframework.web.filter.ServerHttpObservationFilter;
 
 /**
- * Spring's {@link ServerHttpObservationFilter}, which records {@code http.server.requests}
- * straight into cached meters, without an observation, where an observation would have
- * reached nothing but the starter's meter handler (see {@link DirectRecordingCheck},
- * decided once, at the first request). Otherwise it is Spring's filter, unchanged.
+ * Spring's {@link ServerHttpObservationFilter}, which records
+ * {@code http.server.requests} straight into cached meters, without an observation, where
+ * an observation would have reached nothing but the starter's meter handler (see
+ * {@link DirectRecordingCheck}, decided once, at the first request). Otherwise it is
+ * Spring's filter, unchanged.
  * <p>
  * Recording directly, a request still gets a {@link ServerRequestObservationContext} in
  * the request attribute where Spring MVC's handler mappings set the path pattern and
  * anyone may add key values, and is timed and tagged as the observation and the default
  * meter handler would: the same {@code .active} long task timer started with the key
- * values known at start, the same timer with the key values at stop and the
- * {@code error} tag, the same errors (thrown, or left in the
- * {@link RequestDispatcher#ERROR_EXCEPTION} attribute), the same asynchronous requests.
- * What it saves per request: the observation, its scope and thread-local, the convention's
- * {@code KeyValues} (twice), the context's maps filled and copied, and the composite
- * handler's dispatch. The tags are resolved once per combination of path pattern, method,
- * status and error class (which determine them all); a context to which someone added
- * key values is tagged through the convention and the registry, as without a cache.
+ * values known at start, the same timer with the key values at stop and the {@code error}
+ * tag, the same errors (thrown, or left in the {@link RequestDispatcher#ERROR_EXCEPTION}
+ * attribute), the same asynchronous requests. What it saves per request: the observation,
+ * its scope and thread-local, the convention's {@code KeyValues} (twice), the context's
+ * maps filled and copied, and the composite handler's dispatch. The tags are resolved
+ * once per combination of path pattern, method, status and error class (which determine
+ * them all); a context to which someone added key values is tagged through the convention
+ * and the registry, as without a cache.
  * <p>
  * What differs, and why this is opt-in: there is no current observation during the
  * request, so code that reads {@code ObservationRegistry.getCurrentObservation()} sees
@@ -58,8 +60,7 @@ public final class DirectServerRequestRecordingFilter extends ServerHttpObservat
 
 	private static final Log logger = LogFactory.getLog(DirectServerRequestRecordingFilter.class);
 
-	private static final String RECORDING_ATTRIBUTE = DirectServerRequestRecordingFilter.class.getName()
-			+ ".recording";
+	private static final String RECORDING_ATTRIBUTE = DirectServerRequestRecordingFilter.class.getName() + ".recording";
 
 	private final ObservationRegistry observationRegistry;
 
@@ -73,7 +74,11 @@ public final class DirectServerRequestRecordingFilter extends ServerHttpObservat
 
 	private final boolean longTaskTimers;
 
-	private final String name;
+	/**
+	 * {@code null} only for a convention that names no observation: never recorded
+	 * directly.
+	 */
+	private final @Nullable String name;
 
 	private final ServerRequestCache cache;
 
@@ -114,8 +119,7 @@ public final class DirectServerRequestRecordingFilter extends ServerHttpObservat
 	public boolean isRecordingDirectly() {
 		Boolean direct = this.direct;
 		if (direct == null) {
-			String reason = DirectRecordingCheck.whyNot(this.observationRegistry, this.handler,
-					this.convention);
+			String reason = DirectRecordingCheck.whyNot(this.observationRegistry, this.handler, this.convention);
 			if (reason == null) {
 				logger.info("Recording " + this.name + " directly, without observations");
 			}
@@ -143,7 +147,8 @@ public final class DirectServerRequestRecordingFilter extends ServerHttpObservat
 			super.doFilterInternal(request, response, filterChain);
 			return;
 		}
-		// The same steps as Spring's filter, with a recording in place of the observation.
+		// The same steps as Spring's filter, with a recording in place of the
+		// observation.
 		Recording recording = (Recording) request.getAttribute(RECORDING_ATTRIBUTE);
 		if (recording == null) {
 			recording = start(request, response);
@@ -172,11 +177,13 @@ public final class DirectServerRequestRecordingFilter extends ServerHttpObservat
 
 	private Recording start(HttpServletRequest request, HttpServletResponse response) {
 		ServerRequestObservationContext context = new ServerRequestObservationContext(request, response);
-		context.setName(this.name);
-		// The default handler starts the long task before it reads the clock for the timer.
+		// Recording directly: DirectRecordingCheck found the convention's name.
+		context.setName(Objects.requireNonNull(this.name));
+		// The default handler starts the long task before it reads the clock for the
+		// timer.
 		LongTaskTimer.@Nullable Sample longTask = null;
 		if (this.longTaskTimers) {
-			longTask = longTaskTimer(context).start();
+			longTask = longTaskTimer(context, request, response).start();
 		}
 		Recording recording = new Recording(context, this.clock.monotonicTime(), longTask);
 		request.setAttribute(RECORDING_ATTRIBUTE, recording);
@@ -193,10 +200,12 @@ public final class DirectServerRequestRecordingFilter extends ServerHttpObservat
 		}
 	}
 
-	private LongTaskTimer longTaskTimer(ServerRequestObservationContext context) {
-		// A new context: no pattern, no error, no key values added yet.
-		int method = ServerRequestCache.methodIndex(context.getCarrier().getMethod());
-		int status = context.getResponse().getStatus();
+	private LongTaskTimer longTaskTimer(ServerRequestObservationContext context, HttpServletRequest request,
+			HttpServletResponse response) {
+		// A new context of this request and response: no pattern, no error, no key values
+		// added yet.
+		int method = ServerRequestCache.methodIndex(request.getMethod());
+		int status = response.getStatus();
 		int hash = ServerRequestCache.hash(true, null, method, status, null);
 		Object cached = this.cache.get(hash, true, null, method, status, null);
 		if (cached != null) {
@@ -221,9 +230,17 @@ public final class DirectServerRequestRecordingFilter extends ServerHttpObservat
 			return DefaultHandlerMeters.timer(this.meterRegistry, this.name, context.getLowCardinalityKeyValues(),
 					errorValue);
 		}
+		HttpServletRequest request = context.getCarrier();
+		HttpServletResponse response = context.getResponse();
+		if (request == null || response == null) {
+			// The context's request or response was taken away (the context is a request
+			// attribute): no combination to cache by, so resolved per request.
+			return DefaultHandlerMeters.timer(this.meterRegistry, this.name,
+					this.convention.getLowCardinalityKeyValues(context), errorValue);
+		}
 		String pattern = context.getPathPattern();
-		int method = ServerRequestCache.methodIndex(context.getCarrier().getMethod());
-		int status = context.getResponse().getStatus();
+		int method = ServerRequestCache.methodIndex(request.getMethod());
+		int status = response.getStatus();
 		Class<?> errorType = (error != null) ? error.getClass() : null;
 		int hash = ServerRequestCache.hash(false, pattern, method, status, errorType);
 		Object cached = this.cache.get(hash, false, pattern, method, status, errorType);

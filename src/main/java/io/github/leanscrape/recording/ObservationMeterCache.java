@@ -13,11 +13,11 @@ import org.jspecify.annotations.Nullable;
  * A bounded map from an observation's name, low-cardinality key values and error value to
  * the meter that the registry returned for them.
  * <p>
- * Reads take no lock and allocate nothing: the table is an immutable open-addressing array
- * published through a volatile field, and a key is compared field by field against the
- * {@link KeyValues} of the observation, never materialised. Writes (a new combination, a
- * removed meter) copy the table under a lock; they happen at most once per combination
- * while the cache has room, so their cost does not matter.
+ * Reads take no lock and allocate nothing: the table is an immutable open-addressing
+ * array published through a volatile field, and a key is compared field by field against
+ * the {@link KeyValues} of the observation, never materialised. Writes (a new
+ * combination, a removed meter) copy the table under a lock; they happen at most once per
+ * combination while the cache has room, so their cost does not matter.
  * <p>
  * An entry is either a timer's (its error value is not {@code null}) or a long task
  * timer's (its error value is {@code null}), so the two kinds never match each other.
@@ -59,7 +59,8 @@ final class ObservationMeterCache {
 
 	/**
 	 * Return the hash of a key. Iterates the key values once; allocates nothing beyond
-	 * what iterating {@link KeyValues} allocates (an iterator that escape analysis removes).
+	 * what iterating {@link KeyValues} allocates (an iterator that escape analysis
+	 * removes).
 	 * @param name the observation name
 	 * @param keyValues the low-cardinality key values, sorted by key
 	 * @param error the error value of a timer, or {@code null} for a long task timer
@@ -204,7 +205,12 @@ final class ObservationMeterCache {
 		}
 	}
 
-	/** Called under {@link #lock}. */
+	/**
+	 * Remember the keys of an entry's key values among the key sets of its name. Called
+	 * under {@link #lock}.
+	 * @param name the observation name
+	 * @param keysAndValues the entry's keys and values
+	 */
 	private void rememberKeySet(String name, String[] keysAndValues) {
 		KeySets known = keySetsOf(name);
 		String[][] sets = (known != null) ? known.sets : NO_KEY_SETS;
@@ -302,14 +308,16 @@ final class ObservationMeterCache {
 	}
 
 	/**
-	 * One key and its meter. Immutable: readers that see the reference see the fields (and
-	 * the array's elements) as written before publication.
+	 * One key and its meter. Immutable: readers that see the reference see the fields
+	 * (and the array's elements) as written before publication.
 	 */
 	private static final class Entry extends CacheTable.Entry {
 
 		final String name;
 
-		/** Keys at even indexes, their values at the odd ones, in the key values' order. */
+		/**
+		 * Keys at even indexes, their values at the odd ones, in the key values' order.
+		 */
 		final String[] keysAndValues;
 
 		final @Nullable String error;
@@ -335,7 +343,8 @@ final class ObservationMeterCache {
 			if ((error != null) ? !error.equals(this.error) : this.error != null) {
 				return false;
 			}
-			// KeyValues are sorted by key and free of duplicate keys, so equal sets of key
+			// KeyValues are sorted by key and free of duplicate keys, so equal sets of
+			// key
 			// values come in the same order.
 			String[] keysAndValues = this.keysAndValues;
 			int index = 0;

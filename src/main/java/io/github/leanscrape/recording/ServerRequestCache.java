@@ -7,9 +7,9 @@ import org.springframework.http.HttpMethod;
 /**
  * A bounded map from what decides the key values of one HTTP server request under
  * Spring's {@code DefaultServerRequestObservationConvention} (path pattern, method,
- * status and error class) to what was resolved from them: the meter the registry
- * returned (for {@link DirectServerRequestRecordingFilter}) or the key values themselves
- * (for the request observation conventions, through {@link DerivedKeyValuesCache}).
+ * status and error class) to what was resolved from them: the meter the registry returned
+ * (for {@link DirectServerRequestRecordingFilter}) or the key values themselves (for the
+ * request observation conventions, through {@link DerivedKeyValuesCache}).
  * <p>
  * Those four values determine every low-cardinality key value the convention derives
  * ({@code exception}, {@code method}, {@code outcome}, {@code status}, {@code uri}) and
@@ -36,8 +36,7 @@ final class ServerRequestCache {
 		this.table = new CacheTable(maxSize);
 	}
 
-	static int hash(boolean longTask, @Nullable String pattern, int method, int status,
-			@Nullable Class<?> errorType) {
+	static int hash(boolean longTask, @Nullable String pattern, int method, int status, @Nullable Class<?> errorType) {
 		int hash = (pattern != null) ? pattern.hashCode() : 0;
 		hash = 31 * hash + method;
 		hash = 31 * hash + status;
@@ -93,8 +92,8 @@ final class ServerRequestCache {
 		return this.table.removals();
 	}
 
-	void put(int hash, boolean longTask, @Nullable String pattern, int method, int status,
-			@Nullable Class<?> errorType, Object value, long removalsBefore) {
+	void put(int hash, boolean longTask, @Nullable String pattern, int method, int status, @Nullable Class<?> errorType,
+			Object value, long removalsBefore) {
 		this.table.put(new Entry(hash, longTask, pattern, method, status, errorType, value), removalsBefore);
 	}
 

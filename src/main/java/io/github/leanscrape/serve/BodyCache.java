@@ -10,8 +10,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Bodies served again to scrapes of their kind within a time to live. Holds a reference
- * to each body it keeps, and gives it back when the body expires or is replaced. A time to
- * live of zero turns it off.
+ * to each body it keeps, and gives it back when the body expires or is replaced. A time
+ * to live of zero turns it off.
  *
  * @author leanscrape
  */
@@ -55,8 +55,7 @@ final class BodyCache {
 	 * @param body the body
 	 */
 	void put(BodyKind kind, PooledBody body) {
-		if (this.timeToLiveNanos == 0
-				|| (this.bodies.size() >= MAX_CACHED_KINDS && !this.bodies.containsKey(kind))) {
+		if (this.timeToLiveNanos == 0 || (this.bodies.size() >= MAX_CACHED_KINDS && !this.bodies.containsKey(kind))) {
 			return;
 		}
 		body.retain();

@@ -27,8 +27,8 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * <li>{@code leanscrape.scrape.body} (summary in bytes, uncompressed) and
  * {@code leanscrape.scrape.sent} (summary in bytes, as sent)</li>
  * <li>{@code leanscrape.buffer.retained} (gauge in bytes: free chunks kept between
- * scrapes), {@code leanscrape.buffer.leased} (gauge in bytes: chunks held by bodies
- * now) and {@code leanscrape.buffer.leased.peak} (gauge in bytes: the most ever held at
+ * scrapes), {@code leanscrape.buffer.leased} (gauge in bytes: chunks held by bodies now)
+ * and {@code leanscrape.buffer.leased.peak} (gauge in bytes: the most ever held at
  * once)</li>
  * <li>{@code leanscrape.renders.in.flight} (gauge)</li>
  * <li>{@code leanscrape.fallbacks} (function counter; tag {@code scope}: scrape, family):

@@ -1,5 +1,6 @@
 package io.github.leanscrape.serve;
 
+import java.util.Objects;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
@@ -68,7 +69,8 @@ public final class PendingScrape {
 			if (this.released || earlier != null) {
 				served.body().release();
 				assertNotReleased();
-				return earlier;
+				// Not released, so another call resolved it first.
+				return Objects.requireNonNull(earlier);
 			}
 			this.result = served;
 			return served;

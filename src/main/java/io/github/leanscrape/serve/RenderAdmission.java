@@ -9,10 +9,10 @@ import io.github.leanscrape.exposition.SizeHints;
 
 /**
  * Decides when a rendering may start: at most a fixed number run at once, and the memory
- * that bodies hold at once stays within a multiple of the largest recent body. A rendering
- * starts only when the bodies still held (being sent, or cached) and the renderings under
- * way, with what it expects to need, stay within that; otherwise it waits, and is
- * rejected when its deadline passes first.
+ * that bodies hold at once stays within a multiple of the largest recent body. A
+ * rendering starts only when the bodies still held (being sent, or cached) and the
+ * renderings under way, with what it expects to need, stay within that; otherwise it
+ * waits, and is rejected when its deadline passes first.
  *
  * @author leanscrape
  */
@@ -57,7 +57,8 @@ final class RenderAdmission {
 	 * need.
 	 * @param kind the kind to render
 	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
-	 * @param whileWaitingForMemory run before waiting for memory, to free what can be freed
+	 * @param whileWaitingForMemory run before waiting for memory, to free what can be
+	 * freed
 	 * @return the chunks reserved, to give back with {@link #leave}
 	 * @throws ScrapeRejectedException when the deadline passes first
 	 */
@@ -102,8 +103,11 @@ final class RenderAdmission {
 	}
 
 	/**
-	 * Reserve the chunks that a rendering of a kind, and its compressed copy, are expected
-	 * to need, waiting while bodies hold too much.
+	 * Reserve the chunks that a rendering of a kind, and its compressed copy, are
+	 * expected to need, waiting while bodies hold too much.
+	 * @param kind the kind to render
+	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
+	 * @param whileWaitingForMemory run before waiting, to free what can be freed
 	 * @return the chunks reserved, or {@code -1} when the deadline passed first
 	 */
 	private long reserveMemory(BodyKind kind, long deadlineNanos, Runnable whileWaitingForMemory) {

@@ -22,7 +22,8 @@ public interface ScrapeMetrics {
 	 * @param outcome how it ended
 	 * @param durationNanos from the request reaching the web layer to the end of the
 	 * response
-	 * @param bodyBytes the size of the uncompressed body, or {@code -1} when none was made
+	 * @param bodyBytes the size of the uncompressed body, or {@code -1} when none was
+	 * made
 	 * @param sentBytes the size of the body as sent, or {@code -1} when none was sent
 	 */
 	void scraped(PrometheusOutputFormat format, ScrapeOutcome outcome, long durationNanos, long bodyBytes,

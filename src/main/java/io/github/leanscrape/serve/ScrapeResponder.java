@@ -9,13 +9,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One scrape from request to release, as both web stacks hand it over: serve a
- * {@link PendingScrape} by the deadline its timeout header gives, choose the encoding
- * its {@code Accept-Encoding} allows, and, when the response is done, record it once in
- * the starter's metrics and release everything it held.
+ * {@link PendingScrape} by the deadline its timeout header gives, choose the encoding its
+ * {@code Accept-Encoding} allows, and, when the response is done, record it once in the
+ * starter's metrics and release everything it held.
  * <p>
  * A scrape that misses its deadline is answered 503; one whose rendering fails, 500; both
- * with a one-line plain text body, never a stack trace. A failure is logged with its stack
- * trace the first time, at debug level after that.
+ * with a one-line plain text body, never a stack trace. A failure is logged with its
+ * stack trace the first time, at debug level after that.
  *
  * @author leanscrape
  */
@@ -84,8 +84,8 @@ public final class ScrapeResponder {
 
 	/**
 	 * Record a finished response in the metrics, then release what it held: its
-	 * compressed body and its scrape. Call it once the response is written, failed, or was
-	 * abandoned because the client went away.
+	 * compressed body and its scrape. Call it once the response is written, failed, or
+	 * was abandoned because the client went away.
 	 * @param response the response
 	 * @param clientGone whether the client went away before the body was written
 	 */

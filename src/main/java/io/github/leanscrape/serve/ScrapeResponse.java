@@ -6,8 +6,8 @@ import io.github.leanscrape.exposition.PooledBody;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A response to a scrape, for a web stack to write: a body, with its encoding, or an error
- * status with a one-line plain text message. Whoever writes it hands it back to
+ * A response to a scrape, for a web stack to write: a body, with its encoding, or an
+ * error status with a one-line plain text message. Whoever writes it hands it back to
  * {@link ScrapeResponder#finish} when done.
  *
  * @author leanscrape

@@ -18,8 +18,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 
 /**
- * Produces scrape bodies, and keeps scrapes cheap when many arrive at once. A scrape takes
- * a cached body of its kind when there is one ({@link BodyCache}); else it joins a
+ * Produces scrape bodies, and keeps scrapes cheap when many arrive at once. A scrape
+ * takes a cached body of its kind when there is one ({@link BodyCache}); else it joins a
  * rendering of its kind in flight ({@link SharedRenderings}); else it renders, once
  * admitted ({@link RenderAdmission}), into pooled chunks sized from the previous body of
  * its kind. A compressed body is made once per body, however many readers want it.
@@ -47,8 +47,8 @@ public final class Scraper {
 	 * @param renderer the renderer that writes the exposition
 	 * @param pool the pool of output chunks
 	 * @param sizeHints the size hints of each kind of body
-	 * @param gzipEncoder the encoder for compressed bodies, or {@code null} when compression
-	 * is off
+	 * @param gzipEncoder the encoder for compressed bodies, or {@code null} when
+	 * compression is off
 	 * @param maxConcurrentRenders how many renderings may run at once
 	 * @param cacheTimeToLive how long a body may be served again, or zero for never
 	 * @param maxHeldBodies the most memory that bodies may hold at once, in multiples of
@@ -61,13 +61,12 @@ public final class Scraper {
 		this.sizeHints = sizeHints;
 		this.gzipEncoder = gzipEncoder;
 		this.cache = new BodyCache(cacheTimeToLive);
-		this.admission = new RenderAdmission(pool, sizeHints, gzipEncoder != null, maxConcurrentRenders,
-				maxHeldBodies);
+		this.admission = new RenderAdmission(pool, sizeHints, gzipEncoder != null, maxConcurrentRenders, maxHeldBodies);
 	}
 
 	/**
-	 * Serve one scrape, sharing a rendering or a cached body where it can. The caller owns
-	 * a reference to the body and must release it.
+	 * Serve one scrape, sharing a rendering or a cached body where it can. The caller
+	 * owns a reference to the body and must release it.
 	 * @param format the format
 	 * @param includedNames the families to include, or {@code null} for all
 	 * @param deadlineNanos the {@link System#nanoTime()} by which the body must be ready

@@ -1,5 +1,6 @@
 package io.github.leanscrape.serve;
 
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -26,7 +27,8 @@ final class SharedRenderings {
 	 * Start a rendering of a kind, or join the one in flight.
 	 * @param kind the kind
 	 * @return the rendering, and whether the caller started it (then it must
-	 * {@link #complete} or {@link #fail} it) or joined it (then it must {@link #await} it)
+	 * {@link #complete} or {@link #fail} it) or joined it (then it must {@link #await}
+	 * it)
 	 */
 	Turn startOrJoin(BodyKind kind) {
 		while (true) {
@@ -49,7 +51,8 @@ final class SharedRenderings {
 	 * @param body its body
 	 */
 	void complete(Rendering rendering, PooledBody body) {
-		// No scrape joins once the rendering is closed; each one that joined before gets a
+		// No scrape joins once the rendering is closed; each one that joined before gets
+		// a
 		// reference of its own.
 		this.inFlight.remove(rendering.kind, rendering);
 		int waiters = rendering.close();
@@ -76,8 +79,8 @@ final class SharedRenderings {
 	 * @param rendering the rendering joined
 	 * @param deadlineNanos the {@link System#nanoTime()} by which the body must be ready
 	 * @return the body, whose reference the caller owns
-	 * @throws ScrapeRejectedException when the deadline passes first, or the rendering was
-	 * rejected
+	 * @throws ScrapeRejectedException when the deadline passes first, or the rendering
+	 * was rejected
 	 */
 	static PooledBody await(Rendering rendering, long deadlineNanos) throws ScrapeRejectedException {
 		try {
@@ -95,7 +98,8 @@ final class SharedRenderings {
 		catch (ExecutionException ex) {
 			Throwable cause = ex.getCause();
 			if (cause instanceof ScrapeRejectedException rejected) {
-				throw new ScrapeRejectedException(rejected.getMessage());
+				throw new ScrapeRejectedException(Objects.requireNonNullElse(rejected.getMessage(),
+						"The rendering this scrape waited for was rejected"));
 			}
 			if (cause instanceof RuntimeException runtime) {
 				throw runtime;

@@ -17,8 +17,8 @@ import org.springframework.util.MimeTypeUtils;
  * q-value above zero wins; on a tie the more specific range wins, and then Spring Boot's
  * own preference decides: protobuf over OpenMetrics over text, except that a bare
  * {@code *}{@code /*} means the default, text. Media type parameters are ignored when
- * matching, as Spring Boot ignores them: {@code application/openmetrics-text;version=0.0.1}
- * selects OpenMetrics 1.0.0.
+ * matching, as Spring Boot ignores them:
+ * {@code application/openmetrics-text;version=0.0.1} selects OpenMetrics 1.0.0.
  * <p>
  * A header that cannot be parsed gives {@code null}, so that the request is left as it is
  * and Spring answers it as it would answer Spring Boot's own endpoint.

@@ -40,8 +40,8 @@ public final class NameParameters {
 	}
 
 	/**
-	 * Return the names the endpoint should include: those of {@code includedNames}, read as
-	 * Spring Boot reads them, then those of {@code name[]}, without duplicates.
+	 * Return the names the endpoint should include: those of {@code includedNames}, read
+	 * as Spring Boot reads them, then those of {@code name[]}, without duplicates.
 	 * @param includedNames the values of {@code includedNames}, or {@code null}
 	 * @param names the values of {@code name[]}
 	 * @return the names, in order of first appearance
@@ -50,7 +50,8 @@ public final class NameParameters {
 		Set<String> union = new LinkedHashSet<>();
 		if (includedNames != null) {
 			if (includedNames.size() == 1) {
-				// One value is a comma-separated list that Spring Boot's conversion splits
+				// One value is a comma-separated list that Spring Boot's conversion
+				// splits
 				// and trims; "" is the empty list.
 				String list = includedNames.iterator().next();
 				int start = 0;

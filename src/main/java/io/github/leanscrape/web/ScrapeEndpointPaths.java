@@ -1,14 +1,15 @@
 package io.github.leanscrape.web;
 
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 
 /**
- * Tells whether a request path, taken within the application (after any context path),
- * is the path of the {@code prometheus} endpoint served by the starter.
+ * Tells whether a request path, taken within the application (after any context path), is
+ * the path of the {@code prometheus} endpoint served by the starter.
  * <p>
  * Both are resolved lazily, on the first request: the glue lives in whichever context
  * serves actuator endpoints, and is created before the endpoints are discovered. When the
@@ -27,7 +28,8 @@ public final class ScrapeEndpointPaths {
 
 	private final ObjectProvider<LeanscrapeScrapeEndpoint> endpoint;
 
-	private volatile String path;
+	/** Resolved at the first request. */
+	private volatile @Nullable String path;
 
 	/**
 	 * Create a new instance.

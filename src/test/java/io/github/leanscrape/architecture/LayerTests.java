@@ -3,17 +3,16 @@ package io.github.leanscrape.architecture;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
+import com.tngtech.archunit.library.Architectures;
+import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
 import org.junit.jupiter.api.Test;
-
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
  * The direction of the starter's imports, checked on its compiled classes: {@code web} →
- * {@code endpoint} → {@code serve} → {@code exposition}, with {@code autoconfigure} on top
- * and {@code recording} apart. Each package's {@code package-info.java} says the same in
- * words.
+ * {@code endpoint} → {@code serve} → {@code exposition}, with {@code autoconfigure} on
+ * top and {@code recording} apart. Each package's {@code package-info.java} says the same
+ * in words.
  */
 class LayerTests {
 
@@ -23,7 +22,8 @@ class LayerTests {
 
 	@Test
 	void layersImportDownwardOnly() {
-		layeredArchitecture().consideringOnlyDependenciesInLayers()
+		Architectures.layeredArchitecture()
+			.consideringOnlyDependenciesInLayers()
 			.layer("autoconfigure")
 			.definedBy("io.github.leanscrape.autoconfigure..")
 			.layer("web")
@@ -53,7 +53,7 @@ class LayerTests {
 
 	@Test
 	void recordingStandsApart() {
-		noClasses()
+		ArchRuleDefinition.noClasses()
 			.that()
 			.resideInAPackage("io.github.leanscrape.recording..")
 			.should()
@@ -66,7 +66,7 @@ class LayerTests {
 
 	@Test
 	void directPathIsBelowTheExpositionItWritesInto() {
-		noClasses()
+		ArchRuleDefinition.noClasses()
 			.that()
 			.resideInAPackage("io.github.leanscrape.exposition")
 			.should()
@@ -77,7 +77,11 @@ class LayerTests {
 
 	@Test
 	void stackAdaptersDoNotKnowEachOther() {
-		slices().matching("io.github.leanscrape.web.(*)..").should().notDependOnEachOther().check(STARTER);
+		SlicesRuleDefinition.slices()
+			.matching("io.github.leanscrape.web.(*)..")
+			.should()
+			.notDependOnEachOther()
+			.check(STARTER);
 	}
 
 }

@@ -104,9 +104,9 @@ class LeanscrapeAutoConfigurationTests {
 	@Test
 	void backsOffWithoutMetrics() {
 		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class,
-					WebEndpointAutoConfiguration.class, LeanscrapeAutoConfiguration.class,
-					LeanscrapeScrapeAutoConfiguration.class))
+			.withConfiguration(
+					AutoConfigurations.of(EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class,
+							LeanscrapeAutoConfiguration.class, LeanscrapeScrapeAutoConfiguration.class))
 			.withPropertyValues("management.endpoints.web.exposure.include=prometheus")
 			.run((context) -> assertThat(context).doesNotHaveBean(Scraper.class));
 	}
@@ -131,7 +131,8 @@ class LeanscrapeAutoConfigurationTests {
 	void userDefinedScraperIsUsed() {
 		this.runner.withUserConfiguration(UserScraperConfiguration.class).run((context) -> {
 			assertThat(context).hasSingleBean(Scraper.class);
-			assertThat(context.getBean(Scraper.class)).isSameAs(context.getBean(UserScraperConfiguration.class).scraper);
+			assertThat(context.getBean(Scraper.class))
+				.isSameAs(context.getBean(UserScraperConfiguration.class).scraper);
 			assertThat(context.getBean(LeanscrapeScrapeEndpoint.class)).extracting("scraper")
 				.isSameAs(context.getBean(UserScraperConfiguration.class).scraper);
 		});
@@ -139,11 +140,10 @@ class LeanscrapeAutoConfigurationTests {
 
 	@Test
 	void compressionCanBeTurnedOff() {
-		this.runner.withPropertyValues("leanscrape.compression.enabled=false")
-			.run((context) -> {
-				assertThat(context.getBean(Scraper.class).canCompress()).isFalse();
-				assertThat(context).doesNotHaveBean(GzipEncoder.class);
-			});
+		this.runner.withPropertyValues("leanscrape.compression.enabled=false").run((context) -> {
+			assertThat(context.getBean(Scraper.class).canCompress()).isFalse();
+			assertThat(context).doesNotHaveBean(GzipEncoder.class);
+		});
 		this.runner.run((context) -> {
 			assertThat(context.getBean(Scraper.class).canCompress()).isTrue();
 			assertThat(context).hasSingleBean(GzipEncoder.class);
@@ -183,8 +183,7 @@ class LeanscrapeAutoConfigurationTests {
 		this.runner.run((context) -> {
 			assertThat(context).hasSingleBean(MicrometerScrapeMetrics.class);
 			assertThat(context.getBean(MeterRegistry.class).find("leanscrape.scrapes").counters()).isNotEmpty();
-			assertThat(context.getBean(MeterRegistry.class).find("leanscrape.fallbacks").functionCounters())
-				.hasSize(2);
+			assertThat(context.getBean(MeterRegistry.class).find("leanscrape.fallbacks").functionCounters()).hasSize(2);
 		});
 	}
 
@@ -220,8 +219,7 @@ class LeanscrapeAutoConfigurationTests {
 
 	@Test
 	void servletGlueInServletApplication() {
-		new WebApplicationContextRunner()
-			.withConfiguration(METRICS)
+		new WebApplicationContextRunner().withConfiguration(METRICS)
 			.withConfiguration(AutoConfigurations.of(ManagementContextAutoConfiguration.class,
 					DispatcherServletAutoConfiguration.class, WebMvcAutoConfiguration.class,
 					WebMvcEndpointManagementContextConfiguration.class,
@@ -237,8 +235,7 @@ class LeanscrapeAutoConfigurationTests {
 
 	@Test
 	void noServletGlueWhenDisabled() {
-		new WebApplicationContextRunner()
-			.withConfiguration(METRICS)
+		new WebApplicationContextRunner().withConfiguration(METRICS)
 			.withConfiguration(AutoConfigurations.of(ManagementContextAutoConfiguration.class,
 					DispatcherServletAutoConfiguration.class, WebMvcAutoConfiguration.class,
 					WebMvcEndpointManagementContextConfiguration.class,
@@ -252,8 +249,7 @@ class LeanscrapeAutoConfigurationTests {
 
 	@Test
 	void reactiveGlueInReactiveApplication() {
-		new ReactiveWebApplicationContextRunner()
-			.withConfiguration(METRICS)
+		new ReactiveWebApplicationContextRunner().withConfiguration(METRICS)
 			.withConfiguration(AutoConfigurations.of(WebFluxAutoConfiguration.class,
 					WebFluxEndpointManagementContextConfiguration.class,
 					LeanscrapeReactiveManagementContextConfiguration.class,
@@ -268,8 +264,7 @@ class LeanscrapeAutoConfigurationTests {
 
 	@Test
 	void noReactiveGlueWhenDisabled() {
-		new ReactiveWebApplicationContextRunner()
-			.withConfiguration(METRICS)
+		new ReactiveWebApplicationContextRunner().withConfiguration(METRICS)
 			.withConfiguration(AutoConfigurations.of(WebFluxAutoConfiguration.class,
 					WebFluxEndpointManagementContextConfiguration.class,
 					LeanscrapeReactiveManagementContextConfiguration.class))

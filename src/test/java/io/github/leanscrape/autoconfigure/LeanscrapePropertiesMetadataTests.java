@@ -114,8 +114,8 @@ class LeanscrapePropertiesMetadataTests {
 			if (hasDefault(property.value())) {
 				String readmeDefault = rows.get(name);
 				assertThat(readmeDefault).as("README default of %s, in a code span", name).isNotNull();
-				assertThat(bind(name, readmeDefault, property)).as("README default of %s bound from '%s'", name,
-						readmeDefault)
+				assertThat(bind(name, readmeDefault, property))
+					.as("README default of %s bound from '%s'", name, readmeDefault)
 					.isEqualTo(property.value());
 			}
 		}

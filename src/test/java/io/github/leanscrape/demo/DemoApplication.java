@@ -35,8 +35,7 @@ public class DemoApplication {
 	 * @return the builder
 	 */
 	public static SpringApplicationBuilder application(Class<?>... additionalSources) {
-		return new SpringApplicationBuilder(DemoApplication.class).sources(additionalSources)
-			.properties(defaults());
+		return new SpringApplicationBuilder(DemoApplication.class).sources(additionalSources).properties(defaults());
 	}
 
 	private static Properties defaults() {

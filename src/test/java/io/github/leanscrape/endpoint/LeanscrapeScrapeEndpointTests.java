@@ -54,8 +54,7 @@ class LeanscrapeScrapeEndpointTests {
 
 	@ParameterizedTest
 	@MethodSource("scrapes")
-	void webOperationSendsSpringBootsBytes(PrometheusOutputFormat format, Set<String> includedNames)
-			throws Exception {
+	void webOperationSendsSpringBootsBytes(PrometheusOutputFormat format, Set<String> includedNames) throws Exception {
 		byte[] expected = this.fixture.bootBody(format, includedNames);
 		WebEndpointResponse<Resource> response = this.fixture.endpoint().scrapeBody(format, includedNames);
 		assertThat(response.getContentType()).isEqualTo(format.getProducedMimeType());
@@ -86,9 +85,9 @@ class LeanscrapeScrapeEndpointTests {
 	}
 
 	/**
-	 * Meters of one name with different tag keys: Micrometer 1.16 and earlier (Spring Boot
-	 * 4.0) leave all but the first set of keys out of the scrape, later versions export
-	 * them all. Either way the output is Spring Boot's.
+	 * Meters of one name with different tag keys: Micrometer 1.16 and earlier (Spring
+	 * Boot 4.0) leave all but the first set of keys out of the scrape, later versions
+	 * export them all. Either way the output is Spring Boot's.
 	 */
 	@ParameterizedTest
 	@EnumSource(PrometheusOutputFormat.class)

@@ -14,11 +14,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ChunkedOutputTests {
 
-	private static final double[] EDGES = { 0.0, -0.0, 1.0, -1.0, 0.1, 0.5, 1e-3, 1e-4, 1e-5, 9_999_999.0,
-			-9_999_999.0, 1e7, -1e7, 10_000_001.0, 1.0E23, 2e23, 9.007199254740993E15, Double.MIN_VALUE,
-			-Double.MIN_VALUE, Double.MIN_NORMAL, Double.MAX_VALUE, -Double.MAX_VALUE, Double.NaN,
-			Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 1.0 / 3, 2.0 / 3, 123_456_789.0, 0.001048576,
-			4.2273788502251054E18, Long.MAX_VALUE, Long.MIN_VALUE, (double) (1L << 53) };
+	private static final double[] EDGES = { 0.0, -0.0, 1.0, -1.0, 0.1, 0.5, 1e-3, 1e-4, 1e-5, 9_999_999.0, -9_999_999.0,
+			1e7, -1e7, 10_000_001.0, 1.0E23, 2e23, 9.007199254740993E15, Double.MIN_VALUE, -Double.MIN_VALUE,
+			Double.MIN_NORMAL, Double.MAX_VALUE, -Double.MAX_VALUE, Double.NaN, Double.POSITIVE_INFINITY,
+			Double.NEGATIVE_INFINITY, 1.0 / 3, 2.0 / 3, 123_456_789.0, 0.001048576, 4.2273788502251054E18,
+			Long.MAX_VALUE, Long.MIN_VALUE, (double) (1L << 53) };
 
 	@Test
 	void doublesPrintAsClientJavaPrintsThem() {

@@ -93,8 +93,8 @@ class BoundedMemoryTests {
 			double body = figures.get(BODY_MAX);
 			System.out.printf("Bounded memory: %d series, %d rounds of %d concurrent scrapes, -Xmx512m%n", SERIES,
 					ROUNDS, SCRAPERS);
-			System.out.printf("  outcomes %s; start-up %.1f s, storm %.1f s%n", counts,
-					(startedUp - started) / 1e9, (stormEnded - startedUp) / 1e9);
+			System.out.printf("  outcomes %s; start-up %.1f s, storm %.1f s%n", counts, (startedUp - started) / 1e9,
+					(stormEnded - startedUp) / 1e9);
 			System.out.printf("  body %.0f bytes (largest received %d), buffer peak %.0f bytes = %.2f bodies%n", body,
 					largestReceived, peak, peak / body);
 			figures.forEach((name, value) -> {
@@ -106,7 +106,8 @@ class BoundedMemoryTests {
 			assertThat(exchanges).hasSize(ROUNDS * SCRAPERS);
 			assertThat(exchanges).allSatisfy((exchange) -> assertThat(exchange.outcome()).isIn("200", "503"));
 			assertThat(counts).containsKey("200");
-			// The summary's maximum is the largest body rendered: the scrapers received it.
+			// The summary's maximum is the largest body rendered: the scrapers received
+			// it.
 			assertThat((double) largestReceived).isEqualTo(body);
 			assertThat(peak).isPositive().isLessThanOrEqualTo(3 * body);
 		}
@@ -209,8 +210,8 @@ class BoundedMemoryTests {
 				return Integer.toString(this.status);
 			}
 			Throwable cause = (this.failure.getCause() != null) ? this.failure.getCause() : this.failure;
-			return (cause instanceof TimeoutException || cause instanceof HttpTimeoutException)
-					? "hung" : cause.getClass().getSimpleName();
+			return (cause instanceof TimeoutException || cause instanceof HttpTimeoutException) ? "hung"
+					: cause.getClass().getSimpleName();
 		}
 
 	}

@@ -24,9 +24,9 @@ import io.github.leanscrape.demo.DemoApplication;
  * given JVM options and application arguments, on a free port of the loopback interface.
  * Its standard output and error go to a file.
  * <p>
- * A child JVM rather than an application context in this one: its heap limit, its
- * garbage collector and its out-of-memory errors are its own, as in a deployed
- * application, and the load that this JVM generates does not share its heap.
+ * A child JVM rather than an application context in this one: its heap limit, its garbage
+ * collector and its out-of-memory errors are its own, as in a deployed application, and
+ * the load that this JVM generates does not share its heap.
  *
  * @author leanscrape
  */
@@ -71,9 +71,7 @@ public final class DemoProcess implements AutoCloseable {
 		command.add("--server.address=127.0.0.1");
 		command.addAll(arguments);
 		Files.createDirectories(output.toAbsolutePath().getParent());
-		Process process = new ProcessBuilder(command).redirectErrorStream(true)
-			.redirectOutput(output.toFile())
-			.start();
+		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
 		DemoProcess demo = new DemoProcess(process, output, port);
 		try {
 			process.getOutputStream().close();
@@ -117,8 +115,7 @@ public final class DemoProcess implements AutoCloseable {
 			}
 			Thread.sleep(POLL_INTERVAL.toMillis());
 		}
-		throw new IllegalStateException(
-				"The demo application did not answer within " + timeout + ":\n" + outputTail());
+		throw new IllegalStateException("The demo application did not answer within " + timeout + ":\n" + outputTail());
 	}
 
 	/**

@@ -76,7 +76,8 @@ class PrometheusScrapeIntegrationTests {
 	@ParameterizedTest
 	@EnumSource
 	void prometheusStoresTheKnownValues(ScrapeProtocol protocol, @TempDir Path directory) throws Exception {
-		// Scrapes by an earlier server may still finish while this one starts: only those that
+		// Scrapes by an earlier server may still finish while this one starts: only those
+		// that
 		// began after this point are this server's.
 		long started = System.nanoTime();
 		try (PrometheusServer prometheus = PrometheusServer.start(directory, port, protocol.flags)) {
@@ -116,8 +117,8 @@ class PrometheusScrapeIntegrationTests {
 	}
 
 	private static Map<Double, Double> buckets(PrometheusServer prometheus) {
-		JsonNode vector = prometheus.awaitVector(
-				"demo_known_histogram_bucket{job=\"" + PrometheusServer.JOB + "\"}", QUERY_TIMEOUT);
+		JsonNode vector = prometheus.awaitVector("demo_known_histogram_bucket{job=\"" + PrometheusServer.JOB + "\"}",
+				QUERY_TIMEOUT);
 		Map<Double, Double> buckets = new LinkedHashMap<>();
 		for (JsonNode sample : vector) {
 			// Compared as numbers: how "le" is spelled depends on the format scraped.
@@ -251,8 +252,8 @@ class PrometheusScrapeIntegrationTests {
 			}
 			finally {
 				this.exchanges.add(new ScrapeExchange(started, request.getHeader(HttpHeaders.ACCEPT),
-						request.getHeader(HttpHeaders.ACCEPT_ENCODING), response.getStatus(),
-						response.getContentType(), response.getHeader(HttpHeaders.CONTENT_ENCODING)));
+						request.getHeader(HttpHeaders.ACCEPT_ENCODING), response.getStatus(), response.getContentType(),
+						response.getHeader(HttpHeaders.CONTENT_ENCODING)));
 			}
 		}
 

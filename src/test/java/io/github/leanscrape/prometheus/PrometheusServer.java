@@ -81,9 +81,7 @@ final class PrometheusServer implements AutoCloseable {
 		command.add("--web.listen-address=127.0.0.1:" + port);
 		command.addAll(List.of(flags));
 		Path log = directory.resolve("prometheus.log");
-		Process process = new ProcessBuilder(command).redirectErrorStream(true)
-			.redirectOutput(log.toFile())
-			.start();
+		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 		try {
 			// Prometheus reads nothing from its standard input.
 			process.getOutputStream().close();
@@ -102,8 +100,8 @@ final class PrometheusServer implements AutoCloseable {
 	}
 
 	/**
-	 * Wait until the scrape target is up, failing with Prometheus's view of it and its log
-	 * when it is not up in time.
+	 * Wait until the scrape target is up, failing with Prometheus's view of it and its
+	 * log when it is not up in time.
 	 * @param timeout how long to wait
 	 * @return the target, as {@code /api/v1/targets} describes it
 	 */

@@ -45,9 +45,10 @@ class PromtoolCheckMetricsTests {
 					.timeout(Duration.ofSeconds(30))
 					.build(), HttpResponse.BodyHandlers.ofByteArray());
 			assertThat(response.statusCode()).isEqualTo(200);
-			assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-					(contentType) -> assertThat(contentType).startsWith("text/plain;version=0.0.4"));
-			// Spring Boot's endpoint on the same registry, after the request: meters are only
+			assertThat(response.headers().firstValue("Content-Type"))
+				.hasValueSatisfying((contentType) -> assertThat(contentType).startsWith("text/plain;version=0.0.4"));
+			// Spring Boot's endpoint on the same registry, after the request: meters are
+			// only
 			// ever added, so it has every family the response had.
 			PrometheusScrapeEndpoint reference = new PrometheusScrapeEndpoint(context.getBean(PrometheusRegistry.class),
 					context.getBean(PrometheusConfig.class).prometheusProperties());

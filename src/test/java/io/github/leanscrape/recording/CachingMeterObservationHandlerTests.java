@@ -70,7 +70,8 @@ class CachingMeterObservationHandlerTests {
 		for (int round = 0; round < 3; round++) {
 			twins.observe(NAME, request("GET", "/hello", "200", "SUCCESS"), 1_000_000L + round);
 			twins.observe(NAME, request("POST", "/items/{id}", "201", "SUCCESS"), 7_000_000L);
-			// Key values added at stop: the timer sees them, the long task timer does not.
+			// Key values added at stop: the timer sees them, the long task timer does
+			// not.
 			twins.observe(NAME, KeyValues.of("method", "GET", "uri", "UNKNOWN"),
 					KeyValues.of("status", "404", "uri", "NOT_FOUND", "outcome", "CLIENT_ERROR"), null, 500_000L);
 			twins.observe(NAME, request("GET", "/boom", "500", "SERVER_ERROR"), KeyValues.empty(),
@@ -90,8 +91,7 @@ class CachingMeterObservationHandlerTests {
 		withEvent.each((observation) -> observation.event(Observation.Event.of("retried")));
 		withEvent.stop();
 		assertThat(TwinRegistries.text(twins.registry)).isEqualTo(TwinRegistries.text(twins.reference));
-		assertThat(TwinRegistries.openMetrics(twins.registry))
-			.isEqualTo(TwinRegistries.openMetrics(twins.reference));
+		assertThat(TwinRegistries.openMetrics(twins.registry)).isEqualTo(TwinRegistries.openMetrics(twins.reference));
 		assertThat(twins.handler.cachedMeterCount()).isPositive();
 	}
 
@@ -143,8 +143,8 @@ class CachingMeterObservationHandlerTests {
 		assertThat(twins.registry.get(NAME).timers()).containsExactly(timer);
 		assertThat(twins.registry.get(NAME + ".active").longTaskTimers()).containsExactly(longTaskTimer);
 		assertThat(timer.count()).isEqualTo(11);
-		twins.observe(NAME, request("GET", "/hello", "200", "SUCCESS"), KeyValues.empty(),
-				new IllegalStateException(), 1L);
+		twins.observe(NAME, request("GET", "/hello", "200", "SUCCESS"), KeyValues.empty(), new IllegalStateException(),
+				1L);
 		// A new error value is a new timer; the long task timer's key has no error value.
 		assertThat(twins.handler.cachedMeterCount()).isEqualTo(3);
 	}
@@ -297,8 +297,8 @@ class CachingMeterObservationHandlerTests {
 			after += timer.count();
 		}
 		assertThat(after - before).isEqualTo(1000);
-		assertThat(twins.registry.get(NAME + ".active").longTaskTimers()).allSatisfy(
-				(longTaskTimer) -> assertThat(longTaskTimer.activeTasks()).isZero());
+		assertThat(twins.registry.get(NAME + ".active").longTaskTimers())
+			.allSatisfy((longTaskTimer) -> assertThat(longTaskTimer.activeTasks()).isZero());
 	}
 
 	@Test
@@ -343,6 +343,10 @@ class CachingMeterObservationHandlerTests {
 		assertThat(TwinRegistries.text(twins.registry)).isEqualTo(TwinRegistries.text(twins.reference));
 	}
 
+	private static KeyValues request(String method, String uri, String status, String outcome) {
+		return KeyValues.of("exception", "none", "method", method, "outcome", outcome, "status", status, "uri", uri);
+	}
+
 	/**
 	 * A context whose public accessor adds a key value that its map does not hold.
 	 */
@@ -353,10 +357,6 @@ class CachingMeterObservationHandlerTests {
 			return super.getLowCardinalityKeyValues().and("extra", "yes");
 		}
 
-	}
-
-	private static KeyValues request(String method, String uri, String status, String outcome) {
-		return KeyValues.of("exception", "none", "method", method, "outcome", outcome, "status", status, "uri", uri);
 	}
 
 }

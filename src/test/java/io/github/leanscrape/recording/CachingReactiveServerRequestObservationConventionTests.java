@@ -77,7 +77,8 @@ class CachingReactiveServerRequestObservationConventionTests {
 		ServerRequestObservationContext completed = context("GET", 404, null, null, false);
 		ServerRequestObservationContext aborted = context("GET", 404, null, null, true);
 		KeyValues completedKeyValues = caching.getLowCardinalityKeyValues(completed);
-		assertThat(caching.getLowCardinalityKeyValues(aborted)).isEqualTo(this.spring.getLowCardinalityKeyValues(aborted))
+		assertThat(caching.getLowCardinalityKeyValues(aborted))
+			.isEqualTo(this.spring.getLowCardinalityKeyValues(aborted))
 			.isNotEqualTo(completedKeyValues);
 		assertThat(caching.cachedCombinationCount()).isEqualTo(2);
 	}

@@ -24,8 +24,8 @@ class CachingServerRequestObservationConventionTests {
 			"QUERY", "get", "PROPFIND", "" };
 
 	/** Valid statuses of each class, and invalid ones. */
-	private static final int[] STATUSES = { 100, 200, 201, 204, 299, 301, 302, 304, 399, 400, 401, 404, 405, 418,
-			499, 500, 503, 599, 600, 999, 99, 1000, 0, -1 };
+	private static final int[] STATUSES = { 100, 200, 201, 204, 299, 301, 302, 304, 399, 400, 401, 404, 405, 418, 499,
+			500, 503, 599, 600, 999, 99, 1000, 0, -1 };
 
 	private static final String[] PATTERNS = { null, "", "/hello", "/items/{id}", "/items/{id}/parts/{part}" };
 

@@ -106,7 +106,8 @@ class DirectServerRequestRecordingTests {
 				"management.observations.enable.http.server.requests=false")) {
 			get(context, "/hello");
 			assertThat(filter(context).isRecordingDirectly()).isFalse();
-			// A recorded request would have registered its long task timer before its response.
+			// A recorded request would have registered its long task timer before its
+			// response.
 			assertThat(context.getBean(MeterRegistry.class).find("http.server.requests").timers()).isEmpty();
 			assertThat(context.getBean(MeterRegistry.class).find("http.server.requests.active").longTaskTimers())
 				.isEmpty();
@@ -175,10 +176,11 @@ class DirectServerRequestRecordingTests {
 	}
 
 	private void get(ConfigurableApplicationContext context, String path) throws Exception {
-		HttpResponse<String> response = this.client.send(HttpRequest
-			.newBuilder(URI.create("http://localhost:" + RecordingTestApplication.port(context) + path))
-			.timeout(Duration.ofSeconds(30))
-			.build(), HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> response = this.client.send(
+				HttpRequest.newBuilder(URI.create("http://localhost:" + RecordingTestApplication.port(context) + path))
+					.timeout(Duration.ofSeconds(30))
+					.build(),
+				HttpResponse.BodyHandlers.ofString());
 		assertThat(response.statusCode()).isLessThan(500);
 	}
 
@@ -205,13 +207,12 @@ class DirectServerRequestRecordingTests {
 	}
 
 	private static ConfigurableApplicationContext start(@Nullable Class<?> configuration, String... extra) {
-		List<String> properties = new ArrayList<>(List.of("spring.main.web-application-type=servlet",
-				"server.port=0", "spring.main.banner-mode=off", "management.metrics.use-global-registry=false",
+		List<String> properties = new ArrayList<>(List.of("spring.main.web-application-type=servlet", "server.port=0",
+				"spring.main.banner-mode=off", "management.metrics.use-global-registry=false",
 				"logging.level.org.apache.catalina.core.ContainerBase=off",
 				"leanscrape.recording.direct-server-requests=true"));
 		properties.addAll(List.of(extra));
-		Class<?>[] sources = (configuration != null)
-				? new Class<?>[] { RecordingTestApplication.class, configuration }
+		Class<?>[] sources = (configuration != null) ? new Class<?>[] { RecordingTestApplication.class, configuration }
 				: new Class<?>[] { RecordingTestApplication.class };
 		return new SpringApplicationBuilder(sources).properties(properties.toArray(String[]::new)).run();
 	}

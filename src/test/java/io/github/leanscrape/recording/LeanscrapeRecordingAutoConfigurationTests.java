@@ -90,11 +90,9 @@ class LeanscrapeRecordingAutoConfigurationTests {
 
 	@Test
 	void handlerIsOrderedBeforeTheDefaultHandler() {
-		this.runner.run((context) -> {
-			assertThat(context.getBeanProvider(MeterObservationHandler.class).orderedStream())
-				.first()
-				.isInstanceOf(CachingMeterObservationHandler.class);
-		});
+		this.runner
+			.run((context) -> assertThat(context.getBeanProvider(MeterObservationHandler.class).orderedStream()).first()
+				.isInstanceOf(CachingMeterObservationHandler.class));
 	}
 
 	@Test
@@ -116,8 +114,8 @@ class LeanscrapeRecordingAutoConfigurationTests {
 	@Test
 	void backsOffWithoutAMeterRegistry() {
 		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class,
-					MetricsAutoConfiguration.class, LeanscrapeRecordingAutoConfiguration.class))
+			.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class, MetricsAutoConfiguration.class,
+					LeanscrapeRecordingAutoConfiguration.class))
 			.run((context) -> assertThat(context).doesNotHaveBean(CachingMeterObservationHandler.class));
 	}
 
@@ -215,9 +213,9 @@ class LeanscrapeRecordingAutoConfigurationTests {
 		new ReactiveWebApplicationContextRunner()
 			.withPropertyValues("management.metrics.use-global-registry=false",
 					"leanscrape.recording.direct-server-requests=true")
-			.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class,
-					MetricsAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
-					CompositeMeterRegistryAutoConfiguration.class, LeanscrapeRecordingAutoConfiguration.class))
+			.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class, MetricsAutoConfiguration.class,
+					SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+					LeanscrapeRecordingAutoConfiguration.class))
 			.run((context) -> {
 				assertThat(context).hasSingleBean(CachingMeterObservationHandler.class);
 				assertThat(context).doesNotHaveBean(FilterRegistrationBean.class);
@@ -258,8 +256,7 @@ class LeanscrapeRecordingAutoConfigurationTests {
 				ServerRequestObservationContext observation = new ServerRequestObservationContext(
 						new MockHttpServletRequest("GET", pattern), new MockHttpServletResponse());
 				observation.setPathPattern(pattern);
-				assertThat(convention.getLowCardinalityKeyValues(observation))
-					.contains(KeyValue.of("uri", pattern));
+				assertThat(convention.getLowCardinalityKeyValues(observation)).contains(KeyValue.of("uri", pattern));
 			}
 			assertThat(convention.cachedCombinationCount()).isEqualTo(1);
 		});
@@ -287,11 +284,10 @@ class LeanscrapeRecordingAutoConfigurationTests {
 	void conventionNeedsASpringMvcApplication() {
 		this.runner
 			.run((context) -> assertThat(context).doesNotHaveBean(CachingServerRequestObservationConvention.class));
-		new ReactiveWebApplicationContextRunner()
-			.withPropertyValues("management.metrics.use-global-registry=false")
-			.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class,
-					MetricsAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
-					CompositeMeterRegistryAutoConfiguration.class, LeanscrapeRecordingAutoConfiguration.class))
+		new ReactiveWebApplicationContextRunner().withPropertyValues("management.metrics.use-global-registry=false")
+			.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class, MetricsAutoConfiguration.class,
+					SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+					LeanscrapeRecordingAutoConfiguration.class))
 			.run((context) -> assertThat(context).doesNotHaveBean(CachingServerRequestObservationConvention.class));
 		this.webRunner.withClassLoader(new FilteredClassLoader(DispatcherServlet.class))
 			.run((context) -> assertThat(context).doesNotHaveBean(CachingServerRequestObservationConvention.class));
@@ -370,8 +366,7 @@ class LeanscrapeRecordingAutoConfigurationTests {
 	 */
 	private static Object httpHandlerConvention(AssertableReactiveWebApplicationContext context) {
 		assertThat(context).hasNotFailed();
-		return ReflectionTestUtils.getField(context.getBean(HttpHandler.class),
-				"observationConvention");
+		return ReflectionTestUtils.getField(context.getBean(HttpHandler.class), "observationConvention");
 	}
 
 	private static ServerHttpObservationFilter observationFilter(AssertableWebApplicationContext context) {

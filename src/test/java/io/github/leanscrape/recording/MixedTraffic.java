@@ -96,11 +96,9 @@ final class MixedTraffic {
 	}
 
 	private HttpResponse<String> post(int port, String path, String body) throws Exception {
-		return this.client.send(
-				request(port, path).header("Content-Type", "text/plain")
-					.POST(HttpRequest.BodyPublishers.ofString(body))
-					.build(),
-				HttpResponse.BodyHandlers.ofString());
+		return this.client.send(request(port, path).header("Content-Type", "text/plain")
+			.POST(HttpRequest.BodyPublishers.ofString(body))
+			.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
 	private static int expect(HttpResponse<String> response, int status) {
@@ -135,8 +133,7 @@ final class MixedTraffic {
 	 * Wait, without scraping (a scrape is a request too), until every request has been
 	 * recorded and no long task is active.
 	 */
-	static void awaitCompletion(ConfigurableApplicationContext context, int requests)
-			throws InterruptedException {
+	static void awaitCompletion(ConfigurableApplicationContext context, int requests) throws InterruptedException {
 		MeterRegistry registry = context.getBean(MeterRegistry.class);
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
 		long recorded = 0;
@@ -160,11 +157,10 @@ final class MixedTraffic {
 	}
 
 	String scrape(ConfigurableApplicationContext context, String accept) throws Exception {
-		HttpResponse<String> response = this.client.send(
-				request(RecordingTestApplication.port(context), "/actuator/prometheus").header("Accept", accept)
-					.GET()
-					.build(),
-				HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> response = this.client
+			.send(request(RecordingTestApplication.port(context), "/actuator/prometheus").header("Accept", accept)
+				.GET()
+				.build(), HttpResponse.BodyHandlers.ofString());
 		assertThat(response.statusCode()).isEqualTo(200);
 		return response.body();
 	}
@@ -174,8 +170,8 @@ final class MixedTraffic {
 	 * recorded all of it, and return both applications' {@code http_server_requests*}
 	 * families in text and OpenMetrics.
 	 */
-	Sections driveBoth(ConfigurableApplicationContext reference, ConfigurableApplicationContext other,
-			boolean exact) throws Exception {
+	Sections driveBoth(ConfigurableApplicationContext reference, ConfigurableApplicationContext other, boolean exact)
+			throws Exception {
 		int referenceRequests = drive(RecordingTestApplication.port(reference));
 		int requests = drive(RecordingTestApplication.port(other));
 		assertThat(requests).isEqualTo(referenceRequests);
@@ -183,12 +179,6 @@ final class MixedTraffic {
 		awaitCompletion(other, requests);
 		return new Sections(section(reference, TEXT, exact), section(other, TEXT, exact),
 				section(reference, OPEN_METRICS, exact), section(other, OPEN_METRICS, exact));
-	}
-
-	/**
-	 * The {@code http_server_requests*} families of a reference application and another.
-	 */
-	record Sections(String referenceText, String text, String referenceOpenMetrics, String openMetrics) {
 	}
 
 	/**
@@ -223,6 +213,12 @@ final class MixedTraffic {
 		boolean timing = name.endsWith("_sum") || name.endsWith("_gsum") || name.endsWith("_max")
 				|| name.endsWith("_created") || (name.endsWith("_bucket") && !series.contains("le=\"+Inf\""));
 		return timing ? series + " <timing>" : line;
+	}
+
+	/**
+	 * The {@code http_server_requests*} families of a reference application and another.
+	 */
+	record Sections(String referenceText, String text, String referenceOpenMetrics, String openMetrics) {
 	}
 
 }

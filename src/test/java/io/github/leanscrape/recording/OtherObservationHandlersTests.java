@@ -70,10 +70,10 @@ class OtherObservationHandlersTests {
 				// Every observation that the other handler saw stop was recorded once, in
 				// the timer of the key values and error it saw.
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
-				recorder.timers.forEach((tags, count) -> assertThat(
-						registry.get("http.server.requests").tags(tags).timer().count())
-					.as(tags.toString())
-					.isEqualTo(count.get()));
+				recorder.timers.forEach(
+						(tags, count) -> assertThat(registry.get("http.server.requests").tags(tags).timer().count())
+							.as(tags.toString())
+							.isEqualTo(count.get()));
 			}
 			assertThat(leanscrape.getBean(CachingMeterObservationHandler.class).cachedMeterCount()).isPositive();
 			// The spans are named by the convention's contextual names: the same ones.
@@ -96,9 +96,8 @@ class OtherObservationHandlersTests {
 	}
 
 	private static ConfigurableApplicationContext start(String... extra) {
-		List<String> properties = new ArrayList<>(List.of("spring.main.web-application-type=servlet",
-				"server.port=0", "spring.main.banner-mode=off",
-				"management.endpoints.web.exposure.include=prometheus",
+		List<String> properties = new ArrayList<>(List.of("spring.main.web-application-type=servlet", "server.port=0",
+				"spring.main.banner-mode=off", "management.endpoints.web.exposure.include=prometheus",
 				"management.metrics.use-global-registry=false",
 				"logging.level.org.apache.catalina.core.ContainerBase=off"));
 		properties.addAll(List.of(extra));
@@ -136,9 +135,9 @@ class OtherObservationHandlersTests {
 	 * What Spring Boot's tracing auto-configuration registers when a tracer is present
 	 * (its {@code TracingAndMeterObservationHandlerGroup}): the tracing handlers in one
 	 * first-matching composite, and every meter observation handler wrapped in a
-	 * {@link TracingAwareMeterObservationHandler} in another. Spring Boot's tracing module
-	 * is not on the test class path: its no-op tracer would add tracing to every test
-	 * application.
+	 * {@link TracingAwareMeterObservationHandler} in another. Spring Boot's tracing
+	 * module is not on the test class path: its no-op tracer would add tracing to every
+	 * test application.
 	 */
 	static final class TracingAndMeterObservationHandlerGroup implements ObservationHandlerGroup {
 

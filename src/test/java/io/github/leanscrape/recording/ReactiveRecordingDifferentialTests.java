@@ -38,8 +38,9 @@ class ReactiveRecordingDifferentialTests {
 				ConfigurableApplicationContext leanscrape = ReactiveRecordingTestApplication
 					.start(properties.toArray(String[]::new))) {
 			assertThat(reference.getBeanProvider(CachingMeterObservationHandler.class).getIfAvailable()).isNull();
-			assertThat(reference.getBeanProvider(CachingReactiveServerRequestObservationConvention.class)
-				.getIfAvailable()).isNull();
+			assertThat(
+					reference.getBeanProvider(CachingReactiveServerRequestObservationConvention.class).getIfAvailable())
+				.isNull();
 			CachingMeterObservationHandler handler = leanscrape.getBean(CachingMeterObservationHandler.class);
 			CachingReactiveServerRequestObservationConvention convention = leanscrape
 				.getBean(CachingReactiveServerRequestObservationConvention.class);
@@ -50,10 +51,11 @@ class ReactiveRecordingDifferentialTests {
 			// The traffic reached what it was meant to reach.
 			assertThat(referenceText).contains("uri=\"/items/{id}\"", "uri=\"/items/{id}/parts/{part}\"",
 					"status=\"404\"", "status=\"405\"", "status=\"418\"", "status=\"302\"", "status=\"500\"",
-					"method=\"POST\"", "method=\"HEAD\"", "method=\"UNKNOWN\"", "uri=\"/async\"",
-					"uri=\"/stream\"", "exception=\"IllegalStateException\"", "le=\"+Inf\"");
+					"method=\"POST\"", "method=\"HEAD\"", "method=\"UNKNOWN\"", "uri=\"/async\"", "uri=\"/stream\"",
+					"exception=\"IllegalStateException\"", "le=\"+Inf\"");
 			assertThat(referenceText.contains("http_server_requests_active_seconds")).isEqualTo(longTaskTimers);
-			// Kept out of the Prometheus output by Micrometer 1.16: compared in the registries.
+			// Kept out of the Prometheus output by Micrometer 1.16: compared in the
+			// registries.
 			assertThat(RecordingDifferentialTests.tenantRequests(leanscrape))
 				.isEqualTo(RecordingDifferentialTests.tenantRequests(reference))
 				.isEqualTo(3);

@@ -22,8 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * same mixed traffic over real HTTP; their {@code http_server_requests*} series in
  * {@code /actuator/prometheus} must be the same.
  * <p>
- * What is legitimately different between two runs is time. With the system clock the
- * sums (of gauge histograms too), maxima, created timestamps and the buckets below
+ * What is legitimately different between two runs is time. With the system clock the sums
+ * (of gauge histograms too), maxima, created timestamps and the buckets below
  * {@code +Inf} are timings and are masked; the series, labels, HELP and TYPE lines,
  * counts, active counts and bucket layout are compared exactly. With a frozen clock every
  * duration is zero and nothing is masked: the sections are compared byte for byte.
@@ -46,8 +46,8 @@ class RecordingDifferentialTests {
 
 	@ParameterizedTest(name = "frozen clock: {0}, long task timers: {1}, direct server requests: {2}")
 	@MethodSource("scenarios")
-	void sameTrafficGivesTheSameSeriesAsTheDefaultHandler(boolean frozenClock, boolean longTaskTimers,
-			boolean direct) throws Exception {
+	void sameTrafficGivesTheSameSeriesAsTheDefaultHandler(boolean frozenClock, boolean longTaskTimers, boolean direct)
+			throws Exception {
 		List<String> properties = new ArrayList<>(
 				List.of("management.metrics.distribution.percentiles-histogram.http.server.requests=true",
 						"test.frozen-clock=" + frozenClock));
@@ -83,7 +83,8 @@ class RecordingDifferentialTests {
 					"method=\"HEAD\"", "uri=\"/async\"", "uri=\"/stream\"", "le=\"+Inf\"");
 			assertThat(referenceText.contains("http_server_requests_active_seconds")).isEqualTo(longTaskTimers);
 			assertThat(referenceText).contains("method=\"UNKNOWN\"");
-			// Micrometer 1.16 keeps a meter with a tag key of its own out of the Prometheus
+			// Micrometer 1.16 keeps a meter with a tag key of its own out of the
+			// Prometheus
 			// output (1.17 exports it): its count is compared in the registries.
 			assertThat(tenantRequests(leanscrape)).isEqualTo(tenantRequests(reference)).isEqualTo(3);
 			if (direct) {

@@ -7,9 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
+import io.micrometer.common.KeyValue;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.MockClock;
-import io.micrometer.common.KeyValue;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
@@ -104,8 +104,8 @@ class RecordingTestApplication {
 
 	/**
 	 * A clock that never moves, when asked for: every duration is zero, so bucket counts,
-	 * sums and maxima are the same in every run and every scrape can be compared byte
-	 * for byte.
+	 * sums and maxima are the same in every run and every scrape can be compared byte for
+	 * byte.
 	 */
 	@Bean
 	@ConditionalOnBooleanProperty("test.frozen-clock")

@@ -46,8 +46,7 @@ final class TwinRegistries {
 		configurer.accept(this.registry);
 		this.referenceObservations.observationConfig()
 			.observationHandler(new DefaultMeterObservationHandler(this.reference, ignored));
-		this.handler = new CachingMeterObservationHandler(this.registry, maxCachedMeters, readContextDirectly,
-				ignored);
+		this.handler = new CachingMeterObservationHandler(this.registry, maxCachedMeters, readContextDirectly, ignored);
 		this.observations.observationConfig().observationHandler(this.handler);
 	}
 
@@ -55,9 +54,10 @@ final class TwinRegistries {
 	 * Start the same observation on both sides.
 	 */
 	Pair start(String name, KeyValues lowCardinality) {
-		return new Pair(Observation.createNotStarted(name, this.referenceObservations)
-			.lowCardinalityKeyValues(lowCardinality)
-			.start(),
+		return new Pair(
+				Observation.createNotStarted(name, this.referenceObservations)
+					.lowCardinalityKeyValues(lowCardinality)
+					.start(),
 				Observation.createNotStarted(name, this.observations).lowCardinalityKeyValues(lowCardinality).start());
 	}
 

@@ -25,7 +25,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * With Spring Security in front of actuator endpoints, the starter's endpoint is exactly
- * as protected as Spring Boot's, and its glue runs only for requests security let through.
+ * as protected as Spring Boot's, and its glue runs only for requests security let
+ * through.
  */
 abstract class AbstractSecuredScrapeTests {
 
@@ -68,8 +69,7 @@ abstract class AbstractSecuredScrapeTests {
 	}
 
 	static String basic(String user, String password) {
-		return "Basic " + Base64.getEncoder()
-			.encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+		return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
 	}
 
 	@Test

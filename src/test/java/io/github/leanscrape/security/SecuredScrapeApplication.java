@@ -36,8 +36,8 @@ public class SecuredScrapeApplication {
 
 	@Bean
 	MeterFilter onlyRichMeters() {
-		return MeterFilter.denyUnless((id) -> id.getName().startsWith(RichMeters.PREFIX)
-				|| id.getName().startsWith("leanscrape."));
+		return MeterFilter
+			.denyUnless((id) -> id.getName().startsWith(RichMeters.PREFIX) || id.getName().startsWith("leanscrape."));
 	}
 
 	@Bean
@@ -52,9 +52,8 @@ public class SecuredScrapeApplication {
 		@Bean
 		SecurityFilterChain actuatorSecurity(HttpSecurity http) throws Exception {
 			http.authorizeHttpRequests((requests) -> requests
-				.requestMatchers(
-						org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest
-							.toAnyEndpoint())
+				.requestMatchers(org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest
+					.toAnyEndpoint())
 				.authenticated()
 				.anyRequest()
 				.permitAll());

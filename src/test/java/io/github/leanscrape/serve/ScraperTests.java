@@ -108,7 +108,8 @@ class ScraperTests {
 	void scrapeThatCannotStartRenderingBeforeItsDeadlineIsRejected() throws Exception {
 		Scraper scraper = scraper(1, Duration.ZERO);
 		this.renderer.close();
-		Future<ScrapeResult> blocking = this.executor.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
+		Future<ScrapeResult> blocking = this.executor
+			.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.renderer.started.get() == 1);
 		long start = System.nanoTime();
 		assertThatExceptionOfType(ScrapeRejectedException.class)
@@ -143,7 +144,8 @@ class ScraperTests {
 		this.renderer.close();
 		Future<ScrapeResult> first = this.executor.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.renderer.started.get() == 1);
-		Future<ScrapeResult> waiter = this.executor.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
+		Future<ScrapeResult> waiter = this.executor
+			.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
 		await().atMost(Duration.ofSeconds(10)).until(() -> scraper.scrapesWaiting() == 1);
 		this.renderer.open();
 		// The rendering scrape sends and releases its body before the waiter looks at it.
@@ -176,7 +178,8 @@ class ScraperTests {
 		this.renderer.failNext = true;
 		Future<ScrapeResult> first = this.executor.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.renderer.started.get() == 1);
-		Future<ScrapeResult> waiter = this.executor.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
+		Future<ScrapeResult> waiter = this.executor
+			.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
 		await().atMost(Duration.ofSeconds(10)).until(() -> scraper.scrapesWaiting() == 1);
 		this.renderer.open();
 		assertThatExceptionOfType(Exception.class).isThrownBy(() -> first.get(10, TimeUnit.SECONDS))
@@ -234,8 +237,8 @@ class ScraperTests {
 	}
 
 	/**
-	 * Writes "body N" for the N-th rendering; can be held at the start of a rendering, and
-	 * made to fail.
+	 * Writes "body N" for the N-th rendering; can be held at the start of a rendering,
+	 * and made to fail.
 	 */
 	static final class GatedRenderer implements ExpositionRenderer {
 

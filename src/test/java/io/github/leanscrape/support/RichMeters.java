@@ -145,8 +145,8 @@ public final class RichMeters {
 		slosOnly.record(Duration.ofMillis(20));
 
 		AtomicLong timedCount = keep(new AtomicLong(4));
-		FunctionTimer.builder("rich.function.timer", timedCount, AtomicLong::get, (c) -> c.get() * 12.5,
-				TimeUnit.MILLISECONDS)
+		FunctionTimer
+			.builder("rich.function.timer", timedCount, AtomicLong::get, (c) -> c.get() * 12.5, TimeUnit.MILLISECONDS)
 			.description("A function timer")
 			.register(registry);
 

@@ -15,8 +15,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The starter as its auto-configuration builds it, around a registry of the caller's, in
- * an application context of its own: the way tests and benchmarks that need the
- * starter's objects outside a web application get them.
+ * an application context of its own: the way tests and benchmarks that need the starter's
+ * objects outside a web application get them.
  * <p>
  * The context has the registry, its configuration and its clock as beans, the endpoint
  * exposed, and the starter's auto-configurations; nothing else, so that the registry

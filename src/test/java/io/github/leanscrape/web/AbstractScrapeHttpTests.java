@@ -103,13 +103,11 @@ abstract class AbstractScrapeHttpTests {
 	void negotiatesAndSendsSpringBootsBytes(String accept, PrometheusOutputFormat expected) {
 		HttpRequest.Builder request = this.http.request(PATH).GET();
 		if (accept != null) {
-			request.header("Accept",
-					accept.replace("PROMETHEUS_2", PROMETHEUS_2_ACCEPT).replace("PROTOBUF", PROTOBUF));
+			request.header("Accept", accept.replace("PROMETHEUS_2", PROMETHEUS_2_ACCEPT).replace("PROTOBUF", PROTOBUF));
 		}
 		HttpResponse<byte[]> response = this.http.send(request);
 		assertThat(response.statusCode()).isEqualTo(200);
-		assertThat(response.headers().firstValue("Content-Type"))
-			.hasValue(expected.getProducedMimeType().toString());
+		assertThat(response.headers().firstValue("Content-Type")).hasValue(expected.getProducedMimeType().toString());
 		assertThat(response.headers().firstValue("Content-Encoding")).isEmpty();
 		assertSameBody(response.body(), bootBody(expected, null), expected);
 		assertThat(response.headers().firstValueAsLong("Content-Length")).hasValue(response.body().length);
@@ -123,8 +121,7 @@ abstract class AbstractScrapeHttpTests {
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(response.headers().firstValue("Content-Encoding")).hasValue("gzip");
 		assertThat(response.headers().allValues("Vary")).anyMatch((vary) -> vary.contains("Accept-Encoding"));
-		assertThat(response.headers().firstValue("Content-Type"))
-			.hasValue(format.getProducedMimeType().toString());
+		assertThat(response.headers().firstValue("Content-Type")).hasValue(format.getProducedMimeType().toString());
 		byte[] plain = HttpScraper.gunzip(response.body());
 		assertSameBody(plain, bootBody(format, null), format);
 		assertThat(response.body().length).isLessThan(plain.length);
@@ -154,9 +151,9 @@ abstract class AbstractScrapeHttpTests {
 	}
 
 	/**
-	 * Return whether the server takes {@code [} and {@code ]} unencoded in a query string.
-	 * Tomcat refuses them (400) unless {@code server.tomcat.relaxed-query-chars} allows
-	 * them; Prometheus and its Go and Java clients send them encoded.
+	 * Return whether the server takes {@code [} and {@code ]} unencoded in a query
+	 * string. Tomcat refuses them (400) unless {@code server.tomcat.relaxed-query-chars}
+	 * allows them; Prometheus and its Go and Java clients send them encoded.
 	 * @return whether {@code ?name[]=a} reaches the application
 	 */
 	boolean unencodedBracketsInQuery() {
@@ -186,8 +183,7 @@ abstract class AbstractScrapeHttpTests {
 			HttpResponse<byte[]> response = this.http.get(PATH + query, "Accept",
 					format.getProducedMimeType().toString());
 			assertThat(response.statusCode()).isEqualTo(200);
-			assertThat(response.headers().firstValue("Content-Type"))
-				.hasValue(format.getProducedMimeType().toString());
+			assertThat(response.headers().firstValue("Content-Type")).hasValue(format.getProducedMimeType().toString());
 			assertSameBody(response.body(), bootBody(format, names), format);
 			assertThat(response.body().length).isLessThan(bootBody(format, null).length);
 		}
@@ -217,10 +213,9 @@ abstract class AbstractScrapeHttpTests {
 	void nameParameterAndIncludedNamesMeanTheirUnion() {
 		Set<String> names = new LinkedHashSet<>(List.of("rich_requests", "rich_gauge", "rich_timer_seconds"));
 		for (PrometheusOutputFormat format : PrometheusOutputFormat.values()) {
-			HttpResponse<byte[]> response = this.http.get(
-					PATH + "?includedNames=rich_requests,rich_gauge&foo=bar&name%5B%5D=rich_timer_seconds"
-							+ "&name%5B%5D=rich_gauge",
-					"Accept", format.getProducedMimeType().toString());
+			HttpResponse<byte[]> response = this.http
+				.get(PATH + "?includedNames=rich_requests,rich_gauge&foo=bar&name%5B%5D=rich_timer_seconds"
+						+ "&name%5B%5D=rich_gauge", "Accept", format.getProducedMimeType().toString());
 			assertThat(response.statusCode()).isEqualTo(200);
 			assertSameBody(response.body(), bootBody(format, names), format);
 		}
@@ -263,8 +258,8 @@ abstract class AbstractScrapeHttpTests {
 	void emptyIncludedNames() {
 		HttpResponse<byte[]> response = this.http.get(PATH + "?includedNames=");
 		assertThat(response.statusCode()).isEqualTo(200);
-		assertThat(new String(response.body(), StandardCharsets.UTF_8)).isEqualTo(new String(
-				bootBody(PrometheusOutputFormat.CONTENT_TYPE_004, Set.of()), StandardCharsets.UTF_8));
+		assertThat(new String(response.body(), StandardCharsets.UTF_8))
+			.isEqualTo(new String(bootBody(PrometheusOutputFormat.CONTENT_TYPE_004, Set.of()), StandardCharsets.UTF_8));
 	}
 
 	@Test

@@ -76,8 +76,8 @@ abstract class AbstractScrapeUnderPressureHttpTests {
 		HttpResponse<byte[]> rejected = this.http.get(PATH, "Accept", OPENMETRICS,
 				"X-Prometheus-Scrape-Timeout-Seconds", "0.3");
 		assertThat(rejected.statusCode()).isEqualTo(503);
-		assertThat(rejected.headers().firstValue("Content-Type")).hasValueSatisfying(
-				(type) -> assertThat(type).startsWith("text/plain"));
+		assertThat(rejected.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("text/plain"));
 		assertThat(new String(rejected.body(), StandardCharsets.UTF_8))
 			.startsWith("Scrape not served within its timeout");
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
@@ -103,7 +103,8 @@ abstract class AbstractScrapeUnderPressureHttpTests {
 		assertThat(second.get().body()).isEqualTo(body);
 		assertThat(HttpScraper.gunzip(third.get().body())).isEqualTo(body);
 		awaitCounted("coalesced", coalescedBefore + 2);
-		// Only this test overlaps scrapes that all complete, and every earlier body came back
+		// Only this test overlaps scrapes that all complete, and every earlier body came
+		// back
 		// to the pool (after each test): no other scrape is counted as coalesced now.
 		assertThat(counted("coalesced")).isEqualTo(coalescedBefore + 2);
 	}
@@ -152,8 +153,7 @@ abstract class AbstractScrapeUnderPressureHttpTests {
 			.isGreaterThanOrEqualTo(5);
 		assertThat(this.meterRegistry.get("leanscrape.buffer.retained").gauge().value()).isPositive();
 		assertThat(this.meterRegistry.get("leanscrape.renders.in.flight").gauge().value()).isZero();
-		assertThat(this.meterRegistry.get("leanscrape.fallbacks").tag("scope", "scrape").functionCounter())
-			.isNotNull();
+		assertThat(this.meterRegistry.get("leanscrape.fallbacks").tag("scope", "scrape").functionCounter()).isNotNull();
 	}
 
 	@Test
@@ -165,8 +165,8 @@ abstract class AbstractScrapeUnderPressureHttpTests {
 	}
 
 	/**
-	 * Wait until an outcome reaches a count. A scrape is counted once its response has been
-	 * written, which can be just after the client has read the whole body.
+	 * Wait until an outcome reaches a count. A scrape is counted once its response has
+	 * been written, which can be just after the client has read the whole body.
 	 */
 	private void awaitCounted(String outcome, double expected) {
 		await().atMost(Duration.ofSeconds(10)).until(() -> counted(outcome) >= expected);

@@ -17,8 +17,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The {@code leanscrape} endpoint over HTTP: the families of the last full scrape, largest
- * first, with the renderer that wrote each, adding up to the scrape.
+ * The {@code leanscrape} endpoint over HTTP: the families of the last full scrape,
+ * largest first, with the renderer that wrote each, adding up to the scrape.
  */
 @SpringBootTest(classes = ScrapeTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.main.web-application-type=servlet", "server.address=127.0.0.1",

@@ -33,7 +33,8 @@ class ServerCompressionHttpTests {
 					"server.compression.mime-types=text/plain,application/openmetrics-text",
 					"leanscrape.compression.enabled=" + leanscrapeCompression)
 			.run()) {
-			HttpScraper http = new HttpScraper(Integer.parseInt(context.getEnvironment().getProperty("local.server.port")));
+			HttpScraper http = new HttpScraper(
+					Integer.parseInt(context.getEnvironment().getProperty("local.server.port")));
 			HttpResponse<byte[]> response = http.get("/actuator/prometheus", "Accept-Encoding", "gzip");
 			assertThat(response.statusCode()).isEqualTo(200);
 			assertThat(response.headers().allValues("Content-Encoding")).containsExactly("gzip");

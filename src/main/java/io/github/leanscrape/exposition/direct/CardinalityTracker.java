@@ -75,14 +75,14 @@ final class CardinalityTracker {
 				reports.add(report);
 			}
 		}
-		reports.sort((a, b) -> (a.bytes() != b.bytes()) ? Long.compare(b.bytes(), a.bytes())
-				: a.name().compareTo(b.name()));
+		reports.sort(
+				(a, b) -> (a.bytes() != b.bytes()) ? Long.compare(b.bytes(), a.bytes()) : a.name().compareTo(b.name()));
 		return new CardinalityReport(FormatNames.of(last.format), last.lines, last.bytes, wholeScrapeFallbacks,
 				reports);
 	}
 
-	private record LastScrape(PrometheusOutputFormat format, ScrapePlan plan,
-			@Nullable FamilyReport[] referenceReports, long lines, long bytes) {
+	private record LastScrape(PrometheusOutputFormat format, ScrapePlan plan, @Nullable FamilyReport[] referenceReports,
+			long lines, long bytes) {
 
 	}
 

@@ -100,7 +100,7 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 		double[] values = new double[FamilyWriter.VALUE_BLOCK];
 		for (int i = 0; i < families.length; i++) {
 			Family family = families[i];
-			if (!full && !includedNames.contains(family.name)) {
+			if (includedNames != null && !includedNames.contains(family.name)) {
 				FamilyWriter.evaluateFunctions(family, series[i]);
 				continue;
 			}
@@ -119,7 +119,8 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 		}
 		textFormat.end(out);
 		this.directScrapes.incrementAndGet();
-		if (full) {
+		if (referenceReports != null) {
+			// A full scrape: the report of the families it wrote.
 			this.cardinality.fullScrape(format, plan, referenceReports, lines, out.size());
 		}
 	}

@@ -12,8 +12,8 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
 
 /**
  * Decides which scrapes the direct path leaves to the reference path as a whole, and
- * counts every fallback, whole scrapes and single families alike. Each kind of fallback is
- * logged once, at debug level.
+ * counts every fallback, whole scrapes and single families alike. Each kind of fallback
+ * is logged once, at debug level.
  * <p>
  * A whole scrape goes to the reference path when the direct path cannot promise its
  * bytes: protobuf, created timestamps, exemplars in OpenMetrics, collectors registered
@@ -42,8 +42,8 @@ final class FallbackPolicy {
 	 * Create a new policy.
 	 * @param internals what the registries' public API does not tell
 	 * @param createdTimestamps whether client_java writes created timestamps
-	 * @param scrapedRegistryIsTheMeterRegistrys whether the registry that is scraped is the
-	 * one behind the meter registry whose meters the direct path writes
+	 * @param scrapedRegistryIsTheMeterRegistrys whether the registry that is scraped is
+	 * the one behind the meter registry whose meters the direct path writes
 	 */
 	FallbackPolicy(MicrometerInternals internals, boolean createdTimestamps,
 			boolean scrapedRegistryIsTheMeterRegistrys) {
@@ -96,8 +96,8 @@ final class FallbackPolicy {
 	 */
 	void families(int count, String[] names) {
 		this.families.addAndGet(count);
-		logOnce("family", "Families written by the reference path: " + names.length + " Prometheus name(s), e.g. "
-				+ names[0]);
+		logOnce("family",
+				"Families written by the reference path: " + names.length + " Prometheus name(s), e.g. " + names[0]);
 	}
 
 	long wholeScrapes() {

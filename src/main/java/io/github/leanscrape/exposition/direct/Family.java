@@ -85,7 +85,8 @@ final class Family {
 		this.textMetadata = metadata(textName, kind.type(), escapeTextHelp(help), false);
 		this.openMetricsMetadata = metadata(openMetricsName, kind.type(), LabelEncoder.escape(help), true);
 		this.sampleName = ascii(sampleName);
-		// Only the names this kind writes are kept: most families are counters and gauges.
+		// Only the names this kind writes are kept: most families are counters and
+		// gauges.
 		boolean summaryOrHistogram = kind == SeriesKind.SUMMARY || kind == SeriesKind.HISTOGRAM;
 		this.bucketName = (kind == SeriesKind.HISTOGRAM) ? ascii(name + "_bucket") : UNUSED;
 		this.countName = summaryOrHistogram ? ascii(name + "_count") : UNUSED;
@@ -126,9 +127,11 @@ final class Family {
 		this.removedCount++;
 		this.liveCount--;
 		if (this.removedCount > this.liveCount + COMPACTION_SLACK) {
-			// Removed series are otherwise dropped only when a scrape publishes the family:
+			// Removed series are otherwise dropped only when a scrape publishes the
+			// family:
 			// without scrapes, meters that come and go would pile up here for good.
-			// Compacting once they outnumber the live ones (by more than the slack) bounds
+			// Compacting once they outnumber the live ones (by more than the slack)
+			// bounds
 			// what they hold, at a constant cost per removal over time.
 			compact();
 		}
@@ -168,8 +171,8 @@ final class Family {
 	}
 
 	/**
-	 * Return the series in exposition order, bringing the order up to date first if series
-	 * were added or removed. Called under the index lock.
+	 * Return the series in exposition order, bringing the order up to date first if
+	 * series were added or removed. Called under the index lock.
 	 * @param sortKeys derives a series' sort key from its meter, for reordering
 	 * @return an array that is never modified afterwards, or {@code null} when two series
 	 * have the same labels (client_java refuses such a family, so only the reference path
@@ -190,7 +193,8 @@ final class Family {
 				live.add(series);
 			}
 		}
-		// A new list rather than clear(): a cleared list would keep its grown array for good.
+		// A new list rather than clear(): a cleared list would keep its grown array for
+		// good.
 		this.added = new ArrayList<>();
 		this.removedCount = 0;
 		// Sort keys live only for the length of this sort: keeping them per series would

@@ -27,8 +27,8 @@ import io.micrometer.prometheusmetrics.PrometheusTimer;
 final class FamilyWriter {
 
 	/**
-	 * How many counter or gauge values a scrape reads ahead of writing their lines: enough
-	 * for the reads to overlap, little enough to stay in the fastest cache.
+	 * How many counter or gauge values a scrape reads ahead of writing their lines:
+	 * enough for the reads to overlap, little enough to stay in the fastest cache.
 	 */
 	static final int VALUE_BLOCK = 64;
 
@@ -41,8 +41,11 @@ final class FamilyWriter {
 
 	/**
 	 * Call the functions of an excluded family's function meters. Spring Boot's endpoint
-	 * collects every meter even when a name filter excludes it, so a function that throws,
-	 * or a function counter gone negative, fails its scrape; so it fails here too.
+	 * collects every meter even when a name filter excludes it, so a function that
+	 * throws, or a function counter gone negative, fails its scrape; so it fails here
+	 * too.
+	 * @param family the excluded family
+	 * @param series its series
 	 */
 	static void evaluateFunctions(Family family, Series[] series) {
 		if (family.kind != SeriesKind.COUNTER && family.kind != SeriesKind.SUMMARY) {
@@ -90,12 +93,17 @@ final class FamilyWriter {
 	}
 
 	/**
-	 * Write counters a block at a time: first read the block's values, then write its lines.
-	 * Each read follows a chain of references (series, meter, adder) into objects spread
-	 * over the heap, which usually miss the CPU's caches; in a loop that does only that, the
-	 * processor has many chains in flight at once, where between the writes of a line it had
-	 * one (at 100,000 series, the reads went from about half of the scrape's time to a small
-	 * part of it).
+	 * Write counters a block at a time: first read the block's values, then write its
+	 * lines. Each read follows a chain of references (series, meter, adder) into objects
+	 * spread over the heap, which usually miss the CPU's caches; in a loop that does only
+	 * that, the processor has many chains in flight at once, where between the writes of
+	 * a line it had one (at 100,000 series, the reads went from about half of the
+	 * scrape's time to a small part of it).
+	 * @param family the family
+	 * @param series its series, in order
+	 * @param values room for a block of values
+	 * @param out the output
+	 * @return the lines written
 	 */
 	private static int writeCounters(Family family, Series[] series, double[] values, ChunkedOutput out) {
 		for (int start = 0; start < series.length; start += values.length) {
@@ -108,7 +116,8 @@ final class FamilyWriter {
 			for (int i = start; i < end; i++) {
 				double value = values[i - start];
 				if (value < 0) {
-					// As client_java rejects it: the whole scrape fails, as it would without
+					// As client_java rejects it: the whole scrape fails, as it would
+					// without
 					// the starter.
 					throw new IllegalArgumentException(value + ": counters cannot have a negative value");
 				}
@@ -121,7 +130,13 @@ final class FamilyWriter {
 	}
 
 	/**
-	 * Write gauges a block at a time, as {@link #writeCounters} does and for the same reason.
+	 * Write gauges a block at a time, as {@link #writeCounters} does and for the same
+	 * reason.
+	 * @param family the family
+	 * @param series its series, in order
+	 * @param values room for a block of values
+	 * @param out the output
+	 * @return the lines written
 	 */
 	private static int writeGauges(Family family, Series[] series, double[] values, ChunkedOutput out) {
 		for (int start = 0; start < series.length; start += values.length) {
@@ -203,6 +218,7 @@ final class FamilyWriter {
 	/**
 	 * Quantiles come out in ascending order, as client_java sorts them; the array is the
 	 * snapshot's own, and tiny, so it is sorted in place.
+	 * @param values the snapshot's quantiles
 	 */
 	private static void sortByPercentile(ValueAtPercentile[] values) {
 		for (int i = 1; i < values.length; i++) {
@@ -248,20 +264,26 @@ final class FamilyWriter {
 	/**
 	 * Write the bucket lines as client_java does after Micrometer handed it per-bucket
 	 * counts: Micrometer's cumulative counts are turned into differences (truncated to
-	 * whole numbers) and summed up again, and a {@code +Inf} bucket is added when the last
-	 * bound is finite.
+	 * whole numbers) and summed up again, and a {@code +Inf} bucket is added when the
+	 * last bound is finite.
+	 * @param family the family
+	 * @param series the series
+	 * @param buckets the cumulative bucket counts Micrometer keeps
+	 * @param count the histogram's count
+	 * @param seconds whether the bounds are times, written in seconds
+	 * @param out the output
 	 * @return the total count, which client_java writes as {@code _count}
 	 */
-	private static long writeBuckets(Family family, Series series, CountAtBucket[] buckets, long count,
-			boolean seconds, ChunkedOutput out) {
+	private static long writeBuckets(Family family, Series series, CountAtBucket[] buckets, long count, boolean seconds,
+			ChunkedOutput out) {
 		long cumulative = 0;
 		double previous = 0;
 		for (int i = 0; i < buckets.length; i++) {
 			double bucketCount = buckets[i].count();
 			cumulative += (long) ((i == 0) ? bucketCount : bucketCount - previous);
 			previous = bucketCount;
-			writeBucket(family, series, seconds ? buckets[i].bucket(TimeUnit.SECONDS) : buckets[i].bucket(),
-					cumulative, out);
+			writeBucket(family, series, seconds ? buckets[i].bucket(TimeUnit.SECONDS) : buckets[i].bucket(), cumulative,
+					out);
 		}
 		double last = buckets[buckets.length - 1].bucket();
 		if (Double.isFinite(last)) {
@@ -306,8 +328,10 @@ final class FamilyWriter {
 	}
 
 	/**
-	 * Write the labels up to where an extra label ({@code le}, {@code quantile}) goes: all
-	 * but the closing brace, and a comma; or just the opening brace.
+	 * Write the labels up to where an extra label ({@code le}, {@code quantile}) goes:
+	 * all but the closing brace, and a comma; or just the opening brace.
+	 * @param labels the series' encoded labels
+	 * @param out the output
 	 */
 	private static void openLabels(byte[] labels, ChunkedOutput out) {
 		if (labels.length == 0) {

@@ -14,9 +14,9 @@ import io.prometheus.metrics.model.snapshots.PrometheusNaming;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Turns a meter's tags into the label bytes and the sort key that client_java would derive
- * from them: label names through the registry's naming convention, values as they are,
- * sorted by label name, values escaped ({@code \\}, {@code "}, newline), UTF-8.
+ * Turns a meter's tags into the label bytes and the sort key that client_java would
+ * derive from them: label names through the registry's naming convention, values as they
+ * are, sorted by label name, values escaped ({@code \\}, {@code "}, newline), UTF-8.
  * <p>
  * Runs when a meter is added, never on the scrape path.
  *
@@ -34,11 +34,11 @@ final class LabelEncoder {
 
 	/**
 	 * Return the sorted labels of a meter id, or {@code null} when they cannot be written
-	 * directly with the same bytes (a label name that is not a legacy Prometheus name and so
-	 * would be quoted, two tags mapping to one label name, or a reserved name).
+	 * directly with the same bytes (a label name that is not a legacy Prometheus name and
+	 * so would be quoted, two tags mapping to one label name, or a reserved name).
 	 * @param id the meter id
-	 * @param reserved a label name the family adds itself ({@code le}, {@code quantile}), or
-	 * {@code null}
+	 * @param reserved a label name the family adds itself ({@code le}, {@code quantile}),
+	 * or {@code null}
 	 * @return the labels or {@code null}
 	 */
 	@Nullable SortKey sortKey(Meter.Id id, @Nullable String reserved) {
@@ -122,8 +122,8 @@ final class LabelEncoder {
 	}
 
 	/**
-	 * Labels sorted by name, compared as client_java's {@code Labels} compare: names first,
-	 * then values.
+	 * Labels sorted by name, compared as client_java's {@code Labels} compare: names
+	 * first, then values.
 	 */
 	static final class SortKey implements Comparable<SortKey> {
 

@@ -19,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  * A name goes to the reference path (for as long as it has meters) when its output cannot
  * be promised byte for byte here: a meter type or shape the direct path does not write,
  * meters that disagree on name, type, description, tag keys or histogram layout, labels
- * that would need quoting. The registry's own collector then serves it, exactly as before.
+ * that would need quoting. The registry's own collector then serves it, exactly as
+ * before.
  *
  * @author leanscrape
  */
@@ -40,10 +41,10 @@ final class MeterFamilies {
 	/**
 	 * The series of each meter: one {@link Series} when the meter feeds one family, a
 	 * {@code Series[]} (one per family, in the order of {@link #families}) when it feeds
-	 * more, an empty array when the name is left to the reference path. Keyed by identity:
-	 * the registry hands the same meter to the listeners that add and remove it, and an
-	 * identity map holds an entry in two array slots rather than a node of its own, with no
-	 * one-element array for the many meters that feed a single family.
+	 * more, an empty array when the name is left to the reference path. Keyed by
+	 * identity: the registry hands the same meter to the listeners that add and remove
+	 * it, and an identity map holds an entry in two array slots rather than a node of its
+	 * own, with no one-element array for the many meters that feed a single family.
 	 */
 	final Map<Meter, Object> series = new IdentityHashMap<>(2);
 
@@ -63,9 +64,9 @@ final class MeterFamilies {
 	 * Return whether a meter can join these families on the direct path.
 	 * <p>
 	 * A meter whose tag keys differ from those of the meters already here is left to the
-	 * registry's collector: Micrometer 1.16 and earlier refuse it to the collector (Spring
-	 * Boot 4.0's endpoint leaves it out) while later versions export it, and only the
-	 * collector knows which applies.
+	 * registry's collector: Micrometer 1.16 and earlier refuse it to the collector
+	 * (Spring Boot 4.0's endpoint leaves it out) while later versions export it, and only
+	 * the collector knows which applies.
 	 * @param meter the meter
 	 * @param meterShape its shape
 	 * @param convention the registry's naming convention
@@ -81,6 +82,9 @@ final class MeterFamilies {
 	/**
 	 * Compare with any meter already here (all have the same keys): kept nowhere, so the
 	 * index costs no more per name, and read only when a meter is added.
+	 * @param id the new meter's id
+	 * @param convention the registry's naming convention
+	 * @return whether its tag keys map to the same labels as the others'
 	 */
 	private boolean sameTagKeys(Meter.Id id, NamingConvention convention) {
 		Iterator<Meter> existing = this.series.keySet().iterator();

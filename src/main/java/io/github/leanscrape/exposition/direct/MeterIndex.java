@@ -62,10 +62,10 @@ final class MeterIndex {
 		if (entry != null && entry.series.containsKey(meter)) {
 			return;
 		}
-		// A name that client_java would still escape (a base unit with a slash, say) is left
+		// A name that client_java would still escape (a base unit with a slash, say) is
+		// left
 		// to the reference path.
-		ShapeOfMeter shape = PrometheusNaming.isValidLegacyMetricName(conventionName) ? ShapeOfMeter.of(meter)
-				: null;
+		ShapeOfMeter shape = PrometheusNaming.isValidLegacyMetricName(conventionName) ? ShapeOfMeter.of(meter) : null;
 		if (entry == null) {
 			entry = new MeterFamilies(conventionName, meter, shape, help(id));
 			this.byConventionName.put(conventionName, entry);
@@ -76,7 +76,10 @@ final class MeterIndex {
 		else if (!entry.isReferenceOnly() && !entry.accepts(meter, shape, namingConvention())) {
 			toReferenceOnly(entry);
 		}
-		if (entry.isReferenceOnly()) {
+		// A meter of no shape leaves its entry reference-only (a new entry has no shape,
+		// an
+		// existing one does not accept it); the second test only tells the compiler so.
+		if (entry.isReferenceOnly() || shape == null) {
 			entry.series.put(meter, NO_SERIES);
 			return;
 		}
@@ -168,6 +171,8 @@ final class MeterIndex {
 	/**
 	 * Find the entry that feeds a family. Only when a family turns out to have duplicate
 	 * labels: a scan, so that no family has to keep a reference to its entry.
+	 * @param family the family
+	 * @return the entry that feeds it
 	 */
 	private MeterFamilies owner(Family family) {
 		for (MeterFamilies entry : this.byConventionName.values()) {
@@ -191,8 +196,10 @@ final class MeterIndex {
 	private void claimFamilies(MeterFamilies entry) {
 		for (Family family : entry.families) {
 			if (this.families.containsKey(family.name)) {
-				// Another Prometheus name already feeds this family: the registry would merge
-				// the two, so this one is left to the reference path, and a scrape that sees
+				// Another Prometheus name already feeds this family: the registry would
+				// merge
+				// the two, so this one is left to the reference path, and a scrape that
+				// sees
 				// both goes to the reference path whole.
 				entry.referenceOnly();
 				return;

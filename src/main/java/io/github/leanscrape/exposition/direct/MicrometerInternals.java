@@ -15,8 +15,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The few facts about Micrometer's Prometheus registry and client_java's registry that
  * their public API does not tell, read once by reflection: the registry's collector per
- * Prometheus name, whether anything else is registered in the Prometheus registry, whether
- * exemplars can appear, and the registry's configuration.
+ * Prometheus name, whether anything else is registered in the Prometheus registry,
+ * whether exemplars can appear, and the registry's configuration.
  * <p>
  * Every accessor fails safe: when a field is not where it was expected (another version),
  * the answer is the one that sends scrapes to the reference path, which is always exact.
@@ -41,8 +41,7 @@ final class MicrometerInternals {
 		PrometheusRegistry prometheusRegistry = meterRegistry.getPrometheusRegistry();
 		this.collectorsByName = read(meterRegistry, PrometheusMeterRegistry.class, "collectorMap", Map.class);
 		this.singleCollectors = read(prometheusRegistry, PrometheusRegistry.class, "collectors", Collection.class);
-		this.multiCollectors = read(prometheusRegistry, PrometheusRegistry.class, "multiCollectors",
-				Collection.class);
+		this.multiCollectors = read(prometheusRegistry, PrometheusRegistry.class, "multiCollectors", Collection.class);
 		Field exemplars = field(PrometheusMeterRegistry.class, "exemplarSamplerFactory");
 		this.exemplarsPossible = (exemplars == null) || get(exemplars, meterRegistry) != null;
 		this.config = read(meterRegistry, PrometheusMeterRegistry.class, "prometheusConfig", PrometheusConfig.class);

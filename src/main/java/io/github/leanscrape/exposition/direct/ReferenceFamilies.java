@@ -96,7 +96,8 @@ final class ReferenceFamilies {
 		byte[] bytes = family.toByteArray();
 		int length = bytes.length;
 		if (format == PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100) {
-			// client_java ends every OpenMetrics exposition with # EOF; this is one family
+			// client_java ends every OpenMetrics exposition with # EOF; this is one
+			// family
 			// of a larger exposition.
 			length -= TextFormat.EOF.length;
 		}

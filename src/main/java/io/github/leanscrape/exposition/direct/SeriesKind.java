@@ -23,8 +23,8 @@ enum SeriesKind {
 	MAX("gauge"),
 
 	/**
-	 * Quantiles, {@code _count} and {@code _sum}: timers and distribution summaries without
-	 * a histogram, function timers.
+	 * Quantiles, {@code _count} and {@code _sum}: timers and distribution summaries
+	 * without a histogram, function timers.
 	 */
 	SUMMARY("summary"),
 

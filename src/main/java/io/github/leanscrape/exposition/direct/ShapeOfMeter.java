@@ -10,8 +10,8 @@ import io.micrometer.prometheusmetrics.PrometheusTimer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The families a meter of a given kind feeds, as Micrometer's Prometheus registry lays them
- * out. Meters the direct path does not write (long task timers, custom meters, info
+ * The families a meter of a given kind feeds, as Micrometer's Prometheus registry lays
+ * them out. Meters the direct path does not write (long task timers, custom meters, info
  * gauges, meters of other registries) have no shape and stay on the reference path.
  *
  * @author leanscrape
@@ -22,7 +22,8 @@ enum ShapeOfMeter {
 	FUNCTION_TIMER;
 
 	/**
-	 * Return the shape of a meter, or {@code null} when the direct path does not write it.
+	 * Return the shape of a meter, or {@code null} when the direct path does not write
+	 * it.
 	 * @param meter the meter
 	 * @return the shape
 	 */
@@ -31,7 +32,8 @@ enum ShapeOfMeter {
 			return COUNTER;
 		}
 		if (meter instanceof Gauge) {
-			// Micrometer exports a gauge named *.info as an info metric: not written here.
+			// Micrometer exports a gauge named *.info as an info metric: not written
+			// here.
 			return meter.getId().getName().endsWith(".info") ? null : GAUGE;
 		}
 		if (meter instanceof PrometheusTimer timer) {
@@ -57,12 +59,12 @@ enum ShapeOfMeter {
 		return switch (this) {
 			case COUNTER -> new Family[] { new Family(conventionName, SeriesKind.COUNTER, help) };
 			case GAUGE -> new Family[] { new Family(conventionName, SeriesKind.GAUGE, help) };
-			case TIMER_SUMMARY, DISTRIBUTION_SUMMARY_SUMMARY -> new Family[] {
-					new Family(conventionName, SeriesKind.SUMMARY, help),
-					new Family(conventionName + "_max", SeriesKind.MAX, help) };
-			case TIMER_HISTOGRAM, DISTRIBUTION_SUMMARY_HISTOGRAM -> new Family[] {
-					new Family(conventionName, SeriesKind.HISTOGRAM, help),
-					new Family(conventionName + "_max", SeriesKind.MAX, help) };
+			case TIMER_SUMMARY, DISTRIBUTION_SUMMARY_SUMMARY ->
+				new Family[] { new Family(conventionName, SeriesKind.SUMMARY, help),
+						new Family(conventionName + "_max", SeriesKind.MAX, help) };
+			case TIMER_HISTOGRAM, DISTRIBUTION_SUMMARY_HISTOGRAM ->
+				new Family[] { new Family(conventionName, SeriesKind.HISTOGRAM, help),
+						new Family(conventionName + "_max", SeriesKind.MAX, help) };
 			case FUNCTION_TIMER -> new Family[] { new Family(conventionName, SeriesKind.SUMMARY, help) };
 		};
 	}

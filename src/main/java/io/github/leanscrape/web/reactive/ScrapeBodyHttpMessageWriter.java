@@ -31,8 +31,8 @@ import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 
 /**
- * Serves the endpoint's pending scrape on the reactive stack: reads the scrape timeout and
- * the accepted encodings from the request, serves the scrape off the event loop, and
+ * Serves the endpoint's pending scrape on the reactive stack: reads the scrape timeout
+ * and the accepted encodings from the request, serves the scrape off the event loop, and
  * writes buffers that wrap the pooled chunks (no copy). When the write completes, fails,
  * or is cancelled because the client went away, the response goes back to the responder,
  * which records it and releases the scrape.
@@ -85,7 +85,8 @@ public final class ScrapeBodyHttpMessageWriter implements HttpMessageWriter<Pend
 			.subscribeOn(Schedulers.boundedElastic())
 			.flatMap((response) -> write(response, mediaType, message, responder.compresses())
 				.doFinally((signal) -> responder.finish(response, signal != SignalType.ON_COMPLETE)))
-			// Cancelled before a response was made: nothing was recorded, the scrape still
+			// Cancelled before a response was made: nothing was recorded, the scrape
+			// still
 			// goes back (releasing it twice does nothing).
 			.doFinally((signal) -> pending.release());
 	}

@@ -23,11 +23,12 @@ import org.springframework.web.server.WebFilterChain;
 
 /**
  * Negotiates the scrape format with q-values and hands the choice to the endpoint as an
- * {@code Accept} header naming just that format. Spring Boot's own choice ignores q-values.
+ * {@code Accept} header naming just that format. Spring Boot's own choice ignores
+ * q-values.
  * <p>
  * A header that rules every format out (all with {@code q=0}, say) is answered 406 Not
- * Acceptable. Ordered after Spring Security's web filter chain. Headers it cannot parse are
- * passed on untouched, for Spring to answer as it answers Spring Boot's own endpoint.
+ * Acceptable. Ordered after Spring Security's web filter chain. Headers it cannot parse
+ * are passed on untouched, for Spring to answer as it answers Spring Boot's own endpoint.
  * <p>
  * It also reads the {@code name[]} query parameter of Prometheus's client libraries as
  * {@code includedNames} (see {@link NameParameters}): the endpoint sees a request whose
@@ -87,7 +88,9 @@ public final class ScrapeNegotiationWebFilter implements WebFilter, Ordered {
 
 	/**
 	 * Return the request's URI with its {@code name[]} parameters made
-	 * {@code includedNames}, or {@code null} when it has none.
+	 * {@code includedNames}.
+	 * @param request the request
+	 * @return the new URI, or {@code null} when the request has no {@code name[]}
 	 */
 	private static @Nullable URI includedNamesUri(ServerHttpRequest request) {
 		MultiValueMap<String, String> parameters = request.getQueryParams();
@@ -95,8 +98,7 @@ public final class ScrapeNegotiationWebFilter implements WebFilter, Ordered {
 		if (names == null) {
 			return null;
 		}
-		List<String> includedNames = NameParameters.includedNames(parameters.get(NameParameters.INCLUDED_NAMES),
-				names);
+		List<String> includedNames = NameParameters.includedNames(parameters.get(NameParameters.INCLUDED_NAMES), names);
 		URI uri = request.getURI();
 		String query = NameParameters.rewriteQuery(uri.getRawQuery(), includedNames);
 		String withoutQuery = uri.toString();

@@ -68,8 +68,8 @@ public final class ScrapeBodyHttpMessageConverter implements HttpMessageConverte
 	}
 
 	@Override
-	public void write(PendingScrapeResource resource, @Nullable MediaType contentType,
-			HttpOutputMessage outputMessage) throws IOException {
+	public void write(PendingScrapeResource resource, @Nullable MediaType contentType, HttpOutputMessage outputMessage)
+			throws IOException {
 		ScrapeResponder responder = this.responder.getObject();
 		HttpServletRequest request = currentRequest();
 		List<String> acceptEncoding = (request != null)

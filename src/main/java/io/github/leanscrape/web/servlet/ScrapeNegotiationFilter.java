@@ -26,7 +26,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Negotiates the scrape format with q-values and hands the choice to the endpoint as an
- * {@code Accept} header naming just that format. Spring Boot's own choice ignores q-values.
+ * {@code Accept} header naming just that format. Spring Boot's own choice ignores
+ * q-values.
  * <p>
  * A header that rules every format out (all with {@code q=0}, say) is answered 406 Not
  * Acceptable. Ordered after Spring Security's filter chain, so it runs only for requests
@@ -65,8 +66,7 @@ public final class ScrapeNegotiationFilter extends OncePerRequestFilter implemen
 	protected boolean shouldNotFilter(HttpServletRequest request) {
 		String uri = request.getRequestURI();
 		String contextPath = request.getContextPath();
-		String path = (contextPath != null && uri.startsWith(contextPath)) ? uri.substring(contextPath.length())
-				: uri;
+		String path = (contextPath != null && uri.startsWith(contextPath)) ? uri.substring(contextPath.length()) : uri;
 		return !this.paths.matches(path);
 	}
 
@@ -88,9 +88,9 @@ public final class ScrapeNegotiationFilter extends OncePerRequestFilter implemen
 	}
 
 	/**
-	 * A request whose {@code Accept} header names the negotiated format only, and that has
-	 * no {@code Range} or {@code If-Range} header: Spring Boot's endpoint answers a range
-	 * request with the whole body, and so does the starter's.
+	 * A request whose {@code Accept} header names the negotiated format only, and that
+	 * has no {@code Range} or {@code If-Range} header: Spring Boot's endpoint answers a
+	 * range request with the whole body, and so does the starter's.
 	 */
 	private static final class NegotiatedRequest extends HttpServletRequestWrapper {
 
@@ -149,8 +149,8 @@ public final class ScrapeNegotiationFilter extends OncePerRequestFilter implemen
 		IncludedNamesRequest(HttpServletRequest request, String[] names) {
 			super(request);
 			String[] included = request.getParameterValues(NameParameters.INCLUDED_NAMES);
-			List<String> includedNames = NameParameters.includedNames(
-					(included != null) ? Arrays.asList(included) : null, Arrays.asList(names));
+			List<String> includedNames = NameParameters
+				.includedNames((included != null) ? Arrays.asList(included) : null, Arrays.asList(names));
 			Map<String, String[]> parameters = new LinkedHashMap<>(request.getParameterMap());
 			parameters.remove(NameParameters.NAME);
 			// No name at all is an empty includedNames, which Spring Boot reads as the

@@ -56,16 +56,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * The direct path while the application registers, removes and records into meters:
- * every scrape is a valid exposition, and a scrape never holds up the threads that record.
+ * The direct path while the application registers, removes and records into meters: every
+ * scrape is a valid exposition, and a scrape never holds up the threads that record.
  */
 class DirectRendererConcurrencyTests {
 
 	private static final int SCRAPES = 1000;
 
 	/**
-	 * How long the scrapes may take, and how many must be done by then: the machine may be
-	 * small and busy, and what counts is that every scrape done is valid.
+	 * How long the scrapes may take, and how many must be done by then: the machine may
+	 * be small and busy, and what counts is that every scrape done is valid.
 	 */
 	private static final Duration DEADLINE = Duration.ofSeconds(20);
 
@@ -113,9 +113,11 @@ class DirectRendererConcurrencyTests {
 				else {
 					List<Meter> meters = registry.getMeters();
 					Meter meter = meters.get(random.nextInt(meters.size()));
-					// Long task timers stay: the registry's own collector, which writes them,
+					// Long task timers stay: the registry's own collector, which writes
+					// them,
 					// can see a meter removed and registered again during one collection
-					// twice (its map's iteration is weakly consistent) and fail the scrape,
+					// twice (its map's iteration is weakly consistent) and fail the
+					// scrape,
 					// with or without the direct path.
 					if (!(meter instanceof LongTaskTimer)) {
 						registry.remove(meter);
@@ -174,24 +176,28 @@ class DirectRendererConcurrencyTests {
 			throw error;
 		}
 		int done = completed.get();
-		System.out.printf("%d scrapes (%d by the direct path, %d linted by promtool) while %d meters were "
-				+ "registered, %d removed, %d values recorded%n", done, renderer.directScrapes(), promtoolRuns.get(),
-				registrations.get(), removals.get(), recordings.get());
+		System.out.printf(
+				"%d scrapes (%d by the direct path, %d linted by promtool) while %d meters were "
+						+ "registered, %d removed, %d values recorded%n",
+				done, renderer.directScrapes(), promtoolRuns.get(), registrations.get(), removals.get(),
+				recordings.get());
 		assertThat(done).as("scrapes within %s", DEADLINE).isGreaterThanOrEqualTo(MINIMUM_SCRAPES);
 		assertThat(promtoolRuns.get()).isPositive();
 		assertThat(registrations.get()).isPositive();
 		assertThat(removals.get()).isPositive();
 		assertThat(recordings.get()).isPositive();
-		// A scrape that comes while the registry adds or drops a whole Prometheus name may
-		// see its collector in one of the registry's two maps and not yet in the other: it
+		// A scrape that comes while the registry adds or drops a whole Prometheus name
+		// may
+		// see its collector in one of the registry's two maps and not yet in the other:
+		// it
 		// then goes whole to the reference path, which is always exact. Rare, not never.
 		assertThat(renderer.directScrapes() + renderer.wholeScrapeFallbacks()).isEqualTo(done);
 		assertThat(renderer.directScrapes()).as("scrapes written by the direct path")
 			.isGreaterThanOrEqualTo(done * 9L / 10);
-		assertThat(renderer.familyFallbacks()).as("reference families written inside direct scrapes")
-			.isPositive();
+		assertThat(renderer.familyFallbacks()).as("reference families written inside direct scrapes").isPositive();
 		assertThat(pool.leasedChunks()).as("chunks not given back").isZero();
-		// At rest, the last word: the same bytes as the registry's own scrape, and promtool's.
+		// At rest, the last word: the same bytes as the registry's own scrape, and
+		// promtool's.
 		byte[] text = scrape(renderer, pool, PrometheusOutputFormat.CONTENT_TYPE_004);
 		Exposition.check(text, PrometheusOutputFormat.CONTENT_TYPE_004);
 		assertThat(new String(text, StandardCharsets.UTF_8)).isEqualTo(registry.scrape());
@@ -227,11 +233,12 @@ class DirectRendererConcurrencyTests {
 		Counter doomed = Counter.builder("orders.placed").tag("region", "us").register(registry);
 		ExecutorService executor = Executors.newCachedThreadPool();
 		try {
-			Future<byte[]> stalled = executor.submit(() -> scrape(renderer, pool,
-					PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100));
+			Future<byte[]> stalled = executor
+				.submit(() -> scrape(renderer, pool, PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100));
 			assertThat(reading.await(10, TimeUnit.SECONDS)).as("the scrape reached the gauge").isTrue();
 
-			// While the scrape waits inside the gauge: record, register, remove, and scrape
+			// While the scrape waits inside the gauge: record, register, remove, and
+			// scrape
 			// what does not need that gauge.
 			within(executor, "recording into existing meters", () -> {
 				for (int i = 0; i < 1000; i++) {
@@ -253,11 +260,11 @@ class DirectRendererConcurrencyTests {
 				return null;
 			});
 			within(executor, "removing a meter", () -> registry.remove(doomed));
-			byte[] filtered = within(executor, "a scrape of other names",
-					() -> scrape(renderer, pool, PrometheusOutputFormat.CONTENT_TYPE_004,
-							Set.of("orders_placed", "jobs_duration_seconds")));
+			byte[] filtered = within(executor, "a scrape of other names", () -> scrape(renderer, pool,
+					PrometheusOutputFormat.CONTENT_TYPE_004, Set.of("orders_placed", "jobs_duration_seconds")));
 			Exposition.check(filtered, PrometheusOutputFormat.CONTENT_TYPE_004);
-			assertThat(new String(filtered, StandardCharsets.UTF_8)).contains("orders_placed_total{region=\"r199\"} 1.0\n")
+			assertThat(new String(filtered, StandardCharsets.UTF_8))
+				.contains("orders_placed_total{region=\"r199\"} 1.0\n")
 				.doesNotContain("region=\"us\"")
 				.contains("jobs_duration_seconds_count{job=\"j199\"} 1\n");
 			assertThat(stalled.isDone()).as("the stalled scrape is still waiting").isFalse();
@@ -306,8 +313,8 @@ class DirectRendererConcurrencyTests {
 	}
 
 	/**
-	 * Register a meter of one of a few kinds, each name always with the same kind, tag keys
-	 * and distribution settings (as Prometheus wants), with random tag values.
+	 * Register a meter of one of a few kinds, each name always with the same kind, tag
+	 * keys and distribution settings (as Prometheus wants), with random tag values.
 	 */
 	private static void register(MeterRegistry registry, ThreadLocalRandom random, AtomicLong watched) {
 		String a = VALUES[random.nextInt(VALUES.length)];
@@ -400,8 +407,8 @@ class DirectRendererConcurrencyTests {
 	}
 
 	/**
-	 * Lint a text body with Prometheus's own {@code promtool check metrics}: it must parse
-	 * (exit code 1 is a parse error; 3, lint problems such as a counter without
+	 * Lint a text body with Prometheus's own {@code promtool check metrics}: it must
+	 * parse (exit code 1 is a parse error; 3, lint problems such as a counter without
 	 * {@code _total}, is tolerated as it concerns names, not the format).
 	 */
 	private void checkWithPromtool(byte[] body, String name) throws IOException, InterruptedException {
@@ -435,9 +442,10 @@ class DirectRendererConcurrencyTests {
 	}
 
 	/**
-	 * A small validating reader of text 0.0.4 and OpenMetrics 1.0.0 bodies: metadata blocks,
-	 * each followed by the samples of its family, families in name order and each once, no
-	 * series twice, every line well formed, OpenMetrics ending with {@code # EOF}.
+	 * A small validating reader of text 0.0.4 and OpenMetrics 1.0.0 bodies: metadata
+	 * blocks, each followed by the samples of its family, families in name order and each
+	 * once, no series twice, every line well formed, OpenMetrics ending with
+	 * {@code # EOF}.
 	 */
 	static final class Exposition {
 
@@ -445,11 +453,10 @@ class DirectRendererConcurrencyTests {
 
 		private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
 
-		private static final Pattern VALUE = Pattern
-			.compile("NaN|[+-]Inf|[-+]?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?");
+		private static final Pattern VALUE = Pattern.compile("NaN|[+-]Inf|[-+]?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?");
 
-		private static final Set<String> TYPES = Set.of("counter", "gauge", "histogram", "summary",
-				"gaugehistogram", "info", "stateset", "unknown", "untyped");
+		private static final Set<String> TYPES = Set.of("counter", "gauge", "histogram", "summary", "gaugehistogram",
+				"info", "stateset", "unknown", "untyped");
 
 		private Exposition() {
 		}
@@ -460,8 +467,9 @@ class DirectRendererConcurrencyTests {
 						format == PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100);
 			}
 			catch (AssertionError | RuntimeException ex) {
-				throw new AssertionError(format + " body is not a valid exposition: " + ex.getMessage()
-						+ "\nbody:\n" + excerpt(body), ex);
+				throw new AssertionError(
+						format + " body is not a valid exposition: " + ex.getMessage() + "\nbody:\n" + excerpt(body),
+						ex);
 			}
 		}
 
@@ -511,7 +519,8 @@ class DirectRendererConcurrencyTests {
 				String type = metadata.get("TYPE");
 				assertThat(type).as("line %d: %s has no TYPE", i, metadataName).isNotNull();
 				assertThat(NAME.matcher(metadataName).matches()).as(metadataName).isTrue();
-				// client_java sorts families by name; in text, a counter's metadata carries
+				// client_java sorts families by name; in text, a counter's metadata
+				// carries
 				// _total, which is not part of that name.
 				String family = (!openMetrics && type.equals("counter") && metadataName.endsWith("_total"))
 						? metadataName.substring(0, metadataName.length() - "_total".length()) : metadataName;
@@ -566,8 +575,7 @@ class DirectRendererConcurrencyTests {
 					int equals = line.indexOf('=', position);
 					assertThat(equals).as("line %d: label in %s", number, line).isPositive();
 					String labelName = line.substring(position, equals);
-					assertThat(LABEL_NAME.matcher(labelName).matches()).as("line %d: label name %s", number,
-							labelName)
+					assertThat(LABEL_NAME.matcher(labelName).matches()).as("line %d: label name %s", number, labelName)
 						.isTrue();
 					assertThat(labelNames.add(labelName)).as("line %d: label %s twice", number, labelName).isTrue();
 					assertThat(line.charAt(equals + 1)).as("line %d: quote in %s", number, line).isEqualTo('"');
@@ -589,8 +597,7 @@ class DirectRendererConcurrencyTests {
 				}
 			}
 			String labels = line.substring(end, position);
-			assertThat(line.charAt(position)).as("line %d: space before the value in %s", number, line)
-				.isEqualTo(' ');
+			assertThat(line.charAt(position)).as("line %d: space before the value in %s", number, line).isEqualTo(' ');
 			String value = line.substring(position + 1);
 			assertThat(VALUE.matcher(value).matches()).as("line %d: value %s", number, value).isTrue();
 			if (name.endsWith("_bucket")) {

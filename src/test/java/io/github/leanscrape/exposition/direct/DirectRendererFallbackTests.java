@@ -77,7 +77,8 @@ class DirectRendererFallbackTests {
 	@Test
 	void protobufGoesToTheReferencePath() {
 		Fixture fixture = new Fixture(null, PrometheusConfig.DEFAULT.prometheusProperties());
-		ChunkedOutput buffer = new ChunkedOutput(fixture.pool, BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_004, null), 0);
+		ChunkedOutput buffer = new ChunkedOutput(fixture.pool,
+				BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_004, null), 0);
 		try {
 			fixture.renderer.render(PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF, null, buffer);
 		}
@@ -85,8 +86,8 @@ class DirectRendererFallbackTests {
 			throw new IllegalStateException(ex);
 		}
 		PooledBody body = buffer.toBody();
-		assertThat(body.toByteArray()).isEqualTo(fixture.boot.scrape(PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF, null)
-			.getBody());
+		assertThat(body.toByteArray())
+			.isEqualTo(fixture.boot.scrape(PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF, null).getBody());
 		body.release();
 		assertThat(fixture.renderer.wholeScrapeFallbacks()).isEqualTo(1);
 	}
@@ -109,12 +110,14 @@ class DirectRendererFallbackTests {
 		Counter dotted = Counter.builder("jobs").tag("a.b", "x").register(fixture.registry);
 		Counter.builder("jobs").tag("a_b", "x").register(fixture.registry).increment();
 		// Micrometer 1.17 hands client_java two series with the same labels, which it
-		// refuses; 1.16 keeps one of them. Either way the starter must do what Spring Boot's
+		// refuses; 1.16 keeps one of them. Either way the starter must do what Spring
+		// Boot's
 		// endpoint does.
 		Throwable boot = catchThrowable(() -> fixture.boot.scrape(TEXT, null));
 		if (boot != null) {
 			assertThat(boot).isInstanceOf(DuplicateLabelsException.class);
-			ChunkedOutput buffer = new ChunkedOutput(fixture.pool, BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_004, null), 0);
+			ChunkedOutput buffer = new ChunkedOutput(fixture.pool,
+					BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_004, null), 0);
 			assertThatExceptionOfType(DuplicateLabelsException.class)
 				.isThrownBy(() -> fixture.renderer.render(TEXT, null, buffer))
 				.withMessage(boot.getMessage());
@@ -167,7 +170,8 @@ class DirectRendererFallbackTests {
 		}
 
 		void assertSameAsSpringBoot(PrometheusOutputFormat format, @Nullable Set<String> names) {
-			ChunkedOutput buffer = new ChunkedOutput(this.pool, BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_004, null), 0);
+			ChunkedOutput buffer = new ChunkedOutput(this.pool,
+					BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_004, null), 0);
 			try {
 				this.renderer.render(format, names, buffer);
 			}

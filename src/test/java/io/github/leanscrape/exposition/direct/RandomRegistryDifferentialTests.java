@@ -52,9 +52,9 @@ class RandomRegistryDifferentialTests {
 
 	private static final int REGISTRIES = Integer.getInteger("leanscrape.random.registries", 3000);
 
-	private static final String[] NAMES = { "http.requests", "http.requests", "jobs", "queue.size", "a", "a.b",
-			"a_b", "cache.gets", "x.total", "sessions.info", "db", "db.max", "db_max", "1st.metric", "temp.c",
-			"net-bytes", "api:calls", "process.uptime" };
+	private static final String[] NAMES = { "http.requests", "http.requests", "jobs", "queue.size", "a", "a.b", "a_b",
+			"cache.gets", "x.total", "sessions.info", "db", "db.max", "db_max", "1st.metric", "temp.c", "net-bytes",
+			"api:calls", "process.uptime" };
 
 	private static final String[] KEYS = { "uri", "method", "status", "a.b", "a_b", "__x", "region", "z", "le",
 			"quantile", "statistic", "Mixed.Case", "zone", "k" };
@@ -89,7 +89,8 @@ class RandomRegistryDifferentialTests {
 			}
 		}
 		if (only == null) {
-			// The comparison means something only if the direct path wrote most scrapes, and
+			// The comparison means something only if the direct path wrote most scrapes,
+			// and
 			// the per-name fallback was exercised too.
 			assertThat(this.directScrapes).isGreaterThan(9 * this.referenceScrapes);
 			assertThat(this.referenceFamilies).isPositive();
@@ -128,7 +129,8 @@ class RandomRegistryDifferentialTests {
 				}
 			}
 			catch (RuntimeException ex) {
-				// Some random ids are invalid for Micrometer itself (an empty tag key, say).
+				// Some random ids are invalid for Micrometer itself (an empty tag key,
+				// say).
 			}
 		}
 		if (direct == null) {
@@ -194,14 +196,15 @@ class RandomRegistryDifferentialTests {
 		catch (Exception ex) {
 			buffer.discard();
 			if (expected != null) {
-				throw new AssertionError("Direct path failed where Spring Boot's endpoint did not, " + format + " "
-						+ names, ex);
+				throw new AssertionError(
+						"Direct path failed where Spring Boot's endpoint did not, " + format + " " + names, ex);
 			}
 			return;
 		}
 		if (expected == null) {
-			throw new AssertionError("Spring Boot's endpoint failed (" + bootFailure + ") where the direct path did not, "
-					+ format + " " + names + ":\n" + new String(actual, StandardCharsets.UTF_8));
+			throw new AssertionError(
+					"Spring Boot's endpoint failed (" + bootFailure + ") where the direct path did not, " + format + " "
+							+ names + ":\n" + new String(actual, StandardCharsets.UTF_8));
 		}
 		assertThat(new String(actual, StandardCharsets.UTF_8)).as(format + " " + names)
 			.isEqualTo(new String(expected, StandardCharsets.UTF_8));
@@ -225,7 +228,10 @@ class RandomRegistryDifferentialTests {
 		String baseUnit = (random.nextInt(4) == 0) ? pick(random, new String[] { "bytes", "rows", "req/s" }) : null;
 		switch (random.nextInt(12)) {
 			case 0, 1 -> {
-				Counter counter = Counter.builder(name).tags(tags).description(description).baseUnit(baseUnit)
+				Counter counter = Counter.builder(name)
+					.tags(tags)
+					.description(description)
+					.baseUnit(baseUnit)
 					.register(registry);
 				counter.increment(Math.abs(value(random)));
 				return counter;
@@ -239,8 +245,11 @@ class RandomRegistryDifferentialTests {
 			}
 			case 3, 4 -> {
 				double[] holder = keep(strong, new double[] { value(random) });
-				return Gauge.builder(name, holder, (h) -> h[0]).tags(tags).description(description)
-					.baseUnit(baseUnit).register(registry);
+				return Gauge.builder(name, holder, (h) -> h[0])
+					.tags(tags)
+					.description(description)
+					.baseUnit(baseUnit)
+					.register(registry);
 			}
 			case 5 -> {
 				AtomicLong source = keep(strong, new AtomicLong(random.nextInt(100_000)));
@@ -270,8 +279,11 @@ class RandomRegistryDifferentialTests {
 				return timer;
 			}
 			case 8 -> {
-				DistributionSummary.Builder builder = DistributionSummary.builder(name).tags(tags)
-					.description(description).baseUnit(baseUnit).scale(random.nextBoolean() ? 1 : 0.5);
+				DistributionSummary.Builder builder = DistributionSummary.builder(name)
+					.tags(tags)
+					.description(description)
+					.baseUnit(baseUnit)
+					.scale(random.nextBoolean() ? 1 : 0.5);
 				switch (random.nextInt(4)) {
 					case 0 -> builder.publishPercentileHistogram();
 					case 1 -> builder.publishPercentiles(0.99);

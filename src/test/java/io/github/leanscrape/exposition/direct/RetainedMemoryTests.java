@@ -39,9 +39,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What the direct path keeps in memory for its series, measured with JOL on a registry of
  * 100,000 counters: the index's own objects (families, their series arrays, series and
  * their pre-encoded label bytes, the maps that find them), not the meters, which the
- * registry keeps anyway. Per series, the pre-encoded bytes must cost less than the series'
- * text line, and what finds and orders them less than 64 bytes more; a removed meter must
- * leave nothing behind, whether or not scrapes come.
+ * registry keeps anyway. Per series, the pre-encoded bytes must cost less than the
+ * series' text line, and what finds and orders them less than 64 bytes more; a removed
+ * meter must leave nothing behind, whether or not scrapes come.
  */
 class RetainedMemoryTests {
 
@@ -87,13 +87,11 @@ class RetainedMemoryTests {
 		System.out.println(retained.byClass());
 		assertThat(retained.series).isEqualTo(SERIES);
 		// The pre-encoded bytes cost less than the line they stand for.
-		assertThat(encodedPerSeries).as("pre-encoded bytes per series against the average text line")
-			.isLessThan(line);
+		assertThat(encodedPerSeries).as("pre-encoded bytes per series against the average text line").isLessThan(line);
 		// What finds and orders them: a series object (24 bytes), its slots in the meter
 		// map (12 to 24 bytes) and in the family's array (4 bytes), a share of the
 		// family's own objects.
-		assertThat(perSeries - encodedPerSeries).as("bytes per series beyond the pre-encoded ones")
-			.isLessThan(64);
+		assertThat(perSeries - encodedPerSeries).as("bytes per series beyond the pre-encoded ones").isLessThan(64);
 
 		// Half the meters go: once the next scrape has published the families, only the
 		// other half is held.
@@ -127,7 +125,8 @@ class RetainedMemoryTests {
 		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT,
 				new PrometheusRegistry(), new FrozenClock());
 		DirectRenderer renderer = renderer(registry);
-		// One meter keeps the family alive while others come and go, and no scrape comes to
+		// One meter keeps the family alive while others come and go, and no scrape comes
+		// to
 		// bring the family up to date.
 		Counter stable = Counter.builder("jobs.completed").tag("job", "stable").register(registry);
 		List<Counter> all = new ArrayList<>();
@@ -233,8 +232,8 @@ class RetainedMemoryTests {
 			Set<Object> visited = Collections.newSetFromMap(new IdentityHashMap<>());
 			// The registry, its naming convention and whatever the meters hold belong to
 			// Micrometer; the walk does not enter them.
-			new HeapWalker().walk(index, visited, (object) -> meters.contains(object)
-					|| object instanceof MeterRegistry || object instanceof NamingConvention);
+			new HeapWalker().walk(index, visited, (object) -> meters.contains(object) || object instanceof MeterRegistry
+					|| object instanceof NamingConvention);
 			Set<Object> labels = Collections.newSetFromMap(new IdentityHashMap<>());
 			Set<Object> familyBytes = Collections.newSetFromMap(new IdentityHashMap<>());
 			for (Object object : visited) {
@@ -243,8 +242,8 @@ class RetainedMemoryTests {
 					labels.add(each.labels);
 				}
 				else if (object instanceof Family family) {
-					Collections.addAll(familyBytes, family.textMetadata, family.openMetricsMetadata,
-							family.sampleName, family.bucketName, family.countName, family.sumName);
+					Collections.addAll(familyBytes, family.textMetadata, family.openMetricsMetadata, family.sampleName,
+							family.bucketName, family.countName, family.sumName);
 				}
 			}
 			for (Object object : visited) {
@@ -310,9 +309,9 @@ class RetainedMemoryTests {
 	}
 
 	/**
-	 * Walks an object graph through JOL's view of the heap (field offsets and reads), which
-	 * needs no access to the fields of JDK classes. Classes, class loaders and threads are
-	 * never entered: they are shared by everything.
+	 * Walks an object graph through JOL's view of the heap (field offsets and reads),
+	 * which needs no access to the fields of JDK classes. Classes, class loaders and
+	 * threads are never entered: they are shared by everything.
 	 */
 	private static final class HeapWalker {
 
