@@ -4,10 +4,10 @@ import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.RenderStatistics;
 import io.github.leanscrape.exposition.SizeHints;
-import io.github.leanscrape.serve.MicrometerScrapeMetrics;
-import io.github.leanscrape.serve.ScrapeMetrics;
+import io.github.leanscrape.serve.MicrometerSelfMetrics;
 import io.github.leanscrape.serve.ScrapeResponder;
 import io.github.leanscrape.serve.Scraper;
+import io.github.leanscrape.serve.SelfMetrics;
 import io.github.leanscrape.support.StarterContext;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -56,9 +56,9 @@ record LeanscrapeStarter(ChunkPool pool, SizeHints sizeHints, Scraper scraper, L
 	static class OwnMetricsRegistry {
 
 		@Bean
-		ScrapeMetrics benchmarkScrapeMetrics(Scraper scraper, ChunkPool pool,
+		SelfMetrics benchmarkScrapeMetrics(Scraper scraper, ChunkPool pool,
 				ObjectProvider<RenderStatistics> statistics) {
-			return new MicrometerScrapeMetrics(
+			return new MicrometerSelfMetrics(
 					new PrometheusMeterRegistry(PrometheusConfig.DEFAULT, new PrometheusRegistry(), new FixedClock()),
 					scraper, pool, statistics.getIfAvailable());
 		}

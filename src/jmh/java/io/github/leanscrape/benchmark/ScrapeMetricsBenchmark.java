@@ -2,8 +2,8 @@ package io.github.leanscrape.benchmark;
 
 import java.util.concurrent.TimeUnit;
 
-import io.github.leanscrape.serve.MicrometerScrapeMetrics;
-import io.github.leanscrape.serve.ScrapeOutcome;
+import io.github.leanscrape.serve.MicrometerSelfMetrics;
+import io.github.leanscrape.serve.Outcome;
 import io.github.leanscrape.support.StarterContext;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -36,7 +36,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
 @Measurement(iterations = 3, time = 1)
 public class ScrapeMetricsBenchmark {
 
-	private MicrometerScrapeMetrics metrics;
+	private MicrometerSelfMetrics metrics;
 
 	private long duration;
 
@@ -48,7 +48,7 @@ public class ScrapeMetricsBenchmark {
 		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT,
 				new PrometheusRegistry(), new FixedClock());
 		this.metrics = StarterContext.start(registry, PrometheusConfig.DEFAULT, new Class<?>[0])
-			.bean(MicrometerScrapeMetrics.class);
+			.bean(MicrometerSelfMetrics.class);
 	}
 
 	/**
@@ -58,7 +58,7 @@ public class ScrapeMetricsBenchmark {
 	@Benchmark
 	public long recordOneScrape() {
 		long duration = ++this.duration;
-		this.metrics.scraped(PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100, ScrapeOutcome.OK, duration * 1000,
+		this.metrics.scraped(PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100, Outcome.OK, duration * 1000,
 				8_500_000, 900_000);
 		return duration;
 	}

@@ -300,8 +300,8 @@ public final class RecordingLoad {
 
 	private static boolean recordsDirectly(ConfigurableApplicationContext context) {
 		for (FilterRegistrationBean<?> registration : context.getBeansOfType(FilterRegistrationBean.class).values()) {
-			if (registration.getFilter() instanceof DirectServerRequestRecordingFilter filter) {
-				return filter.isRecordingDirectly();
+			if (registration.getFilter() instanceof ServerRequestMetricsFilter filter) {
+				return filter.isBypassingObservations();
 			}
 		}
 		return false;

@@ -44,7 +44,7 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
  * Spring Boot groups them);</li>
  * <li>{@code leanscrape}: what the starter configures by default: Spring's filter with
  * the starter's {@link CachingServerRequestObservationConvention} and handler;</li>
- * <li>{@code direct}: the starter's {@link DirectServerRequestRecordingFilter}
+ * <li>{@code direct}: the starter's {@link ServerRequestMetricsFilter}
  * ({@code leanscrape.recording.direct-server-requests=true}) with the same handlers.</li>
  * </ul>
  * The servlet request and response are Spring's mocks: the point is the filter's work,
@@ -100,9 +100,9 @@ public class ServerRequestFilterBenchmark {
 			case "direct" -> {
 				observationRegistry.observationConfig()
 					.observationHandler(new FirstMatchingCompositeObservationHandler(handler, defaultHandler));
-				DirectServerRequestRecordingFilter direct = new DirectServerRequestRecordingFilter(observationRegistry,
-						convention, handler, meterRegistry, true, 2000);
-				if (!direct.isRecordingDirectly()) {
+				ServerRequestMetricsFilter direct = new ServerRequestMetricsFilter(observationRegistry, convention,
+						handler, meterRegistry, true, 2000);
+				if (!direct.isBypassingObservations()) {
 					throw new IllegalStateException("Not recording directly");
 				}
 				this.filter = direct;

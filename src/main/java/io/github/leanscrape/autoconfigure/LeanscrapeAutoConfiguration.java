@@ -1,7 +1,7 @@
 package io.github.leanscrape.autoconfigure;
 
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
-import io.github.leanscrape.serve.ScrapeTimeouts;
+import io.github.leanscrape.serve.Deadlines;
 import io.github.leanscrape.serve.Scraper;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -56,9 +56,9 @@ public final class LeanscrapeAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(PrometheusScrapeEndpoint.class)
 	LeanscrapeScrapeEndpoint prometheusEndpoint(PrometheusRegistry prometheusRegistry,
-			PrometheusConfig prometheusConfig, Scraper leanscrapeScraper, ScrapeTimeouts leanscrapeTimeouts) {
+			PrometheusConfig prometheusConfig, Scraper leanscrapeScraper, Deadlines leanscrapeDeadlines) {
 		return new LeanscrapeScrapeEndpoint(prometheusRegistry, prometheusConfig.prometheusProperties(),
-				leanscrapeScraper, leanscrapeTimeouts);
+				leanscrapeScraper, leanscrapeDeadlines);
 	}
 
 }

@@ -3,7 +3,7 @@ package io.github.leanscrape.autoconfigure;
 import io.github.leanscrape.recording.CachingMeterObservationHandler;
 import io.github.leanscrape.recording.CachingReactiveServerRequestObservationConvention;
 import io.github.leanscrape.recording.CachingServerRequestObservationConvention;
-import io.github.leanscrape.recording.DirectServerRequestRecordingFilter;
+import io.github.leanscrape.recording.ServerRequestMetricsFilter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler.IgnoredMeters;
 import io.micrometer.core.instrument.observation.MeterObservationHandler;
@@ -145,8 +145,8 @@ public final class LeanscrapeRecordingAutoConfiguration {
 			boolean longTaskTimers = !metricsProperties.getObservations()
 				.getIgnoredMeters()
 				.contains(IgnoredMeters.LONG_TASK_TIMER);
-			DirectServerRequestRecordingFilter filter = new DirectServerRequestRecordingFilter(observationRegistry,
-					convention, handler, meterRegistry, longTaskTimers, properties.getRecording().getMaxCachedMeters());
+			ServerRequestMetricsFilter filter = new ServerRequestMetricsFilter(observationRegistry, convention, handler,
+					meterRegistry, longTaskTimers, properties.getRecording().getMaxCachedMeters());
 			// Registered as Spring Boot's is typed, so that Spring Boot's backs off.
 			FilterRegistrationBean<ServerHttpObservationFilter> registration = new FilterRegistrationBean<>(filter);
 			registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);

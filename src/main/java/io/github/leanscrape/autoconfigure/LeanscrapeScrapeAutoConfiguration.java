@@ -9,11 +9,11 @@ import io.github.leanscrape.exposition.ReferenceRenderer;
 import io.github.leanscrape.exposition.RenderStatistics;
 import io.github.leanscrape.exposition.SizeHints;
 import io.github.leanscrape.exposition.direct.DirectRenderer;
-import io.github.leanscrape.serve.MicrometerScrapeMetrics;
-import io.github.leanscrape.serve.ScrapeMetrics;
+import io.github.leanscrape.serve.Deadlines;
+import io.github.leanscrape.serve.MicrometerSelfMetrics;
 import io.github.leanscrape.serve.ScrapeResponder;
-import io.github.leanscrape.serve.ScrapeTimeouts;
 import io.github.leanscrape.serve.Scraper;
+import io.github.leanscrape.serve.SelfMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -71,8 +71,8 @@ public final class LeanscrapeScrapeAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ScrapeTimeouts leanscrapeTimeouts(LeanscrapeProperties properties) {
-		return new ScrapeTimeouts(properties.getScrapeTimeout(), properties.getMaxScrapeTimeout());
+	Deadlines leanscrapeDeadlines(LeanscrapeProperties properties) {
+		return new Deadlines(properties.getScrapeTimeout(), properties.getMaxScrapeTimeout());
 	}
 
 	@Bean
@@ -104,19 +104,18 @@ public final class LeanscrapeScrapeAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean(ScrapeMetrics.class)
+	@ConditionalOnMissingBean(SelfMetrics.class)
 	@ConditionalOnBooleanProperty(name = "leanscrape.metrics.enabled", matchIfMissing = true)
 	@ConditionalOnSingleCandidate(MeterRegistry.class)
-	MicrometerScrapeMetrics leanscrapeMetrics(MeterRegistry meterRegistry, Scraper scraper, ChunkPool pool,
+	MicrometerSelfMetrics leanscrapeMetrics(MeterRegistry meterRegistry, Scraper scraper, ChunkPool pool,
 			ObjectProvider<RenderStatistics> statistics) {
-		return new MicrometerScrapeMetrics(meterRegistry, scraper, pool, statistics.getIfAvailable());
+		return new MicrometerSelfMetrics(meterRegistry, scraper, pool, statistics.getIfAvailable());
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	ScrapeResponder leanscrapeResponder(Scraper scraper, ScrapeTimeouts timeouts,
-			ObjectProvider<ScrapeMetrics> metrics) {
-		return new ScrapeResponder(scraper, timeouts, metrics.getIfAvailable(() -> ScrapeMetrics.NONE));
+	ScrapeResponder leanscrapeResponder(Scraper scraper, Deadlines deadlines, ObjectProvider<SelfMetrics> metrics) {
+		return new ScrapeResponder(scraper, deadlines, metrics.getIfAvailable(() -> SelfMetrics.NONE));
 	}
 
 	/**

@@ -1,5 +1,7 @@
 /**
- * Auto-configuration of the leanscrape starter and its {@code leanscrape.*} properties.
+ * Auto-configuration of the leanscrape starter and its {@code leanscrape.*} properties:
+ * wires {@code web}, {@code endpoint}, {@code serve}, {@code exposition} and
+ * {@code recording}. Nothing imports it.
  */
 @NullMarked
 package io.github.leanscrape.autoconfigure;

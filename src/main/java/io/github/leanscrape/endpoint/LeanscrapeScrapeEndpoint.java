@@ -4,8 +4,8 @@ import java.util.Properties;
 import java.util.Set;
 
 import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.serve.Deadlines;
 import io.github.leanscrape.serve.PendingScrape;
-import io.github.leanscrape.serve.ScrapeTimeouts;
 import io.github.leanscrape.serve.Scraper;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.jspecify.annotations.Nullable;
@@ -30,21 +30,21 @@ public final class LeanscrapeScrapeEndpoint extends PrometheusScrapeEndpoint {
 
 	private final Scraper scraper;
 
-	private final ScrapeTimeouts timeouts;
+	private final Deadlines deadlines;
 
 	/**
 	 * Create a new endpoint.
 	 * @param prometheusRegistry the registry, passed on to Spring Boot's endpoint
 	 * @param exporterProperties client_java's exporter properties
 	 * @param scraper the scraper that produces the bodies
-	 * @param timeouts the deadlines of scrapes, for web layers that read the body as a
+	 * @param deadlines the deadlines of scrapes, for web layers that read the body as a
 	 * stream
 	 */
 	public LeanscrapeScrapeEndpoint(PrometheusRegistry prometheusRegistry, @Nullable Properties exporterProperties,
-			Scraper scraper, ScrapeTimeouts timeouts) {
+			Scraper scraper, Deadlines deadlines) {
 		super(prometheusRegistry, exporterProperties);
 		this.scraper = scraper;
-		this.timeouts = timeouts;
+		this.deadlines = deadlines;
 	}
 
 	/**
@@ -59,7 +59,7 @@ public final class LeanscrapeScrapeEndpoint extends PrometheusScrapeEndpoint {
 	public WebEndpointResponse<Resource> scrapeBody(PrometheusOutputFormat format,
 			@Nullable Set<String> includedNames) {
 		PendingScrape pending = new PendingScrape(this.scraper, format, includedNames);
-		return new WebEndpointResponse<>(new PendingScrapeResource(pending, this.timeouts), format);
+		return new WebEndpointResponse<>(new PendingScrapeResource(pending, this.deadlines), format);
 	}
 
 	/**

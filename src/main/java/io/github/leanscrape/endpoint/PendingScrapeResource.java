@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 
 import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.serve.Deadlines;
 import io.github.leanscrape.serve.PendingScrape;
 import io.github.leanscrape.serve.ScrapeRejectedException;
-import io.github.leanscrape.serve.ScrapeTimeouts;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.io.AbstractResource;
@@ -25,11 +25,11 @@ public final class PendingScrapeResource extends AbstractResource {
 
 	private final PendingScrape pending;
 
-	private final ScrapeTimeouts timeouts;
+	private final Deadlines deadlines;
 
-	PendingScrapeResource(PendingScrape pending, ScrapeTimeouts timeouts) {
+	PendingScrapeResource(PendingScrape pending, Deadlines deadlines) {
 		this.pending = pending;
-		this.timeouts = timeouts;
+		this.deadlines = deadlines;
 	}
 
 	/**
@@ -42,7 +42,7 @@ public final class PendingScrapeResource extends AbstractResource {
 
 	private PooledBody body() throws IOException {
 		try {
-			return this.pending.resolve(this.timeouts.deadline(null, System.nanoTime())).body();
+			return this.pending.resolve(this.deadlines.deadline(null, System.nanoTime())).body();
 		}
 		catch (ScrapeRejectedException ex) {
 			throw new IOException(ex.getMessage(), ex);

@@ -82,7 +82,7 @@ public final class ChunkPool {
 	 * Take a chunk, reusing a free one when there is one.
 	 * @return a chunk of {@link #chunkSize()} bytes, with undefined content
 	 */
-	public byte[] acquire() {
+	byte[] acquire() {
 		synchronized (this) {
 			this.leased++;
 			if (this.leased > this.peakLeased) {
@@ -217,7 +217,7 @@ public final class ChunkPool {
 	/**
 	 * Start observing the peak afresh: it becomes the number of chunks leased now.
 	 */
-	public synchronized void resetPeak() {
+	synchronized void resetPeak() {
 		this.peakLeased = this.leased;
 	}
 

@@ -64,7 +64,7 @@ public final class CachingMeterObservationHandler implements MeterObservationHan
 
 	private final ObservationMeterCache cache;
 
-	private final boolean readContextDirectly;
+	private final boolean readContextInternals;
 
 	/**
 	 * Create a new instance.
@@ -77,9 +77,9 @@ public final class CachingMeterObservationHandler implements MeterObservationHan
 		this(meterRegistry, maxCachedMeters, ContextKeyValues.isAvailable(), metersToIgnore);
 	}
 
-	CachingMeterObservationHandler(MeterRegistry meterRegistry, int maxCachedMeters, boolean readContextDirectly,
+	CachingMeterObservationHandler(MeterRegistry meterRegistry, int maxCachedMeters, boolean readContextInternals,
 			IgnoredMeters... metersToIgnore) {
-		this.readContextDirectly = readContextDirectly;
+		this.readContextInternals = readContextInternals;
 		this.meterRegistry = meterRegistry;
 		this.clock = meterRegistry.config().clock();
 		this.longTaskTimers = !contains(metersToIgnore, IgnoredMeters.LONG_TASK_TIMER);
@@ -139,7 +139,7 @@ public final class CachingMeterObservationHandler implements MeterObservationHan
 	 * Return the number of meters cached.
 	 * @return the number of cached timers and long task timers
 	 */
-	public int cachedMeterCount() {
+	int cachedMeterCount() {
 		return this.cache.size();
 	}
 
@@ -205,7 +205,7 @@ public final class CachingMeterObservationHandler implements MeterObservationHan
 	 * @return the cached meter, or {@code null}
 	 */
 	private @Nullable Meter find(Observation.Context context, @Nullable String name, @Nullable String error) {
-		if (!this.readContextDirectly || name == null) {
+		if (!this.readContextInternals || name == null) {
 			return null;
 		}
 		Map<String, KeyValue> keyValues = ContextKeyValues.lowCardinality(context);

@@ -60,7 +60,7 @@ public final class CachingReactiveServerRequestObservationConvention extends Def
 	 * Return the number of combinations cached.
 	 * @return the number of combinations
 	 */
-	public int cachedCombinationCount() {
+	int cachedCombinationCount() {
 		return this.cache.size();
 	}
 

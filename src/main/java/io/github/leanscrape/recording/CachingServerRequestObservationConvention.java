@@ -62,7 +62,7 @@ public final class CachingServerRequestObservationConvention extends DefaultServ
 	 * Return the number of combinations cached.
 	 * @return the number of combinations
 	 */
-	public int cachedCombinationCount() {
+	int cachedCombinationCount() {
 		return this.cache.size();
 	}
 

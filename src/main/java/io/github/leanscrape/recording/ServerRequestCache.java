@@ -8,8 +8,8 @@ import org.springframework.http.HttpMethod;
  * A bounded map from what decides the key values of one HTTP server request under
  * Spring's {@code DefaultServerRequestObservationConvention} (path pattern, method,
  * status and error class) to what was resolved from them: the meter the registry returned
- * (for {@link DirectServerRequestRecordingFilter}) or the key values themselves (for the
- * request observation conventions, through {@link DerivedKeyValuesCache}).
+ * (for {@link ServerRequestMetricsFilter}) or the key values themselves (for the request
+ * observation conventions, through {@link DerivedKeyValuesCache}).
  * <p>
  * Those four values determine every low-cardinality key value the convention derives
  * ({@code exception}, {@code method}, {@code outcome}, {@code status}, {@code uri}) and

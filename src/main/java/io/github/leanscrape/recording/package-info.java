@@ -3,7 +3,10 @@
  * low-cardinality key values, in place of Micrometer's default meter observation handler;
  * Spring MVC and Spring WebFlux request key values derived once per combination, in place
  * of Spring's conventions; and, opt-in, Spring MVC requests recorded without an
- * observation.
+ * observation ({@link io.github.leanscrape.recording.ServerRequestMetricsFilter}).
+ * <p>
+ * Stands apart from the scrape: imports none of {@code web}, {@code endpoint},
+ * {@code serve}, {@code exposition} or {@code autoconfigure}.
  */
 @NullMarked
 package io.github.leanscrape.recording;

@@ -9,12 +9,12 @@ import org.jspecify.annotations.Nullable;
  *
  * @author leanscrape
  */
-public final class AcceptEncoding {
+final class AcceptEncoding {
 
 	/**
 	 * The gzip content coding.
 	 */
-	public static final String GZIP = "gzip";
+	static final String GZIP = "gzip";
 
 	private AcceptEncoding() {
 	}
@@ -25,7 +25,7 @@ public final class AcceptEncoding {
 	 * @param headerValues the values of {@code Accept-Encoding}, or {@code null}
 	 * @return {@code true} when a gzip body may be sent
 	 */
-	public static boolean acceptsGzip(@Nullable List<String> headerValues) {
+	static boolean acceptsGzip(@Nullable List<String> headerValues) {
 		if (headerValues == null) {
 			return false;
 		}

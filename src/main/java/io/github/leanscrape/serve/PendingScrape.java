@@ -23,7 +23,7 @@ public final class PendingScrape {
 
 	private final @Nullable Set<String> includedNames;
 
-	private @Nullable ScrapeResult result;
+	private @Nullable Served result;
 
 	private boolean released;
 
@@ -54,7 +54,7 @@ public final class PendingScrape {
 	 * @return the result, whose body this object releases
 	 * @throws ScrapeRejectedException when the deadline passes first
 	 */
-	public ScrapeResult resolve(long deadlineNanos) throws ScrapeRejectedException {
+	public Served resolve(long deadlineNanos) throws ScrapeRejectedException {
 		synchronized (this) {
 			assertNotReleased();
 			if (this.result != null) {
@@ -63,9 +63,9 @@ public final class PendingScrape {
 		}
 		// Not under the lock: release() must never wait for a rendering (it may run on an
 		// event loop, when the client goes away).
-		ScrapeResult served = this.scraper.scrape(this.format, this.includedNames, deadlineNanos);
+		Served served = this.scraper.scrape(this.format, this.includedNames, deadlineNanos);
 		synchronized (this) {
-			ScrapeResult earlier = this.result;
+			Served earlier = this.result;
 			if (this.released || earlier != null) {
 				served.body().release();
 				assertNotReleased();
@@ -88,7 +88,7 @@ public final class PendingScrape {
 	 * was resolved.
 	 */
 	public void release() {
-		ScrapeResult resolved;
+		Served resolved;
 		synchronized (this) {
 			if (this.released) {
 				return;

@@ -25,21 +25,21 @@ public final class ScrapeResponder {
 
 	private final Scraper scraper;
 
-	private final ScrapeTimeouts timeouts;
+	private final Deadlines deadlines;
 
-	private final ScrapeMetrics metrics;
+	private final SelfMetrics metrics;
 
 	private volatile boolean failureLogged;
 
 	/**
 	 * Create a new responder.
 	 * @param scraper the scraper, for compression
-	 * @param timeouts the deadlines of scrapes
+	 * @param deadlines the deadlines of scrapes
 	 * @param metrics where finished scrapes are recorded
 	 */
-	public ScrapeResponder(Scraper scraper, ScrapeTimeouts timeouts, ScrapeMetrics metrics) {
+	public ScrapeResponder(Scraper scraper, Deadlines deadlines, SelfMetrics metrics) {
 		this.scraper = scraper;
-		this.timeouts = timeouts;
+		this.deadlines = deadlines;
 		this.metrics = metrics;
 	}
 
@@ -54,17 +54,17 @@ public final class ScrapeResponder {
 	public ScrapeResponse respond(PendingScrape pending, @Nullable List<String> acceptEncoding,
 			@Nullable String timeoutHeader) {
 		long started = System.nanoTime();
-		ScrapeResult scrape;
+		Served scrape;
 		try {
-			scrape = pending.resolve(this.timeouts.deadline(timeoutHeader, started));
+			scrape = pending.resolve(this.deadlines.deadline(timeoutHeader, started));
 		}
 		catch (ScrapeRejectedException ex) {
-			return ScrapeResponse.error(pending, started, 503, ScrapeOutcome.REJECTED,
+			return ScrapeResponse.error(pending, started, 503, Outcome.REJECTED,
 					"Scrape not served within its timeout: " + ex.getMessage());
 		}
 		catch (RuntimeException ex) {
 			logFailure(ex);
-			return ScrapeResponse.error(pending, started, 500, ScrapeOutcome.ERROR,
+			return ScrapeResponse.error(pending, started, 500, Outcome.ERROR,
 					"Scrape failed: " + ex.getClass().getSimpleName());
 		}
 		PooledBody plain = scrape.body();
@@ -77,7 +77,7 @@ public final class ScrapeResponder {
 		}
 		catch (RuntimeException ex) {
 			logFailure(ex);
-			return ScrapeResponse.error(pending, started, 500, ScrapeOutcome.ERROR,
+			return ScrapeResponse.error(pending, started, 500, Outcome.ERROR,
 					"Scrape failed: " + ex.getClass().getSimpleName());
 		}
 	}
@@ -91,7 +91,7 @@ public final class ScrapeResponder {
 	 */
 	public void finish(ScrapeResponse response, boolean clientGone) {
 		try {
-			ScrapeOutcome outcome = clientGone ? ScrapeOutcome.CLIENT_GONE : response.outcome();
+			Outcome outcome = clientGone ? Outcome.CLIENT_GONE : response.outcome();
 			PooledBody sent = response.body();
 			long sentBytes = (clientGone || sent == null) ? -1 : sent.length();
 			this.metrics.scraped(response.pending().format(), outcome, System.nanoTime() - response.started(),

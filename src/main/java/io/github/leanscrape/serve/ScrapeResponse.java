@@ -20,7 +20,7 @@ public final class ScrapeResponse {
 
 	private final int status;
 
-	private final ScrapeOutcome outcome;
+	private final Outcome outcome;
 
 	private final @Nullable PooledBody plain;
 
@@ -28,7 +28,7 @@ public final class ScrapeResponse {
 
 	private final byte @Nullable [] message;
 
-	ScrapeResponse(PendingScrape pending, long started, int status, ScrapeOutcome outcome, @Nullable PooledBody plain,
+	ScrapeResponse(PendingScrape pending, long started, int status, Outcome outcome, @Nullable PooledBody plain,
 			@Nullable PooledBody compressed, byte @Nullable [] message) {
 		this.pending = pending;
 		this.started = started;
@@ -39,8 +39,7 @@ public final class ScrapeResponse {
 		this.message = message;
 	}
 
-	static ScrapeResponse error(PendingScrape pending, long started, int status, ScrapeOutcome outcome,
-			String message) {
+	static ScrapeResponse error(PendingScrape pending, long started, int status, Outcome outcome, String message) {
 		return new ScrapeResponse(pending, started, status, outcome, null, null,
 				(message + "\n").getBytes(StandardCharsets.UTF_8));
 	}
@@ -85,7 +84,7 @@ public final class ScrapeResponse {
 		return this.started;
 	}
 
-	ScrapeOutcome outcome() {
+	Outcome outcome() {
 		return this.outcome;
 	}
 

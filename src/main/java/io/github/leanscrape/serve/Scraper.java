@@ -73,16 +73,16 @@ public final class Scraper {
 	 * @return the body and how it was obtained
 	 * @throws ScrapeRejectedException when the deadline passes first
 	 */
-	public ScrapeResult scrape(PrometheusOutputFormat format, @Nullable Set<String> includedNames, long deadlineNanos)
+	public Served scrape(PrometheusOutputFormat format, @Nullable Set<String> includedNames, long deadlineNanos)
 			throws ScrapeRejectedException {
 		BodyKind kind = BodyKind.of(format, includedNames);
 		PooledBody cached = this.cache.get(kind);
 		if (cached != null) {
-			return new ScrapeResult(cached, ScrapeOutcome.CACHED);
+			return new Served(cached, Outcome.CACHED);
 		}
 		Turn turn = this.renderings.startOrJoin(kind);
 		if (!turn.renders()) {
-			return new ScrapeResult(SharedRenderings.await(turn.rendering(), deadlineNanos), ScrapeOutcome.COALESCED);
+			return new Served(SharedRenderings.await(turn.rendering(), deadlineNanos), Outcome.COALESCED);
 		}
 		PooledBody body;
 		try {
@@ -100,7 +100,7 @@ public final class Scraper {
 		}
 		this.renderings.complete(turn.rendering(), body);
 		this.cache.put(kind, body);
-		return new ScrapeResult(body, ScrapeOutcome.OK);
+		return new Served(body, Outcome.OK);
 	}
 
 	/**
@@ -168,7 +168,7 @@ public final class Scraper {
 	 * Return how many renderings run now.
 	 * @return the renderings in flight
 	 */
-	public int rendersInFlight() {
+	int rendersInFlight() {
 		return this.admission.rendersInFlight();
 	}
 

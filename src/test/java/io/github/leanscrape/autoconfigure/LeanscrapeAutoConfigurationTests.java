@@ -11,10 +11,10 @@ import io.github.leanscrape.exposition.ReferenceRenderer;
 import io.github.leanscrape.exposition.RenderStatistics;
 import io.github.leanscrape.exposition.SizeHints;
 import io.github.leanscrape.exposition.direct.DirectRenderer;
-import io.github.leanscrape.serve.MicrometerScrapeMetrics;
-import io.github.leanscrape.serve.ScrapeMetrics;
+import io.github.leanscrape.serve.MicrometerSelfMetrics;
 import io.github.leanscrape.serve.ScrapeResponder;
 import io.github.leanscrape.serve.Scraper;
+import io.github.leanscrape.serve.SelfMetrics;
 import io.github.leanscrape.web.reactive.ScrapeNegotiationWebFilter;
 import io.github.leanscrape.web.servlet.ScrapeNegotiationFilter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -181,7 +181,7 @@ class LeanscrapeAutoConfigurationTests {
 	@Test
 	void ownMetricsByDefault() {
 		this.runner.run((context) -> {
-			assertThat(context).hasSingleBean(MicrometerScrapeMetrics.class);
+			assertThat(context).hasSingleBean(MicrometerSelfMetrics.class);
 			assertThat(context.getBean(MeterRegistry.class).find("leanscrape.scrapes").counters()).isNotEmpty();
 			assertThat(context.getBean(MeterRegistry.class).find("leanscrape.fallbacks").functionCounters()).hasSize(2);
 		});
@@ -190,7 +190,7 @@ class LeanscrapeAutoConfigurationTests {
 	@Test
 	void ownMetricsCanBeTurnedOff() {
 		this.runner.withPropertyValues("leanscrape.metrics.enabled=false").run((context) -> {
-			assertThat(context).doesNotHaveBean(ScrapeMetrics.class);
+			assertThat(context).doesNotHaveBean(SelfMetrics.class);
 			assertThat(context).hasSingleBean(ScrapeResponder.class);
 			assertThat(context.getBean(MeterRegistry.class).find("leanscrape.scrapes").counters()).isEmpty();
 		});
@@ -199,8 +199,8 @@ class LeanscrapeAutoConfigurationTests {
 	@Test
 	void userDefinedScrapeMetricsAreUsed() {
 		this.runner.withUserConfiguration(UserScrapeMetricsConfiguration.class).run((context) -> {
-			assertThat(context).hasSingleBean(ScrapeMetrics.class);
-			assertThat(context).doesNotHaveBean(MicrometerScrapeMetrics.class);
+			assertThat(context).hasSingleBean(SelfMetrics.class);
+			assertThat(context).doesNotHaveBean(MicrometerSelfMetrics.class);
 		});
 	}
 
@@ -288,8 +288,8 @@ class LeanscrapeAutoConfigurationTests {
 	static class UserScrapeMetricsConfiguration {
 
 		@Bean
-		ScrapeMetrics userScrapeMetrics() {
-			return ScrapeMetrics.NONE;
+		SelfMetrics userScrapeMetrics() {
+			return SelfMetrics.NONE;
 		}
 
 	}

@@ -17,7 +17,7 @@ import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import io.github.leanscrape.serve.ScrapeTimeouts;
+import io.github.leanscrape.serve.Deadlines;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -136,7 +136,7 @@ class BoundedMemoryTests {
 		HttpRequest.Builder request = HttpRequest.newBuilder(demo.uri(PATH))
 			.timeout(CLIENT_TIMEOUT)
 			.header("Accept", variant.accept)
-			.header(ScrapeTimeouts.HEADER, SCRAPE_TIMEOUT_SECONDS);
+			.header(Deadlines.HEADER, SCRAPE_TIMEOUT_SECONDS);
 		if (variant.gzip) {
 			request.header("Accept-Encoding", "gzip");
 		}

@@ -8,7 +8,7 @@ package io.github.leanscrape.recording;
 class CachingMeterObservationHandlerPublicKeyValuesTests extends CachingMeterObservationHandlerTests {
 
 	@Override
-	boolean readContextDirectly() {
+	boolean readContextInternals() {
 		return false;
 	}
 

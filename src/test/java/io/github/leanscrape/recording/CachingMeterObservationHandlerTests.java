@@ -40,7 +40,7 @@ class CachingMeterObservationHandlerTests {
 	 * Whether the handler reads the context's own map of key values (the default where
 	 * the runtime allows it) or always the public copy.
 	 */
-	boolean readContextDirectly() {
+	boolean readContextInternals() {
 		return true;
 	}
 
@@ -50,7 +50,7 @@ class CachingMeterObservationHandlerTests {
 	}
 
 	TwinRegistries twins(int maxCachedMeters, Consumer<MeterRegistry> configurer, IgnoredMeters... ignored) {
-		return new TwinRegistries(maxCachedMeters, readContextDirectly(), configurer, ignored);
+		return new TwinRegistries(maxCachedMeters, readContextInternals(), configurer, ignored);
 	}
 
 	enum LongTaskTimers {

@@ -178,7 +178,7 @@ class LeanscrapeRecordingAutoConfigurationTests {
 		this.webRunner.withPropertyValues("leanscrape.recording.direct-server-requests=true").run((context) -> {
 			assertThat(context).getBeans(FilterRegistrationBean.class).hasSize(1);
 			FilterRegistrationBean<?> registration = context.getBean(FilterRegistrationBean.class);
-			assertThat(registration.getFilter()).isInstanceOf(DirectServerRequestRecordingFilter.class);
+			assertThat(registration.getFilter()).isInstanceOf(ServerRequestMetricsFilter.class);
 			// Registered as Spring Boot registers its own.
 			assertThat(registration.getOrder()).isEqualTo(Ordered.HIGHEST_PRECEDENCE + 1);
 			assertThat(registration).extracting("dispatcherTypes")

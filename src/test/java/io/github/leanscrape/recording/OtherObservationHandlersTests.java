@@ -49,11 +49,11 @@ class OtherObservationHandlersTests {
 		try (ConfigurableApplicationContext reference = start("leanscrape.recording.enabled=false");
 				ConfigurableApplicationContext leanscrape = start(
 						"leanscrape.recording.direct-server-requests=" + direct)) {
-			DirectServerRequestRecordingFilter filter = RecordingDifferentialTests.directFilter(leanscrape);
+			ServerRequestMetricsFilter filter = RecordingDifferentialTests.directFilter(leanscrape);
 			assertThat(filter != null).isEqualTo(direct);
 			if (filter != null) {
 				// Other handlers would miss observations: the filter keeps them.
-				assertThat(filter.isRecordingDirectly()).isFalse();
+				assertThat(filter.isBypassingObservations()).isFalse();
 			}
 			int referenceRequests = this.traffic.drive(RecordingTestApplication.port(reference));
 			int requests = this.traffic.drive(RecordingTestApplication.port(leanscrape));

@@ -69,7 +69,7 @@ class RecordingDifferentialTests {
 			CachingMeterObservationHandler handler = leanscrape.getBean(CachingMeterObservationHandler.class);
 			CachingServerRequestObservationConvention convention = leanscrape
 				.getBean(CachingServerRequestObservationConvention.class);
-			DirectServerRequestRecordingFilter directFilter = directFilter(leanscrape);
+			ServerRequestMetricsFilter directFilter = directFilter(leanscrape);
 			assertThat(directFilter != null).isEqualTo(direct);
 			assertThat(directFilter(reference)).isNull();
 
@@ -88,7 +88,7 @@ class RecordingDifferentialTests {
 			// output (1.17 exports it): its count is compared in the registries.
 			assertThat(tenantRequests(leanscrape)).isEqualTo(tenantRequests(reference)).isEqualTo(3);
 			if (direct) {
-				assertThat(directFilter.isRecordingDirectly()).isTrue();
+				assertThat(directFilter.isBypassingObservations()).isTrue();
 				assertThat(directFilter.cachedMeterCount()).isPositive();
 			}
 			else {
@@ -107,9 +107,9 @@ class RecordingDifferentialTests {
 		return (timer != null) ? timer.count() : 0;
 	}
 
-	static @Nullable DirectServerRequestRecordingFilter directFilter(ConfigurableApplicationContext context) {
+	static @Nullable ServerRequestMetricsFilter directFilter(ConfigurableApplicationContext context) {
 		for (FilterRegistrationBean<?> registration : context.getBeansOfType(FilterRegistrationBean.class).values()) {
-			if (registration.getFilter() instanceof DirectServerRequestRecordingFilter filter) {
+			if (registration.getFilter() instanceof ServerRequestMetricsFilter filter) {
 				return filter;
 			}
 		}

@@ -40,13 +40,14 @@ final class TwinRegistries {
 
 	final CachingMeterObservationHandler handler;
 
-	TwinRegistries(int maxCachedMeters, boolean readContextDirectly, Consumer<MeterRegistry> configurer,
+	TwinRegistries(int maxCachedMeters, boolean readContextInternals, Consumer<MeterRegistry> configurer,
 			IgnoredMeters... ignored) {
 		configurer.accept(this.reference);
 		configurer.accept(this.registry);
 		this.referenceObservations.observationConfig()
 			.observationHandler(new DefaultMeterObservationHandler(this.reference, ignored));
-		this.handler = new CachingMeterObservationHandler(this.registry, maxCachedMeters, readContextDirectly, ignored);
+		this.handler = new CachingMeterObservationHandler(this.registry, maxCachedMeters, readContextInternals,
+				ignored);
 		this.observations.observationConfig().observationHandler(this.handler);
 	}
 

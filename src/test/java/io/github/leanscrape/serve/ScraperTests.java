@@ -63,7 +63,7 @@ class ScraperTests {
 	void overlappingScrapesOfOneKindShareOneRendering() throws Exception {
 		Scraper scraper = scraper(2, Duration.ZERO);
 		this.renderer.close();
-		List<Future<ScrapeResult>> scrapes = new ArrayList<>();
+		List<Future<Served>> scrapes = new ArrayList<>();
 		for (int i = 0; i < 20; i++) {
 			scrapes.add(this.executor.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30)))));
 		}
@@ -73,14 +73,14 @@ class ScraperTests {
 		int rendered = 0;
 		int coalesced = 0;
 		List<PooledBody> bodies = new ArrayList<>();
-		for (Future<ScrapeResult> future : scrapes) {
-			ScrapeResult scrape = future.get(10, TimeUnit.SECONDS);
+		for (Future<Served> future : scrapes) {
+			Served scrape = future.get(10, TimeUnit.SECONDS);
 			bodies.add(scrape.body());
 			assertThat(new String(scrape.body().toByteArray(), StandardCharsets.UTF_8)).isEqualTo("body 1\n");
-			if (scrape.outcome() == ScrapeOutcome.OK) {
+			if (scrape.outcome() == Outcome.OK) {
 				rendered++;
 			}
-			else if (scrape.outcome() == ScrapeOutcome.COALESCED) {
+			else if (scrape.outcome() == Outcome.COALESCED) {
 				coalesced++;
 			}
 		}
@@ -94,9 +94,9 @@ class ScraperTests {
 	@Test
 	void differentKindsRenderSeparately() throws Exception {
 		Scraper scraper = scraper(4, Duration.ZERO);
-		ScrapeResult text = scraper.scrape(TEXT, null, in(Duration.ofSeconds(5)));
-		ScrapeResult filtered = scraper.scrape(TEXT, Set.of("a"), in(Duration.ofSeconds(5)));
-		ScrapeResult openMetrics = scraper.scrape(OPENMETRICS, null, in(Duration.ofSeconds(5)));
+		Served text = scraper.scrape(TEXT, null, in(Duration.ofSeconds(5)));
+		Served filtered = scraper.scrape(TEXT, Set.of("a"), in(Duration.ofSeconds(5)));
+		Served openMetrics = scraper.scrape(OPENMETRICS, null, in(Duration.ofSeconds(5)));
 		assertThat(this.renderer.started).hasValue(3);
 		text.body().release();
 		filtered.body().release();
@@ -108,8 +108,7 @@ class ScraperTests {
 	void scrapeThatCannotStartRenderingBeforeItsDeadlineIsRejected() throws Exception {
 		Scraper scraper = scraper(1, Duration.ZERO);
 		this.renderer.close();
-		Future<ScrapeResult> blocking = this.executor
-			.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
+		Future<Served> blocking = this.executor.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.renderer.started.get() == 1);
 		long start = System.nanoTime();
 		assertThatExceptionOfType(ScrapeRejectedException.class)
@@ -118,8 +117,8 @@ class ScraperTests {
 		assertThat(System.nanoTime() - start).isLessThan(Duration.ofSeconds(5).toNanos());
 		this.renderer.open();
 		blocking.get(10, TimeUnit.SECONDS).body().release();
-		ScrapeResult after = scraper.scrape(OPENMETRICS, null, in(Duration.ofSeconds(5)));
-		assertThat(after.outcome()).isEqualTo(ScrapeOutcome.OK);
+		Served after = scraper.scrape(OPENMETRICS, null, in(Duration.ofSeconds(5)));
+		assertThat(after.outcome()).isEqualTo(Outcome.OK);
 		after.body().release();
 		assertThat(this.pool.leasedChunks()).isZero();
 	}
@@ -128,7 +127,7 @@ class ScraperTests {
 	void scrapeWaitingForASharedRenderingPastItsDeadlineIsRejected() throws Exception {
 		Scraper scraper = scraper(2, Duration.ZERO);
 		this.renderer.close();
-		Future<ScrapeResult> first = this.executor.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
+		Future<Served> first = this.executor.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.renderer.started.get() == 1);
 		assertThatExceptionOfType(ScrapeRejectedException.class)
 			.isThrownBy(() -> scraper.scrape(TEXT, null, in(Duration.ofMillis(200))))
@@ -142,16 +141,15 @@ class ScraperTests {
 	void aJoinedScrapeGetsTheBodyEvenAfterEveryoneElseReleasedIt() throws Exception {
 		Scraper scraper = scraper(2, Duration.ZERO);
 		this.renderer.close();
-		Future<ScrapeResult> first = this.executor.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
+		Future<Served> first = this.executor.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.renderer.started.get() == 1);
-		Future<ScrapeResult> waiter = this.executor
-			.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
+		Future<Served> waiter = this.executor.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
 		await().atMost(Duration.ofSeconds(10)).until(() -> scraper.scrapesWaiting() == 1);
 		this.renderer.open();
 		// The rendering scrape sends and releases its body before the waiter looks at it.
 		first.get(10, TimeUnit.SECONDS).body().release();
-		ScrapeResult joined = waiter.get(10, TimeUnit.SECONDS);
-		assertThat(joined.outcome()).isEqualTo(ScrapeOutcome.COALESCED);
+		Served joined = waiter.get(10, TimeUnit.SECONDS);
+		assertThat(joined.outcome()).isEqualTo(Outcome.COALESCED);
 		assertThat(new String(joined.body().toByteArray(), StandardCharsets.UTF_8)).isEqualTo("body 1\n");
 		assertThat(this.renderer.started).hasValue(1);
 		joined.body().release();
@@ -162,7 +160,7 @@ class ScraperTests {
 	void aJoinedScrapeThatGivesUpLeavesNothingLeased() throws Exception {
 		Scraper scraper = scraper(2, Duration.ZERO);
 		this.renderer.close();
-		Future<ScrapeResult> first = this.executor.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
+		Future<Served> first = this.executor.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.renderer.started.get() == 1);
 		assertThatExceptionOfType(ScrapeRejectedException.class)
 			.isThrownBy(() -> scraper.scrape(TEXT, null, in(Duration.ofMillis(100))));
@@ -176,18 +174,17 @@ class ScraperTests {
 		Scraper scraper = scraper(2, Duration.ZERO);
 		this.renderer.close();
 		this.renderer.failNext = true;
-		Future<ScrapeResult> first = this.executor.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
+		Future<Served> first = this.executor.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.renderer.started.get() == 1);
-		Future<ScrapeResult> waiter = this.executor
-			.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
+		Future<Served> waiter = this.executor.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));
 		await().atMost(Duration.ofSeconds(10)).until(() -> scraper.scrapesWaiting() == 1);
 		this.renderer.open();
 		assertThatExceptionOfType(Exception.class).isThrownBy(() -> first.get(10, TimeUnit.SECONDS))
 			.withRootCauseInstanceOf(IllegalStateException.class);
 		assertThatExceptionOfType(Exception.class).isThrownBy(() -> waiter.get(10, TimeUnit.SECONDS))
 			.withRootCauseInstanceOf(IllegalStateException.class);
-		ScrapeResult next = scraper.scrape(TEXT, null, in(Duration.ofSeconds(5)));
-		assertThat(next.outcome()).isEqualTo(ScrapeOutcome.OK);
+		Served next = scraper.scrape(TEXT, null, in(Duration.ofSeconds(5)));
+		assertThat(next.outcome()).isEqualTo(Outcome.OK);
 		next.body().release();
 		assertThat(this.pool.leasedChunks()).isZero();
 	}
@@ -195,16 +192,16 @@ class ScraperTests {
 	@Test
 	void cacheServesTheSameBodyWithinItsTimeToLive() throws Exception {
 		Scraper scraper = scraper(2, Duration.ofMillis(500));
-		ScrapeResult first = scraper.scrape(TEXT, null, in(Duration.ofSeconds(5)));
-		ScrapeResult second = scraper.scrape(TEXT, null, in(Duration.ofSeconds(5)));
-		assertThat(second.outcome()).isEqualTo(ScrapeOutcome.CACHED);
+		Served first = scraper.scrape(TEXT, null, in(Duration.ofSeconds(5)));
+		Served second = scraper.scrape(TEXT, null, in(Duration.ofSeconds(5)));
+		assertThat(second.outcome()).isEqualTo(Outcome.CACHED);
 		assertThat(second.body()).isSameAs(first.body());
 		assertThat(this.renderer.started).hasValue(1);
 		first.body().release();
 		second.body().release();
 		Thread.sleep(600);
-		ScrapeResult third = scraper.scrape(TEXT, null, in(Duration.ofSeconds(5)));
-		assertThat(third.outcome()).isEqualTo(ScrapeOutcome.OK);
+		Served third = scraper.scrape(TEXT, null, in(Duration.ofSeconds(5)));
+		assertThat(third.outcome()).isEqualTo(Outcome.OK);
 		assertThat(this.renderer.started).hasValue(2);
 		third.body().release();
 		scraper.clearCache();
@@ -215,8 +212,8 @@ class ScraperTests {
 	void noCacheByDefault() throws Exception {
 		Scraper scraper = scraper(2, Duration.ZERO);
 		scraper.scrape(TEXT, null, in(Duration.ofSeconds(5))).body().release();
-		ScrapeResult second = scraper.scrape(TEXT, null, in(Duration.ofSeconds(5)));
-		assertThat(second.outcome()).isEqualTo(ScrapeOutcome.OK);
+		Served second = scraper.scrape(TEXT, null, in(Duration.ofSeconds(5)));
+		assertThat(second.outcome()).isEqualTo(Outcome.OK);
 		second.body().release();
 		assertThat(this.renderer.started).hasValue(2);
 	}
@@ -224,7 +221,7 @@ class ScraperTests {
 	@Test
 	void gzipIsMadeOnceAndSharedByReadersOfOneBody() throws Exception {
 		Scraper scraper = scraper(2, Duration.ZERO);
-		ScrapeResult scrape = scraper.scrape(TEXT, null, in(Duration.ofSeconds(5)));
+		Served scrape = scraper.scrape(TEXT, null, in(Duration.ofSeconds(5)));
 		PooledBody first = scraper.gzip(scrape.body());
 		PooledBody second = scraper.gzip(scrape.body());
 		assertThat(second).isSameAs(first);

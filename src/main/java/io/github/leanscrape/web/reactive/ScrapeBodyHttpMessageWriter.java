@@ -6,10 +6,10 @@ import java.util.Map;
 
 import io.github.leanscrape.endpoint.PendingScrapeResource;
 import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.serve.Deadlines;
 import io.github.leanscrape.serve.PendingScrape;
 import io.github.leanscrape.serve.ScrapeResponder;
 import io.github.leanscrape.serve.ScrapeResponse;
-import io.github.leanscrape.serve.ScrapeTimeouts;
 import io.github.leanscrape.web.ScrapeResponseHeaders;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
@@ -72,7 +72,7 @@ public final class ScrapeBodyHttpMessageWriter implements HttpMessageWriter<Pend
 			ResolvableType elementType, @Nullable MediaType mediaType, ServerHttpRequest request,
 			ServerHttpResponse response, Map<String, Object> hints) {
 		List<String> acceptEncoding = request.getHeaders().get(HttpHeaders.ACCEPT_ENCODING);
-		String timeout = request.getHeaders().getFirst(ScrapeTimeouts.HEADER);
+		String timeout = request.getHeaders().getFirst(Deadlines.HEADER);
 		return Mono.from(inputStream)
 			.flatMap((resource) -> write(resource.pending(), mediaType, response, acceptEncoding, timeout));
 	}

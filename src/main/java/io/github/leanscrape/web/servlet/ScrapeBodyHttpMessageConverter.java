@@ -7,9 +7,9 @@ import java.util.List;
 
 import io.github.leanscrape.endpoint.PendingScrapeResource;
 import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.serve.Deadlines;
 import io.github.leanscrape.serve.ScrapeResponder;
 import io.github.leanscrape.serve.ScrapeResponse;
-import io.github.leanscrape.serve.ScrapeTimeouts;
 import io.github.leanscrape.web.ScrapeResponseHeaders;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
@@ -74,7 +74,7 @@ public final class ScrapeBodyHttpMessageConverter implements HttpMessageConverte
 		HttpServletRequest request = currentRequest();
 		List<String> acceptEncoding = (request != null)
 				? Collections.list(request.getHeaders(HttpHeaders.ACCEPT_ENCODING)) : null;
-		String timeout = (request != null) ? request.getHeader(ScrapeTimeouts.HEADER) : null;
+		String timeout = (request != null) ? request.getHeader(Deadlines.HEADER) : null;
 		ScrapeResponse response = responder.respond(resource.pending(), acceptEncoding, timeout);
 		boolean clientGone = false;
 		try {

@@ -37,11 +37,11 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  *
  * @author leanscrape
  */
-public final class MicrometerScrapeMetrics implements ScrapeMetrics {
+public final class MicrometerSelfMetrics implements SelfMetrics {
 
 	private static final PrometheusOutputFormat[] FORMATS = PrometheusOutputFormat.values();
 
-	private static final ScrapeOutcome[] OUTCOMES = ScrapeOutcome.values();
+	private static final Outcome[] OUTCOMES = Outcome.values();
 
 	private final Counter[][] scrapes = new Counter[FORMATS.length][OUTCOMES.length];
 
@@ -59,11 +59,11 @@ public final class MicrometerScrapeMetrics implements ScrapeMetrics {
 	 * @param statistics what the renderer tells of its fallbacks, or {@code null} when it
 	 * tells nothing
 	 */
-	public MicrometerScrapeMetrics(MeterRegistry registry, Scraper scraper, ChunkPool pool,
+	public MicrometerSelfMetrics(MeterRegistry registry, Scraper scraper, ChunkPool pool,
 			@Nullable RenderStatistics statistics) {
 		for (PrometheusOutputFormat format : FORMATS) {
 			String formatTag = FormatNames.of(format);
-			for (ScrapeOutcome outcome : OUTCOMES) {
+			for (Outcome outcome : OUTCOMES) {
 				this.scrapes[format.ordinal()][outcome.ordinal()] = Counter.builder("leanscrape.scrapes")
 					.description("Scrape requests served by the leanscrape endpoint")
 					.tag("format", formatTag)
@@ -111,7 +111,7 @@ public final class MicrometerScrapeMetrics implements ScrapeMetrics {
 	}
 
 	@Override
-	public void scraped(PrometheusOutputFormat format, ScrapeOutcome outcome, long durationNanos, long bodyBytes,
+	public void scraped(PrometheusOutputFormat format, Outcome outcome, long durationNanos, long bodyBytes,
 			long sentBytes) {
 		this.scrapes[format.ordinal()][outcome.ordinal()].increment();
 		this.durations[format.ordinal()].record(durationNanos, TimeUnit.NANOSECONDS);

@@ -8,12 +8,12 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  *
  * @author leanscrape
  */
-public interface ScrapeMetrics {
+public interface SelfMetrics {
 
 	/**
 	 * Metrics that record nothing.
 	 */
-	ScrapeMetrics NONE = (format, outcome, durationNanos, bodyBytes, sentBytes) -> {
+	SelfMetrics NONE = (format, outcome, durationNanos, bodyBytes, sentBytes) -> {
 	};
 
 	/**
@@ -26,7 +26,6 @@ public interface ScrapeMetrics {
 	 * made
 	 * @param sentBytes the size of the body as sent, or {@code -1} when none was sent
 	 */
-	void scraped(PrometheusOutputFormat format, ScrapeOutcome outcome, long durationNanos, long bodyBytes,
-			long sentBytes);
+	void scraped(PrometheusOutputFormat format, Outcome outcome, long durationNanos, long bodyBytes, long sentBytes);
 
 }

@@ -5,7 +5,7 @@ package io.github.leanscrape.serve;
  *
  * @author leanscrape
  */
-public enum ScrapeOutcome {
+public enum Outcome {
 
 	/**
 	 * Rendered for this request and sent.

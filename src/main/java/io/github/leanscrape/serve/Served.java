@@ -9,6 +9,6 @@ import io.github.leanscrape.exposition.PooledBody;
  * @param outcome rendered for this request, shared with another, or cached
  * @author leanscrape
  */
-public record ScrapeResult(PooledBody body, ScrapeOutcome outcome) {
+public record Served(PooledBody body, Outcome outcome) {
 
 }

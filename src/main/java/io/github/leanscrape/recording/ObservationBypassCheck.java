@@ -37,7 +37,7 @@ import org.springframework.http.server.observation.ServerRequestObservationConve
  *
  * @author leanscrape
  */
-final class DirectRecordingCheck {
+final class ObservationBypassCheck {
 
 	/** Spring Boot's filter and predicate from {@code management.observations.*}. */
 	private static final String SPRING_BOOT_PROPERTIES_FILTER = "org.springframework.boot.micrometer.observation.autoconfigure.PropertiesObservationFilterPredicate";
@@ -45,12 +45,12 @@ final class DirectRecordingCheck {
 	/** What {@code ObservationRegistry.create()} returns; its class is not public. */
 	private static final String SIMPLE_REGISTRY = "io.micrometer.observation.SimpleObservationRegistry";
 
-	private DirectRecordingCheck() {
+	private ObservationBypassCheck() {
 	}
 
 	/**
 	 * Return why requests must keep their observation, or {@code null} when they may be
-	 * recorded directly.
+	 * recorded without observations.
 	 * @param registry the observation registry the requests would be observed in
 	 * @param handler the starter's meter handler
 	 * @param convention the convention of the request observations

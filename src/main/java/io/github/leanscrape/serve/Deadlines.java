@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author leanscrape
  */
-public final class ScrapeTimeouts {
+public final class Deadlines {
 
 	/**
 	 * The header Prometheus sends with its scrape timeout.
@@ -31,7 +31,7 @@ public final class ScrapeTimeouts {
 	 * @param defaultTimeout the timeout of a scrape without a usable header
 	 * @param maxTimeout the longest timeout a header may ask for
 	 */
-	public ScrapeTimeouts(Duration defaultTimeout, Duration maxTimeout) {
+	public Deadlines(Duration defaultTimeout, Duration maxTimeout) {
 		this.defaultNanos = Math.max(1, defaultTimeout.toNanos());
 		this.maxNanos = Math.max(this.defaultNanos, maxTimeout.toNanos());
 	}

@@ -34,11 +34,11 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
  * Spring's {@link ServerHttpObservationFilter}, which records
  * {@code http.server.requests} straight into cached meters, without an observation, where
  * an observation would have reached nothing but the starter's meter handler (see
- * {@link DirectRecordingCheck}, decided once, at the first request). Otherwise it is
+ * {@link ObservationBypassCheck}, decided once, at the first request). Otherwise it is
  * Spring's filter, unchanged.
  * <p>
- * Recording directly, a request still gets a {@link ServerRequestObservationContext} in
- * the request attribute where Spring MVC's handler mappings set the path pattern and
+ * Bypassing observations, a request still gets a {@link ServerRequestObservationContext}
+ * in the request attribute where Spring MVC's handler mappings set the path pattern and
  * anyone may add key values, and is timed and tagged as the observation and the default
  * meter handler would: the same {@code .active} long task timer started with the key
  * values known at start, the same timer with the key values at stop and the {@code error}
@@ -56,11 +56,11 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
  *
  * @author leanscrape
  */
-public final class DirectServerRequestRecordingFilter extends ServerHttpObservationFilter {
+public final class ServerRequestMetricsFilter extends ServerHttpObservationFilter {
 
-	private static final Log logger = LogFactory.getLog(DirectServerRequestRecordingFilter.class);
+	private static final Log logger = LogFactory.getLog(ServerRequestMetricsFilter.class);
 
-	private static final String RECORDING_ATTRIBUTE = DirectServerRequestRecordingFilter.class.getName() + ".recording";
+	private static final String RECORDING_ATTRIBUTE = ServerRequestMetricsFilter.class.getName() + ".recording";
 
 	private final ObservationRegistry observationRegistry;
 
@@ -75,20 +75,20 @@ public final class DirectServerRequestRecordingFilter extends ServerHttpObservat
 	private final boolean longTaskTimers;
 
 	/**
-	 * {@code null} only for a convention that names no observation: never recorded
-	 * directly.
+	 * {@code null} only for a convention that names no observation: then observations are
+	 * never bypassed.
 	 */
 	private final @Nullable String name;
 
 	private final ServerRequestCache cache;
 
 	/** Decided at the first request, when the observation registry is configured. */
-	private volatile @Nullable Boolean direct;
+	private volatile @Nullable Boolean bypassing;
 
 	/**
 	 * Create a new instance.
 	 * @param observationRegistry the registry requests are observed in when they are not
-	 * recorded directly
+	 * recorded without observations
 	 * @param convention the convention of request observations
 	 * @param handler the starter's meter handler, which must be the only one an
 	 * observation would reach
@@ -96,7 +96,7 @@ public final class DirectServerRequestRecordingFilter extends ServerHttpObservat
 	 * @param longTaskTimers whether to record the {@code .active} long task timer
 	 * @param maxCachedMeters the most meters to cache
 	 */
-	public DirectServerRequestRecordingFilter(ObservationRegistry observationRegistry,
+	public ServerRequestMetricsFilter(ObservationRegistry observationRegistry,
 			ServerRequestObservationConvention convention, CachingMeterObservationHandler handler,
 			MeterRegistry meterRegistry, boolean longTaskTimers, int maxCachedMeters) {
 		super(observationRegistry, convention);
@@ -113,37 +113,38 @@ public final class DirectServerRequestRecordingFilter extends ServerHttpObservat
 	}
 
 	/**
-	 * Return whether requests are recorded directly, deciding it if no request has yet.
+	 * Return whether requests are recorded without observations, deciding it if no
+	 * request has yet.
 	 * @return {@code true} when requests are recorded without an observation
 	 */
-	public boolean isRecordingDirectly() {
-		Boolean direct = this.direct;
-		if (direct == null) {
-			String reason = DirectRecordingCheck.whyNot(this.observationRegistry, this.handler, this.convention);
+	boolean isBypassingObservations() {
+		Boolean bypassing = this.bypassing;
+		if (bypassing == null) {
+			String reason = ObservationBypassCheck.whyNot(this.observationRegistry, this.handler, this.convention);
 			if (reason == null) {
-				logger.info("Recording " + this.name + " directly, without observations");
+				logger.info("Recording " + this.name + " without observations");
 			}
 			else {
 				logger.info("Recording " + this.name + " through observations: " + reason);
 			}
-			direct = (reason == null);
-			this.direct = direct;
+			bypassing = (reason == null);
+			this.bypassing = bypassing;
 		}
-		return direct;
+		return bypassing;
 	}
 
 	/**
 	 * Return the number of meters cached.
 	 * @return the number of cached timers and long task timers
 	 */
-	public int cachedMeterCount() {
+	int cachedMeterCount() {
 		return this.cache.size();
 	}
 
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain filterChain)
 			throws ServletException, IOException {
-		if (!isRecordingDirectly()) {
+		if (!isBypassingObservations()) {
 			super.doFilterInternal(request, response, filterChain);
 			return;
 		}
@@ -177,7 +178,7 @@ public final class DirectServerRequestRecordingFilter extends ServerHttpObservat
 
 	private Recording start(HttpServletRequest request, HttpServletResponse response) {
 		ServerRequestObservationContext context = new ServerRequestObservationContext(request, response);
-		// Recording directly: DirectRecordingCheck found the convention's name.
+		// Bypassing observations: ObservationBypassCheck found the convention's name.
 		context.setName(Objects.requireNonNull(this.name));
 		// The default handler starts the long task before it reads the clock for the
 		// timer.

@@ -32,16 +32,16 @@ import static org.awaitility.Awaitility.await;
  * When {@code leanscrape.recording.direct-server-requests} records without observations,
  * and when it keeps them; and what its cache keeps, over real HTTP on Tomcat.
  */
-class DirectServerRequestRecordingTests {
+class ServerRequestMetricsFilterTests {
 
 	private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
 	@Test
 	void recordsDirectlyWhenOnlyTheStartersHandlerWouldSeeTheObservation() throws Exception {
 		try (ConfigurableApplicationContext context = start(null)) {
-			DirectServerRequestRecordingFilter filter = filter(context);
+			ServerRequestMetricsFilter filter = filter(context);
 			get(context, "/hello");
-			assertThat(filter.isRecordingDirectly()).isTrue();
+			assertThat(filter.isBypassingObservations()).isTrue();
 			awaitTimerCount(context, "/hello", 1);
 		}
 	}
@@ -50,7 +50,7 @@ class DirectServerRequestRecordingTests {
 	void keepsObservationsForAnotherHandler() throws Exception {
 		try (ConfigurableApplicationContext context = start(CountingHandlerConfiguration.class)) {
 			get(context, "/hello");
-			assertThat(filter(context).isRecordingDirectly()).isFalse();
+			assertThat(filter(context).isBypassingObservations()).isFalse();
 			awaitTimerCount(context, "/hello", 1);
 			assertThat(context.getBean(CountingHandler.class).stopped.get()).isEqualTo(1);
 		}
@@ -60,7 +60,7 @@ class DirectServerRequestRecordingTests {
 	void keepsObservationsForAPredicate() throws Exception {
 		try (ConfigurableApplicationContext context = start(PredicateConfiguration.class)) {
 			get(context, "/hello");
-			assertThat(filter(context).isRecordingDirectly()).isFalse();
+			assertThat(filter(context).isBypassingObservations()).isFalse();
 			awaitTimerCount(context, "/hello", 1);
 		}
 	}
@@ -69,7 +69,7 @@ class DirectServerRequestRecordingTests {
 	void keepsObservationsForACustomConvention() throws Exception {
 		try (ConfigurableApplicationContext context = start(CustomConventionConfiguration.class)) {
 			get(context, "/hello");
-			assertThat(filter(context).isRecordingDirectly()).isFalse();
+			assertThat(filter(context).isBypassingObservations()).isFalse();
 			awaitCount(() -> countNow(context, "custom.requests", "/hello"), 1);
 		}
 	}
@@ -79,7 +79,7 @@ class DirectServerRequestRecordingTests {
 		try (ConfigurableApplicationContext context = start(null,
 				"management.observations.http.server.requests.name=web.requests")) {
 			get(context, "/hello");
-			assertThat(filter(context).isRecordingDirectly()).isTrue();
+			assertThat(filter(context).isBypassingObservations()).isTrue();
 			awaitCount(() -> countNow(context, "web.requests", "/hello"), 1);
 		}
 	}
@@ -88,7 +88,7 @@ class DirectServerRequestRecordingTests {
 	void keepsObservationsForCommonKeyValues() throws Exception {
 		try (ConfigurableApplicationContext context = start(null, "management.observations.key-values.region=eu")) {
 			get(context, "/hello");
-			assertThat(filter(context).isRecordingDirectly()).isFalse();
+			assertThat(filter(context).isBypassingObservations()).isFalse();
 			awaitCount(() -> {
 				Timer timer = context.getBean(MeterRegistry.class)
 					.find("http.server.requests")
@@ -105,7 +105,7 @@ class DirectServerRequestRecordingTests {
 		try (ConfigurableApplicationContext context = start(null,
 				"management.observations.enable.http.server.requests=false")) {
 			get(context, "/hello");
-			assertThat(filter(context).isRecordingDirectly()).isFalse();
+			assertThat(filter(context).isBypassingObservations()).isFalse();
 			// A recorded request would have registered its long task timer before its
 			// response.
 			assertThat(context.getBean(MeterRegistry.class).find("http.server.requests").timers()).isEmpty();
@@ -118,12 +118,12 @@ class DirectServerRequestRecordingTests {
 	void deniedMetersAreNeverCached() throws Exception {
 		try (ConfigurableApplicationContext context = start(null, "management.metrics.web.server.max-uri-tags=1",
 				"management.metrics.observations.ignored-meters=long-task-timer")) {
-			DirectServerRequestRecordingFilter filter = filter(context);
+			ServerRequestMetricsFilter filter = filter(context);
 			for (int i = 0; i < 3; i++) {
 				get(context, "/hello");
 				get(context, "/items/" + i);
 			}
-			assertThat(filter.isRecordingDirectly()).isTrue();
+			assertThat(filter.isBypassingObservations()).isTrue();
 			// Spring Boot's uri tag limit keeps the first uri and denies the second.
 			awaitTimerCount(context, "/hello", 3);
 			assertThat(countNow(context, "http.server.requests", "/items/{id}")).isZero();
@@ -135,7 +135,7 @@ class DirectServerRequestRecordingTests {
 	void aFullCacheFallsBackToTheRegistry() throws Exception {
 		try (ConfigurableApplicationContext context = start(null, "leanscrape.recording.max-cached-meters=1",
 				"management.metrics.observations.ignored-meters=long-task-timer")) {
-			DirectServerRequestRecordingFilter filter = filter(context);
+			ServerRequestMetricsFilter filter = filter(context);
 			for (int i = 0; i < 3; i++) {
 				get(context, "/hello");
 				get(context, "/items/" + i);
@@ -152,7 +152,7 @@ class DirectServerRequestRecordingTests {
 	void aRemovedMeterLeavesTheCache() throws Exception {
 		try (ConfigurableApplicationContext context = start(null,
 				"management.metrics.observations.ignored-meters=long-task-timer")) {
-			DirectServerRequestRecordingFilter filter = filter(context);
+			ServerRequestMetricsFilter filter = filter(context);
 			get(context, "/hello");
 			awaitTimerCount(context, "/hello", 1);
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
@@ -169,8 +169,8 @@ class DirectServerRequestRecordingTests {
 		}
 	}
 
-	private static DirectServerRequestRecordingFilter filter(ConfigurableApplicationContext context) {
-		DirectServerRequestRecordingFilter filter = RecordingDifferentialTests.directFilter(context);
+	private static ServerRequestMetricsFilter filter(ConfigurableApplicationContext context) {
+		ServerRequestMetricsFilter filter = RecordingDifferentialTests.directFilter(context);
 		assertThat(filter).isNotNull();
 		return filter;
 	}
