@@ -30,6 +30,8 @@ final class RenderAdmission {
 
 	private final double maxHeldBodies;
 
+	private final Runnable beforeWaitingForMemory;
+
 	/**
 	 * Create a new admission.
 	 * @param pool the pool whose chunks are reserved
@@ -38,9 +40,11 @@ final class RenderAdmission {
 	 * @param maxConcurrentRenders how many renderings may run at once
 	 * @param maxHeldBodies the most memory that bodies may hold at once, in multiples of
 	 * the largest recent body, or zero (or less) for no limit
+	 * @param beforeWaitingForMemory run before a rendering waits for memory, to free what
+	 * can be freed
 	 */
 	RenderAdmission(ChunkPool pool, SizeHints sizeHints, boolean compresses, int maxConcurrentRenders,
-			double maxHeldBodies) {
+			double maxHeldBodies, Runnable beforeWaitingForMemory) {
 		if (maxConcurrentRenders < 1) {
 			throw new IllegalArgumentException("maxConcurrentRenders must be at least 1");
 		}
@@ -50,6 +54,7 @@ final class RenderAdmission {
 		this.maxConcurrentRenders = maxConcurrentRenders;
 		this.permits = new Semaphore(maxConcurrentRenders);
 		this.maxHeldBodies = maxHeldBodies;
+		this.beforeWaitingForMemory = beforeWaitingForMemory;
 	}
 
 	/**
@@ -57,17 +62,15 @@ final class RenderAdmission {
 	 * need.
 	 * @param kind the kind to render
 	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
-	 * @param whileWaitingForMemory run before waiting for memory, to free what can be
-	 * freed
 	 * @return the chunks reserved, to give back with {@link #leave}
 	 * @throws ScrapeRejectedException when the deadline passes first
 	 */
-	long enter(BodyKind kind, long deadlineNanos, Runnable whileWaitingForMemory) throws ScrapeRejectedException {
+	long enter(BodyKind kind, long deadlineNanos) throws ScrapeRejectedException {
 		if (!acquirePermit(deadlineNanos)) {
 			throw new ScrapeRejectedException(
 					"All " + this.maxConcurrentRenders + " rendering slots stayed busy until the scrape timeout");
 		}
-		long reserved = reserveMemory(kind, deadlineNanos, whileWaitingForMemory);
+		long reserved = reserveMemory(kind, deadlineNanos);
 		if (reserved < 0) {
 			this.permits.release();
 			throw new ScrapeRejectedException("Scrape bodies held too much memory until the scrape timeout");
@@ -107,10 +110,9 @@ final class RenderAdmission {
 	 * expected to need, waiting while bodies hold too much.
 	 * @param kind the kind to render
 	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
-	 * @param whileWaitingForMemory run before waiting, to free what can be freed
 	 * @return the chunks reserved, or {@code -1} when the deadline passed first
 	 */
-	private long reserveMemory(BodyKind kind, long deadlineNanos, Runnable whileWaitingForMemory) {
+	private long reserveMemory(BodyKind kind, long deadlineNanos) {
 		long largest = this.sizeHints.largest();
 		if (this.maxHeldBodies <= 0 || largest == 0) {
 			// No limit, or no size known yet: the rendering permits alone bound the first
@@ -123,7 +125,7 @@ final class RenderAdmission {
 			wanted += chunks(this.sizeHints.expectedSize(kind.compressed()), chunkSize);
 		}
 		long limit = (long) (this.maxHeldBodies * chunks(largest, chunkSize));
-		whileWaitingForMemory.run();
+		this.beforeWaitingForMemory.run();
 		try {
 			return this.pool.reserve(wanted, limit, deadlineNanos) ? wanted : -1;
 		}

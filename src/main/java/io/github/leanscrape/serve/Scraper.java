@@ -61,7 +61,8 @@ public final class Scraper {
 		this.sizeHints = sizeHints;
 		this.gzipEncoder = gzipEncoder;
 		this.cache = new BodyCache(cacheTimeToLive);
-		this.admission = new RenderAdmission(pool, sizeHints, gzipEncoder != null, maxConcurrentRenders, maxHeldBodies);
+		this.admission = new RenderAdmission(pool, sizeHints, gzipEncoder != null, maxConcurrentRenders, maxHeldBodies,
+				this.cache::evictExpired);
 	}
 
 	/**
@@ -86,7 +87,7 @@ public final class Scraper {
 		}
 		PooledBody body;
 		try {
-			long reserved = this.admission.enter(kind, deadlineNanos, this.cache::evictExpired);
+			long reserved = this.admission.enter(kind, deadlineNanos);
 			try {
 				body = render(kind);
 			}

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 import io.github.leanscrape.exposition.direct.LabelEncoder.SortKey;
 import io.micrometer.core.instrument.Meter;
@@ -135,8 +136,11 @@ final class MeterIndex {
 		List<Family> direct = new ArrayList<>(this.families.size());
 		List<Series[]> series = new ArrayList<>(this.families.size());
 		List<Family> duplicated = null;
+		// One function for the whole plan, not one per family: the families are many, and
+		// most have nothing to sort.
+		Function<Series, SortKey> sortKeys = this::sortKey;
 		for (Family family : this.families.values()) {
-			Series[] published = family.publish(this::sortKey);
+			Series[] published = family.publish(sortKeys);
 			if (published == null) {
 				duplicated = (duplicated != null) ? duplicated : new ArrayList<>();
 				duplicated.add(family);
