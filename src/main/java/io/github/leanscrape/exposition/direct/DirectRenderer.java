@@ -30,7 +30,8 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * <p>
  * Where the same bytes cannot be promised, the reference path answers: for the whole
  * scrape ({@link FallbackPolicy}), or for one Prometheus name, whose families are written
- * by client_java in their place among the direct ones ({@link ReferenceFamilies}).
+ * by client_java in their place among the direct ones ({@link ReferenceFamilies}), as are
+ * the families of collectors registered outside Micrometer.
  *
  * @author leanscrape
  */
@@ -85,11 +86,12 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 		ScrapePlan plan = this.index.plan();
 		List<MetricSnapshot> referenceSnapshots = this.referenceFamilies.collect(plan, includedNames);
 		if (referenceSnapshots == null) {
-			renderReference("a family fed by more than one source", format, includedNames, out);
+			renderReference("a family fed by more than one source, or collectors not told apart", format, includedNames,
+					out);
 			return;
 		}
 		if (!referenceSnapshots.isEmpty()) {
-			this.fallbacks.families(referenceSnapshots.size(), plan.referenceNames());
+			this.fallbacks.families(referenceSnapshots.size(), ReferenceFamilies.name(referenceSnapshots.get(0)));
 		}
 		boolean full = includedNames == null;
 		Family[] families = plan.families();

@@ -16,9 +16,8 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * is logged once, at debug level.
  * <p>
  * A whole scrape goes to the reference path when the direct path cannot promise its
- * bytes: protobuf, created timestamps, exemplars in OpenMetrics, collectors registered
- * outside Micrometer, a meter registry that is not the one behind the scraped registry,
- * registry internals that cannot be read.
+ * bytes: protobuf, created timestamps, exemplars in OpenMetrics, a meter registry that is
+ * not the one behind the scraped registry, registry internals that cannot be read.
  *
  * @author leanscrape
  */
@@ -73,9 +72,6 @@ final class FallbackPolicy {
 		if (format == PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100 && this.internals.exemplarsPossible()) {
 			return "exemplars in OpenMetrics";
 		}
-		if (this.internals.hasForeignCollectors()) {
-			return "collectors registered outside Micrometer";
-		}
 		return null;
 	}
 
@@ -90,14 +86,15 @@ final class FallbackPolicy {
 	}
 
 	/**
-	 * Count the families that the reference path writes inside a direct scrape.
+	 * Count the families that the reference path writes inside a direct scrape: those of
+	 * meters the direct path leaves alone and those of collectors registered outside
+	 * Micrometer.
 	 * @param count how many families
-	 * @param names the Prometheus names left to the reference path
+	 * @param first the name of one of them
 	 */
-	void families(int count, String[] names) {
+	void families(int count, String first) {
 		this.families.addAndGet(count);
-		logOnce("family",
-				"Families written by the reference path: " + names.length + " Prometheus name(s), e.g. " + names[0]);
+		logOnce("family", "Families written by the reference path inside direct scrapes, e.g. " + first);
 	}
 
 	long wholeScrapes() {

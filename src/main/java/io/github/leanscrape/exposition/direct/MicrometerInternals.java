@@ -1,13 +1,19 @@
 package io.github.leanscrape.exposition.direct;
 
 import java.lang.reflect.Field;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.model.registry.Collector;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -26,6 +32,12 @@ import org.jspecify.annotations.Nullable;
 final class MicrometerInternals {
 
 	private static final Log logger = LogFactory.getLog(MicrometerInternals.class);
+
+	/**
+	 * The class of the meter registry's collectors (package-private in Micrometer), which
+	 * tells them apart from collectors registered by anything else.
+	 */
+	private static final @Nullable Class<?> MICROMETER_COLLECTOR = micrometerCollectorClass();
 
 	private final @Nullable Map<String, ?> collectorsByName;
 
@@ -53,7 +65,8 @@ final class MicrometerInternals {
 	 * @return {@code true} when the direct path may serve scrapes
 	 */
 	boolean isUsable() {
-		return this.collectorsByName != null && this.singleCollectors != null && this.multiCollectors != null;
+		return this.collectorsByName != null && this.singleCollectors != null && this.multiCollectors != null
+				&& MICROMETER_COLLECTOR != null;
 	}
 
 	/**
@@ -66,15 +79,50 @@ final class MicrometerInternals {
 	}
 
 	/**
-	 * Return whether the Prometheus registry holds collectors other than the meter
-	 * registry's own, which only the reference path writes.
-	 * @return {@code true} when something else is registered
+	 * Collect the families of the collectors registered in the Prometheus registry
+	 * outside Micrometer, which only client_java can write, with the name filter applied
+	 * as client_java's registry applies it: each collector filters its own output.
+	 * @param includedNames the families to include, or {@code null} for all
+	 * @return the families, or {@code null} when the meter registry's own collectors
+	 * cannot be told apart from the others (another meter registry on the same Prometheus
+	 * registry, or a meter being added or removed right now)
 	 */
-	boolean hasForeignCollectors() {
-		if (this.collectorsByName == null || this.singleCollectors == null || this.multiCollectors == null) {
-			return true;
+	@Nullable List<MetricSnapshot> collectForeign(@Nullable Set<String> includedNames) {
+		Map<String, ?> ours = this.collectorsByName;
+		Collection<?> single = this.singleCollectors;
+		Collection<?> multi = this.multiCollectors;
+		Class<?> micrometerCollector = MICROMETER_COLLECTOR;
+		if (ours == null || single == null || multi == null || micrometerCollector == null) {
+			return null;
 		}
-		return !this.singleCollectors.isEmpty() || this.multiCollectors.size() != this.collectorsByName.size();
+		if (single.isEmpty() && multi.size() == ours.size()) {
+			// The usual case: every collector is one of the meter registry's.
+			return List.of();
+		}
+		List<MetricSnapshot> into = new ArrayList<>();
+		Predicate<String> filter = (includedNames != null) ? includedNames::contains : null;
+		for (Object collector : single) {
+			if (collector instanceof Collector foreign) {
+				MetricSnapshot snapshot = (filter != null) ? foreign.collect(filter) : foreign.collect();
+				if (snapshot != null) {
+					into.add(snapshot);
+				}
+			}
+		}
+		int micrometerCollectors = 0;
+		for (Object collector : multi) {
+			if (micrometerCollector.isInstance(collector)) {
+				micrometerCollectors++;
+			}
+			else if (collector instanceof MultiCollector foreign) {
+				for (MetricSnapshot snapshot : (filter != null) ? foreign.collect(filter) : foreign.collect()) {
+					if (snapshot != null) {
+						into.add(snapshot);
+					}
+				}
+			}
+		}
+		return (micrometerCollectors == ours.size()) ? into : null;
 	}
 
 	/**
@@ -97,6 +145,17 @@ final class MicrometerInternals {
 	 */
 	boolean descriptions(PrometheusConfig fallback) {
 		return ((this.config != null) ? this.config : fallback).descriptions();
+	}
+
+	private static @Nullable Class<?> micrometerCollectorClass() {
+		try {
+			return Class.forName("io.micrometer.prometheusmetrics.MicrometerCollector", false,
+					PrometheusMeterRegistry.class.getClassLoader());
+		}
+		catch (ClassNotFoundException | LinkageError ex) {
+			logger.debug("Cannot find Micrometer's collector class; the reference path serves scrapes", ex);
+			return null;
+		}
 	}
 
 	private static <T> @Nullable T read(Object target, Class<?> owner, String name, Class<T> type) {

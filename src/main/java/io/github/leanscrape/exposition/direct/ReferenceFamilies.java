@@ -38,18 +38,25 @@ final class ReferenceFamilies {
 	}
 
 	/**
-	 * Collect the families of the names left to the reference path, sorted by name, or
-	 * return {@code null} when one of them shares its name with another family.
+	 * Collect the families that client_java writes, sorted by name: those of the meter
+	 * names left to the reference path, and those of collectors registered outside
+	 * Micrometer. Return {@code null} when one of them shares its name with another
+	 * family (client_java fails such a scrape), or when the collectors cannot be told
+	 * apart.
 	 * @param plan the scrape's plan
 	 * @param includedNames the families to include, or {@code null} for all
 	 * @return the families, or {@code null} when the scrape cannot be merged
 	 */
 	@Nullable List<MetricSnapshot> collect(ScrapePlan plan, @Nullable Set<String> includedNames) {
+		List<MetricSnapshot> foreign = this.internals.collectForeign(includedNames);
+		if (foreign == null) {
+			return null;
+		}
 		String[] names = plan.referenceNames();
-		if (names.length == 0) {
+		if (names.length == 0 && foreign.isEmpty()) {
 			return List.of();
 		}
-		List<MetricSnapshot> snapshots = new ArrayList<>();
+		List<MetricSnapshot> snapshots = new ArrayList<>(foreign);
 		for (String name : names) {
 			MultiCollector collector = this.internals.collector(name);
 			if (collector == null) {

@@ -15,9 +15,13 @@ import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.Collector;
+import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.DuplicateLabelsException;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.prometheus.metrics.tracer.common.SpanContext;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -40,17 +44,55 @@ class DirectRendererFallbackTests {
 	private static final PrometheusOutputFormat OPENMETRICS = PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100;
 
 	@Test
-	void collectorRegisteredOutsideMicrometerSendsTheWholeScrapeToTheReferencePath() {
+	void collectorsRegisteredOutsideMicrometerAreWrittenInPlaceByTheReferencePath() {
 		Fixture fixture = new Fixture(null, PrometheusConfig.DEFAULT.prometheusProperties());
 		Collector outside = () -> GaugeSnapshot.builder()
 			.name("outside_micrometer")
 			.help("Registered in client_java")
 			.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().value(3).build())
 			.build();
+		MultiCollector outsideMany = () -> MetricSnapshots.of(
+				CounterSnapshot.builder()
+					.name("aaa_first")
+					.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
+						.labels(Labels.of("k", "v\"\n"))
+						.value(1.5)
+						.build())
+					.build(),
+				GaugeSnapshot.builder()
+					.name("zzz_last")
+					.help("Last \\ of all")
+					.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().value(-0.0).build())
+					.build());
 		fixture.registry.getPrometheusRegistry().register(outside);
+		fixture.registry.getPrometheusRegistry().register(outsideMany);
 		fixture.assertSameAsSpringBoot(TEXT, null);
-		assertThat(fixture.renderer.wholeScrapeFallbacks()).isEqualTo(1);
-		assertThat(fixture.renderer.directScrapes()).isZero();
+		fixture.assertSameAsSpringBoot(OPENMETRICS, null);
+		fixture.assertSameAsSpringBoot(TEXT, Set.of("outside_micrometer", "requests"));
+		fixture.assertSameAsSpringBoot(OPENMETRICS, Set.of("requests", "zzz_last"));
+		fixture.assertSameAsSpringBoot(TEXT, Set.of("requests"));
+		assertThat(fixture.renderer.directScrapes()).isEqualTo(5);
+		assertThat(fixture.renderer.wholeScrapeFallbacks()).isZero();
+	}
+
+	@Test
+	void collectorOutsideMicrometerWithTheNameOfAMeterFailsAsSpringBootsEndpointFails() {
+		Fixture fixture = new Fixture(null, PrometheusConfig.DEFAULT.prometheusProperties());
+		MultiCollector clash = () -> MetricSnapshots.of(GaugeSnapshot.builder()
+			.name("requests")
+			.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().value(1).build())
+			.build());
+		Throwable registration = catchThrowable(() -> fixture.registry.getPrometheusRegistry().register(clash));
+		Throwable boot = catchThrowable(() -> fixture.boot.scrape(TEXT, null));
+		if (registration == null && boot != null) {
+			ChunkedOutput buffer = new ChunkedOutput(fixture.pool, BodyKind.of(TEXT, null), 0);
+			assertThatExceptionOfType(boot.getClass()).isThrownBy(() -> fixture.renderer.render(TEXT, null, buffer))
+				.withMessage(boot.getMessage());
+			buffer.discard();
+		}
+		else {
+			fixture.assertSameAsSpringBoot(TEXT, null);
+		}
 	}
 
 	@Test
@@ -111,8 +153,7 @@ class DirectRendererFallbackTests {
 		Counter.builder("jobs").tag("a_b", "x").register(fixture.registry).increment();
 		// Micrometer 1.17 hands client_java two series with the same labels, which it
 		// refuses; 1.16 keeps one of them. Either way the starter must do what Spring
-		// Boot's
-		// endpoint does.
+		// Boot's endpoint does.
 		Throwable boot = catchThrowable(() -> fixture.boot.scrape(TEXT, null));
 		if (boot != null) {
 			assertThat(boot).isInstanceOf(DuplicateLabelsException.class);
