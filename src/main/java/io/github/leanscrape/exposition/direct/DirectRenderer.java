@@ -15,6 +15,7 @@ import io.github.leanscrape.exposition.RenderStatistics;
 import io.github.leanscrape.exposition.direct.MeterIndex.ScrapePlan;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.config.ExporterProperties;
 import io.prometheus.metrics.config.PrometheusPropertiesLoader;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import org.jspecify.annotations.Nullable;
@@ -49,6 +50,14 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 
 	private final AtomicLong directScrapes = new AtomicLong();
 
+	/** Whether OpenMetrics scrapes carry exemplars, read from the meters. */
+	private final boolean writesExemplars;
+
+	/**
+	 * Whether exemplars go on _count and quantile lines too, as client_java is set up.
+	 */
+	private final boolean exemplarsOnAllMetricTypes;
+
 	/**
 	 * Create a renderer for a registry.
 	 * @param meterRegistry the registry whose meters are written
@@ -63,15 +72,19 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 			@Nullable Properties exporterProperties, ReferenceRenderer reference, long cardinalityWarnThreshold) {
 		this.reference = reference;
 		MicrometerInternals internals = new MicrometerInternals(meterRegistry);
-		boolean createdTimestamps = ((exporterProperties != null) ? PrometheusPropertiesLoader.load(exporterProperties)
-				: PrometheusPropertiesLoader.load())
-			.getExporterProperties()
-			.getIncludeCreatedTimestamps();
-		this.fallbacks = new FallbackPolicy(internals, createdTimestamps,
-				meterRegistry.getPrometheusRegistry() == reference.registry());
+		ExporterProperties exporter = ((exporterProperties != null)
+				? PrometheusPropertiesLoader.load(exporterProperties) : PrometheusPropertiesLoader.load())
+			.getExporterProperties();
+		boolean exemplars = internals.exemplarsPossible();
+		this.exemplarsOnAllMetricTypes = exporter.getExemplarsOnAllMetricTypes();
+		this.fallbacks = new FallbackPolicy(internals, exporter.getIncludeCreatedTimestamps(),
+				meterRegistry.getPrometheusRegistry() == reference.registry(),
+				exemplars && !ExemplarLocator.isUsable());
+		this.writesExemplars = exemplars && ExemplarLocator.isUsable();
 		this.referenceFamilies = new ReferenceFamilies(internals, reference);
 		this.cardinality = new CardinalityTracker(cardinalityWarnThreshold);
-		this.index = new MeterIndex(meterRegistry, internals.descriptions(config));
+		this.index = new MeterIndex(meterRegistry, internals.descriptions(config),
+				this.writesExemplars ? new ExemplarLocator() : null);
 	}
 
 	@Override
@@ -100,6 +113,8 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 		int next = 0;
 		long lines = 0;
 		double[] values = new double[FamilyWriter.VALUE_BLOCK];
+		ExemplarScrape exemplars = (this.writesExemplars && textFormat == TextFormat.OPENMETRICS_100)
+				? new ExemplarScrape(System.currentTimeMillis(), this.exemplarsOnAllMetricTypes) : null;
 		for (int i = 0; i < families.length; i++) {
 			Family family = families[i];
 			if (includedNames != null && !includedNames.contains(family.name)) {
@@ -112,7 +127,7 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 						next);
 				next++;
 			}
-			FamilyWriter.writeFamily(family, series[i], textFormat, values, out, full);
+			FamilyWriter.writeFamily(family, series[i], textFormat, values, out, full, exemplars);
 			lines += full ? family.lastLines : 0;
 		}
 		while (next < referenceSnapshots.size()) {

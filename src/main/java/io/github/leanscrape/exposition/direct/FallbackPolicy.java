@@ -16,8 +16,9 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * is logged once, at debug level.
  * <p>
  * A whole scrape goes to the reference path when the direct path cannot promise its
- * bytes: protobuf, created timestamps, exemplars in OpenMetrics, a meter registry that is
- * not the one behind the scraped registry, registry internals that cannot be read.
+ * bytes: protobuf, created timestamps, exemplars in OpenMetrics that cannot be read from
+ * the meters, a meter registry that is not the one behind the scraped registry, registry
+ * internals that cannot be read.
  *
  * @author leanscrape
  */
@@ -31,6 +32,8 @@ final class FallbackPolicy {
 
 	private final boolean scrapedRegistryIsTheMeterRegistrys;
 
+	private final boolean exemplarsUnreadable;
+
 	private final AtomicLong wholeScrapes = new AtomicLong();
 
 	private final AtomicLong families = new AtomicLong();
@@ -43,12 +46,15 @@ final class FallbackPolicy {
 	 * @param createdTimestamps whether client_java writes created timestamps
 	 * @param scrapedRegistryIsTheMeterRegistrys whether the registry that is scraped is
 	 * the one behind the meter registry whose meters the direct path writes
+	 * @param exemplarsUnreadable whether the registry samples exemplars that the direct
+	 * path cannot read
 	 */
-	FallbackPolicy(MicrometerInternals internals, boolean createdTimestamps,
-			boolean scrapedRegistryIsTheMeterRegistrys) {
+	FallbackPolicy(MicrometerInternals internals, boolean createdTimestamps, boolean scrapedRegistryIsTheMeterRegistrys,
+			boolean exemplarsUnreadable) {
 		this.internals = internals;
 		this.createdTimestamps = createdTimestamps;
 		this.scrapedRegistryIsTheMeterRegistrys = scrapedRegistryIsTheMeterRegistrys;
+		this.exemplarsUnreadable = exemplarsUnreadable;
 	}
 
 	/**
@@ -69,8 +75,8 @@ final class FallbackPolicy {
 		if (!this.internals.isUsable()) {
 			return "registry internals not visible";
 		}
-		if (format == PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100 && this.internals.exemplarsPossible()) {
-			return "exemplars in OpenMetrics";
+		if (format == PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100 && this.exemplarsUnreadable) {
+			return "exemplars in OpenMetrics that cannot be read from the meters";
 		}
 		return null;
 	}

@@ -1,5 +1,6 @@
 package io.github.leanscrape.exposition.direct;
 
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
 import io.github.leanscrape.exposition.ChunkedOutput;
@@ -15,6 +16,10 @@ import io.micrometer.core.instrument.distribution.HistogramSnapshot;
 import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import io.micrometer.prometheusmetrics.PrometheusDistributionSummary;
 import io.micrometer.prometheusmetrics.PrometheusTimer;
+import io.prometheus.metrics.model.snapshots.Exemplar;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.PrometheusNaming;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Writes the sample lines of a direct family from its meters, one meter type at a time,
@@ -33,6 +38,8 @@ final class FamilyWriter {
 	static final int VALUE_BLOCK = 64;
 
 	private static final byte[] LE = { 'l', 'e', '=', '"' };
+
+	private static final byte[] EXEMPLAR = { ' ', '#', ' ', '{' };
 
 	private static final byte[] QUANTILE = { 'q', 'u', 'a', 'n', 't', 'i', 'l', 'e', '=', '"' };
 
@@ -74,17 +81,18 @@ final class FamilyWriter {
 	 * @param values room for a block of values, reused across families
 	 * @param out the output
 	 * @param full whether this is a full scrape
+	 * @param exemplars how to write exemplars, or {@code null} when none are written
 	 */
 	static void writeFamily(Family family, Series[] series, TextFormat format, double[] values, ChunkedOutput out,
-			boolean full) {
+			boolean full, @Nullable ExemplarScrape exemplars) {
 		long start = out.size();
 		out.write(format.metadata(family));
 		int lines = switch (family.kind) {
-			case COUNTER -> writeCounters(family, series, values, out);
+			case COUNTER -> writeCounters(family, series, values, out, exemplars);
 			case GAUGE -> writeGauges(family, series, values, out);
 			case MAX -> writeMaxima(family, series, out);
-			case SUMMARY -> writeSummaries(family, series, out);
-			case HISTOGRAM -> writeHistograms(family, series, format, out);
+			case SUMMARY -> writeSummaries(family, series, out, exemplars);
+			case HISTOGRAM -> writeHistograms(family, series, format, out, exemplars);
 		};
 		if (full) {
 			family.lastLines = lines;
@@ -103,9 +111,11 @@ final class FamilyWriter {
 	 * @param series its series, in order
 	 * @param values room for a block of values
 	 * @param out the output
+	 * @param exemplars how to write exemplars, or {@code null} when none are written
 	 * @return the lines written
 	 */
-	private static int writeCounters(Family family, Series[] series, double[] values, ChunkedOutput out) {
+	private static int writeCounters(Family family, Series[] series, double[] values, ChunkedOutput out,
+			@Nullable ExemplarScrape exemplars) {
 		for (int start = 0; start < series.length; start += values.length) {
 			int end = Math.min(series.length, start + values.length);
 			for (int i = start; i < end; i++) {
@@ -123,6 +133,11 @@ final class FamilyWriter {
 				}
 				writeSample(family.sampleName, series[i].labels, out);
 				out.writeDouble(value);
+				if (exemplars != null && series[i] instanceof ExemplarSeries sampled) {
+					// Counter lines carry their exemplar whatever
+					// exemplarsOnAllMetricTypes.
+					writeExemplar(sampled.exemplars.latest(exemplars.now()), sampled.exemplars, out);
+				}
 				out.write('\n');
 			}
 		}
@@ -165,10 +180,14 @@ final class FamilyWriter {
 		return series.length;
 	}
 
-	private static int writeSummaries(Family family, Series[] series, ChunkedOutput out) {
+	private static int writeSummaries(Family family, Series[] series, ChunkedOutput out,
+			@Nullable ExemplarScrape exemplars) {
 		int lines = 0;
 		for (Series each : series) {
 			Meter meter = each.meter;
+			ExemplarSlots slots = (exemplars != null && exemplars.allMetricTypes()
+					&& each instanceof ExemplarSeries sampled) ? sampled.exemplars : null;
+			long now = (exemplars != null) ? exemplars.now() : 0;
 			long count;
 			double sum;
 			if (meter instanceof Timer timer) {
@@ -176,7 +195,7 @@ final class FamilyWriter {
 					HistogramSnapshot snapshot = timer.takeSnapshot();
 					count = snapshot.count();
 					sum = snapshot.total(TimeUnit.SECONDS);
-					lines += writeQuantiles(family, each, snapshot.percentileValues(), true, out);
+					lines += writeQuantiles(family, each, snapshot.percentileValues(), true, out, slots, now);
 				}
 				else {
 					count = timer.count();
@@ -185,7 +204,8 @@ final class FamilyWriter {
 			}
 			else if (meter instanceof DistributionSummary summary) {
 				if (each.percentiles) {
-					lines += writeQuantiles(family, each, summary.takeSnapshot().percentileValues(), false, out);
+					lines += writeQuantiles(family, each, summary.takeSnapshot().percentileValues(), false, out, slots,
+							now);
 				}
 				count = summary.count();
 				sum = summary.totalAmount();
@@ -195,14 +215,30 @@ final class FamilyWriter {
 				count = (long) timer.count();
 				sum = timer.totalTime(TimeUnit.SECONDS);
 			}
-			lines += writeCountAndSum(family, each, count, sum, out);
+			lines += writeCountAndSum(family, each, count, sum, out, slots, now);
 		}
 		return lines;
 	}
 
+	/**
+	 * Write the quantile lines of a summary, each with an exemplar where client_java
+	 * writes one: it cycles through the exemplars from the third on, which for
+	 * Micrometer's single exemplar means that one on every line.
+	 * @param family the family
+	 * @param series the series
+	 * @param values the snapshot's quantiles
+	 * @param seconds whether the values are times, written in seconds
+	 * @param out the output
+	 * @param exemplars the series' exemplars, or {@code null} when its quantile lines
+	 * carry none
+	 * @param now the scrape's wall-clock time in milliseconds
+	 * @return the lines written
+	 */
 	private static int writeQuantiles(Family family, Series series, ValueAtPercentile[] values, boolean seconds,
-			ChunkedOutput out) {
+			ChunkedOutput out, @Nullable ExemplarSlots exemplars, long now) {
 		sortByPercentile(values);
+		int exemplarCount = (exemplars != null) ? exemplars.count(now) : 0;
+		int exemplarIndex = 1;
 		for (ValueAtPercentile value : values) {
 			out.write(family.sampleName);
 			openLabels(series.labels, out);
@@ -210,6 +246,10 @@ final class FamilyWriter {
 			out.writeDouble(value.percentile());
 			closeLabels(out);
 			out.writeDouble(seconds ? value.value(TimeUnit.SECONDS) : value.value());
+			if (exemplars != null && exemplarCount > 0) {
+				exemplarIndex = (exemplarIndex + 1) % exemplarCount;
+				writeExemplar(exemplars.get(now, exemplarIndex), exemplars, out);
+			}
 			out.write('\n');
 		}
 		return values.length;
@@ -232,10 +272,14 @@ final class FamilyWriter {
 		}
 	}
 
-	private static int writeHistograms(Family family, Series[] series, TextFormat format, ChunkedOutput out) {
+	private static int writeHistograms(Family family, Series[] series, TextFormat format, ChunkedOutput out,
+			@Nullable ExemplarScrape exemplars) {
 		int lines = 0;
 		for (Series each : series) {
 			Meter meter = each.meter;
+			ExemplarSlots slots = (exemplars != null && each instanceof ExemplarSeries sampled) ? sampled.exemplars
+					: null;
+			long now = (exemplars != null) ? exemplars.now() : 0;
 			CountAtBucket[] buckets;
 			long count;
 			double sum;
@@ -253,9 +297,10 @@ final class FamilyWriter {
 				sum = summary.totalAmount();
 			}
 			lines += buckets.length + (Double.isFinite(buckets[buckets.length - 1].bucket()) ? 1 : 0);
-			long cumulative = writeBuckets(family, each, buckets, count, seconds, out);
+			long cumulative = writeBuckets(family, each, buckets, count, seconds, out, slots, now);
 			if (format.writesCountAndSum(sum)) {
-				lines += writeCountAndSum(family, each, cumulative, sum, out);
+				ExemplarSlots countSlots = (exemplars != null && exemplars.allMetricTypes()) ? slots : null;
+				lines += writeCountAndSum(family, each, cumulative, sum, out, countSlots, now);
 			}
 		}
 		return lines;
@@ -272,24 +317,36 @@ final class FamilyWriter {
 	 * @param count the histogram's count
 	 * @param seconds whether the bounds are times, written in seconds
 	 * @param out the output
+	 * @param exemplars the series' exemplars, or {@code null} when it has none
+	 * @param now the scrape's wall-clock time in milliseconds
 	 * @return the total count, which client_java writes as {@code _count}
 	 */
 	private static long writeBuckets(Family family, Series series, CountAtBucket[] buckets, long count, boolean seconds,
-			ChunkedOutput out) {
+			ChunkedOutput out, @Nullable ExemplarSlots exemplars, long now) {
 		long cumulative = 0;
 		double previous = 0;
+		double lower = Double.NEGATIVE_INFINITY;
 		for (int i = 0; i < buckets.length; i++) {
 			double bucketCount = buckets[i].count();
 			cumulative += (long) ((i == 0) ? bucketCount : bucketCount - previous);
 			previous = bucketCount;
-			writeBucket(family, series, seconds ? buckets[i].bucket(TimeUnit.SECONDS) : buckets[i].bucket(), cumulative,
-					out);
+			double bound = seconds ? buckets[i].bucket(TimeUnit.SECONDS) : buckets[i].bucket();
+			writeBucket(family, series, bound, cumulative, out);
+			if (exemplars != null) {
+				writeExemplar(exemplars.inBucket(now, lower, bound), exemplars, out);
+			}
+			out.write('\n');
+			lower = bound;
 		}
 		double last = buckets[buckets.length - 1].bucket();
 		if (Double.isFinite(last)) {
 			double infinite = count - previous;
 			cumulative += (long) ((infinite >= 0) ? infinite : 0);
 			writeBucket(family, series, Double.POSITIVE_INFINITY, cumulative, out);
+			if (exemplars != null) {
+				writeExemplar(exemplars.inBucket(now, lower, Double.POSITIVE_INFINITY), exemplars, out);
+			}
+			out.write('\n');
 		}
 		return cumulative;
 	}
@@ -301,14 +358,17 @@ final class FamilyWriter {
 		out.writeDouble(bound);
 		closeLabels(out);
 		out.writeLong(cumulative);
-		out.write('\n');
 	}
 
-	private static int writeCountAndSum(Family family, Series series, long count, double sum, ChunkedOutput out) {
+	private static int writeCountAndSum(Family family, Series series, long count, double sum, ChunkedOutput out,
+			@Nullable ExemplarSlots countExemplars, long now) {
 		int lines = 0;
 		if (count >= 0) {
 			writeSample(family.countName, series.labels, out);
 			out.writeLong(count);
+			if (countExemplars != null) {
+				writeExemplar(countExemplars.latest(now), countExemplars, out);
+			}
 			out.write('\n');
 			lines++;
 		}
@@ -319,6 +379,84 @@ final class FamilyWriter {
 			lines++;
 		}
 		return lines;
+	}
+
+	/**
+	 * Write an exemplar at the end of a sample line, as client_java's OpenMetrics writer
+	 * does: {@code # {span_id="…",trace_id="…"} value seconds.millis}.
+	 * @param exemplar the exemplar, or {@code null} for none
+	 * @param slots where it came from, which knows how its value is written
+	 * @param out the output
+	 */
+	private static void writeExemplar(@Nullable Exemplar exemplar, ExemplarSlots slots, ChunkedOutput out) {
+		if (exemplar == null) {
+			return;
+		}
+		out.write(EXEMPLAR);
+		Labels labels = exemplar.getLabels();
+		for (int i = 0; i < labels.size(); i++) {
+			if (i > 0) {
+				out.write(',');
+			}
+			String name = labels.getName(i);
+			if (PrometheusNaming.isValidLegacyLabelName(name)) {
+				writeEscaped(name, out);
+			}
+			else {
+				out.write('"');
+				writeEscaped(name, out);
+				out.write('"');
+			}
+			out.write('=');
+			out.write('"');
+			writeEscaped(labels.getValue(i), out);
+			out.write('"');
+		}
+		out.write('}');
+		out.write(' ');
+		out.writeDouble(slots.value(exemplar));
+		if (exemplar.hasTimestamp()) {
+			long millis = exemplar.getTimestampMillis();
+			out.write(' ');
+			out.writeLong(millis / 1000);
+			out.write('.');
+			int fraction = (int) (millis % 1000);
+			out.write('0' + fraction / 100);
+			out.write('0' + (fraction / 10) % 10);
+			out.write('0' + fraction % 10);
+		}
+	}
+
+	/**
+	 * Write a string as client_java escapes label values ({@code \\}, {@code \"},
+	 * {@code \n}), in UTF-8, without making a copy of it.
+	 * @param value the string
+	 * @param out the output
+	 */
+	private static void writeEscaped(String value, ChunkedOutput out) {
+		int length = value.length();
+		for (int i = 0; i < length; i++) {
+			char c = value.charAt(i);
+			if (c == '\\' || c == '"') {
+				out.write('\\');
+				out.write(c);
+			}
+			else if (c == '\n') {
+				out.write('\\');
+				out.write('n');
+			}
+			else if (c < 0x80) {
+				out.write(c);
+			}
+			else {
+				// Rare in exemplar labels (trace and span ids are hex): encode this code
+				// point on its own.
+				int end = (Character.isHighSurrogate(c) && i + 1 < length) ? i + 2 : i + 1;
+				byte[] utf8 = value.substring(i, end).getBytes(StandardCharsets.UTF_8);
+				out.write(utf8, 0, utf8.length);
+				i = end - 1;
+			}
+		}
 	}
 
 	private static void writeSample(byte[] name, byte[] labels, ChunkedOutput out) {

@@ -38,14 +38,18 @@ final class MeterIndex {
 
 	private final boolean descriptions;
 
+	/** Finds the exemplar slots of meters, when the registry samples exemplars. */
+	private final @Nullable ExemplarLocator exemplars;
+
 	private final Map<String, MeterFamilies> byConventionName = new HashMap<>();
 
 	private final TreeMap<String, Family> families = new TreeMap<>();
 
-	MeterIndex(MeterRegistry registry, boolean descriptions) {
+	MeterIndex(MeterRegistry registry, boolean descriptions, @Nullable ExemplarLocator exemplars) {
 		this.registry = registry;
 		this.labelEncoder = new LabelEncoder(namingConvention());
 		this.descriptions = descriptions;
+		this.exemplars = exemplars;
 		registry.config().onMeterAdded(this::add);
 		registry.config().onMeterRemoved(this::remove);
 		// Meters registered before the listeners; adding twice is harmless.
@@ -93,9 +97,12 @@ final class MeterIndex {
 		byte[] labels = LabelEncoder.encode(key);
 		boolean percentiles = hasPercentiles(meter);
 		Series[] series = new Series[entry.families.length];
+		ExemplarSlots slots = (this.exemplars != null) ? this.exemplars.locate(meter) : null;
 		for (int i = 0; i < series.length; i++) {
-			// One series object per family: removal marks each separately.
-			series[i] = new Series(meter, labels, percentiles);
+			// One series object per family: removal marks each separately. Exemplars go
+			// with the first family (a timer's _max family has none).
+			series[i] = (slots != null && i == 0) ? new ExemplarSeries(meter, labels, percentiles, slots)
+					: new Series(meter, labels, percentiles);
 			entry.families[i].add(series[i]);
 		}
 		entry.series.put(meter, (series.length == 1) ? series[0] : series);

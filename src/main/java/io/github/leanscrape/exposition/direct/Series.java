@@ -12,7 +12,7 @@ import io.micrometer.core.instrument.Meter;
  *
  * @author leanscrape
  */
-final class Series {
+sealed class Series permits ExemplarSeries {
 
 	private static final byte[] NO_LABELS = new byte[0];
 

@@ -106,14 +106,14 @@ class DirectRendererFallbackTests {
 	}
 
 	@Test
-	void possibleExemplarsSendOpenMetricsToTheReferencePathButNotText() {
+	void exemplarsAreWrittenDirectlyInOpenMetricsAndNeverInText() {
 		SpanContext spanContext = new SampledSpanContext();
 		Fixture fixture = new Fixture(spanContext, PrometheusConfig.DEFAULT.prometheusProperties());
 		fixture.counter.increment();
 		fixture.assertSameAsSpringBoot(OPENMETRICS, null);
-		assertThat(fixture.renderer.wholeScrapeFallbacks()).isEqualTo(1);
 		fixture.assertSameAsSpringBoot(TEXT, null);
-		assertThat(fixture.renderer.directScrapes()).isEqualTo(1);
+		assertThat(fixture.renderer.wholeScrapeFallbacks()).isZero();
+		assertThat(fixture.renderer.directScrapes()).isEqualTo(2);
 	}
 
 	@Test
