@@ -79,8 +79,7 @@ public class ScrapeState {
 		LeanscrapeStarter leanscrape = LeanscrapeStarter.create(registry.meterRegistry(), PrometheusConfig.DEFAULT);
 		if (Boolean.parseBoolean(System.getProperty("leanscrape.benchmark.check", "true"))) {
 			// Off only where Spring Boot's endpoint cannot scrape at all (1M series in a
-			// 1 GB
-			// heap): the check itself runs it.
+			// 1 GB heap): the check itself runs it.
 			assertSeriesCount(registry, exporterProperties);
 			assertSameBody(outputFormat, bootEndpoint, leanscrape);
 		}

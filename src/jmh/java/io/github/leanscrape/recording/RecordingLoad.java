@@ -313,8 +313,7 @@ public final class RecordingLoad {
 	 */
 	@SpringBootConfiguration(proxyBeanMethods = false)
 	// Spring Security is on the test class path (for the security tests): the load server
-	// is
-	// open, as an application without it would be.
+	// is open, as an application without it would be.
 	@EnableAutoConfiguration(excludeName = {
 			"org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration",
 			"org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration",

@@ -186,10 +186,8 @@ public final class ChunkedOutput extends OutputStream {
 
 	private void nextChunk() {
 		// A scrape is long, CPU-bound work beside the application's requests: offer the
-		// core
-		// to them once per chunk (64 KiB of output, well under a millisecond of work)
-		// rather
-		// than holding it for the scheduler's whole time slice.
+		// core to them once per chunk (64 KiB of output, well under a millisecond of
+		// work) rather than holding it for the scheduler's whole time slice.
 		Thread.yield();
 		if (this.chunkCount == this.chunks.length) {
 			byte[] @Nullable [] larger = new byte[this.chunks.length * 2][];

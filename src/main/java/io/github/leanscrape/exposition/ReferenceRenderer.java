@@ -40,10 +40,9 @@ public final class ReferenceRenderer implements ExpositionRenderer {
 		PrometheusProperties properties = (exporterProperties != null)
 				? PrometheusPropertiesLoader.load(exporterProperties) : PrometheusPropertiesLoader.load();
 		// init(ExporterProperties) is in every client_java line Spring Boot 4.0 and 4.1
-		// manage
-		// (1.4 has no init(PrometheusProperties)); on 1.7 it builds the text 0.0.4,
-		// OpenMetrics
-		// 1.0 and protobuf writers exactly as init(PrometheusProperties) does.
+		// manage (1.4 has no init(PrometheusProperties)); on 1.7 it builds the text
+		// 0.0.4, OpenMetrics 1.0 and protobuf writers exactly as
+		// init(PrometheusProperties) does.
 		this.expositionFormats = ExpositionFormats.init(properties.getExporterProperties());
 	}
 

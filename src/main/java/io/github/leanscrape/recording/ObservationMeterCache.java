@@ -344,8 +344,7 @@ final class ObservationMeterCache {
 				return false;
 			}
 			// KeyValues are sorted by key and free of duplicate keys, so equal sets of
-			// key
-			// values come in the same order.
+			// key values come in the same order.
 			String[] keysAndValues = this.keysAndValues;
 			int index = 0;
 			for (KeyValue keyValue : keyValues) {

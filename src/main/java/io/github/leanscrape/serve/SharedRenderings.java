@@ -52,8 +52,7 @@ final class SharedRenderings {
 	 */
 	void complete(Rendering rendering, PooledBody body) {
 		// No scrape joins once the rendering is closed; each one that joined before gets
-		// a
-		// reference of its own.
+		// a reference of its own.
 		this.inFlight.remove(rendering.kind, rendering);
 		int waiters = rendering.close();
 		for (int i = 0; i < waiters; i++) {

@@ -51,8 +51,7 @@ public final class NameParameters {
 		if (includedNames != null) {
 			if (includedNames.size() == 1) {
 				// One value is a comma-separated list that Spring Boot's conversion
-				// splits
-				// and trims; "" is the empty list.
+				// splits and trims; "" is the empty list.
 				String list = includedNames.iterator().next();
 				int start = 0;
 				while (!list.isEmpty() && start <= list.length()) {

@@ -77,8 +77,7 @@ class PrometheusScrapeIntegrationTests {
 	@EnumSource
 	void prometheusStoresTheKnownValues(ScrapeProtocol protocol, @TempDir Path directory) throws Exception {
 		// Scrapes by an earlier server may still finish while this one starts: only those
-		// that
-		// began after this point are this server's.
+		// that began after this point are this server's.
 		long started = System.nanoTime();
 		try (PrometheusServer prometheus = PrometheusServer.start(directory, port, protocol.flags)) {
 			JsonNode target = prometheus.awaitTargetUp(TARGET_UP_TIMEOUT);

@@ -48,8 +48,7 @@ class PromtoolCheckMetricsTests {
 			assertThat(response.headers().firstValue("Content-Type"))
 				.hasValueSatisfying((contentType) -> assertThat(contentType).startsWith("text/plain;version=0.0.4"));
 			// Spring Boot's endpoint on the same registry, after the request: meters are
-			// only
-			// ever added, so it has every family the response had.
+			// only ever added, so it has every family the response had.
 			PrometheusScrapeEndpoint reference = new PrometheusScrapeEndpoint(context.getBean(PrometheusRegistry.class),
 					context.getBean(PrometheusConfig.class).prometheusProperties());
 			byte[] expected = reference.scrape(PrometheusOutputFormat.CONTENT_TYPE_004, null).getBody();

@@ -84,8 +84,8 @@ class RecordingDifferentialTests {
 			assertThat(referenceText.contains("http_server_requests_active_seconds")).isEqualTo(longTaskTimers);
 			assertThat(referenceText).contains("method=\"UNKNOWN\"");
 			// Micrometer 1.16 keeps a meter with a tag key of its own out of the
-			// Prometheus
-			// output (1.17 exports it): its count is compared in the registries.
+			// Prometheus output (1.17 exports it): its count is compared in the
+			// registries.
 			assertThat(tenantRequests(leanscrape)).isEqualTo(tenantRequests(reference)).isEqualTo(3);
 			if (direct) {
 				assertThat(directFilter.isBypassingObservations()).isTrue();

@@ -104,8 +104,8 @@ abstract class AbstractScrapeUnderPressureHttpTests {
 		assertThat(HttpScraper.gunzip(third.get().body())).isEqualTo(body);
 		awaitCounted("coalesced", coalescedBefore + 2);
 		// Only this test overlaps scrapes that all complete, and every earlier body came
-		// back
-		// to the pool (after each test): no other scrape is counted as coalesced now.
+		// back to the pool (after each test): no other scrape is counted as coalesced
+		// now.
 		assertThat(counted("coalesced")).isEqualTo(coalescedBefore + 2);
 	}
 

@@ -128,11 +128,9 @@ final class Family {
 		this.liveCount--;
 		if (this.removedCount > this.liveCount + COMPACTION_SLACK) {
 			// Removed series are otherwise dropped only when a scrape publishes the
-			// family:
-			// without scrapes, meters that come and go would pile up here for good.
-			// Compacting once they outnumber the live ones (by more than the slack)
-			// bounds
-			// what they hold, at a constant cost per removal over time.
+			// family: without scrapes, meters that come and go would pile up here for
+			// good. Compacting once they outnumber the live ones (by more than the slack)
+			// bounds what they hold, at a constant cost per removal over time.
 			compact();
 		}
 	}

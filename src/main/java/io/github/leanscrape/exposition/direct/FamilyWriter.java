@@ -127,8 +127,7 @@ final class FamilyWriter {
 				double value = values[i - start];
 				if (value < 0) {
 					// As client_java rejects it: the whole scrape fails, as it would
-					// without
-					// the starter.
+					// without the starter.
 					throw new IllegalArgumentException(value + ": counters cannot have a negative value");
 				}
 				writeSample(family.sampleName, series[i].labels, out);

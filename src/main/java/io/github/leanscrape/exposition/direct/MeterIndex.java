@@ -68,8 +68,7 @@ final class MeterIndex {
 			return;
 		}
 		// A name that client_java would still escape (a base unit with a slash, say) is
-		// left
-		// to the reference path.
+		// left to the reference path.
 		ShapeOfMeter shape = PrometheusNaming.isValidLegacyMetricName(conventionName) ? ShapeOfMeter.of(meter) : null;
 		if (entry == null) {
 			entry = new MeterFamilies(conventionName, meter, shape, help(id));
@@ -82,8 +81,8 @@ final class MeterIndex {
 			toReferenceOnly(entry);
 		}
 		// A meter of no shape leaves its entry reference-only (a new entry has no shape,
-		// an
-		// existing one does not accept it); the second test only tells the compiler so.
+		// an existing one does not accept it); the second test only tells the compiler
+		// so.
 		if (entry.isReferenceOnly() || shape == null) {
 			entry.series.put(meter, NO_SERIES);
 			return;
@@ -208,10 +207,8 @@ final class MeterIndex {
 		for (Family family : entry.families) {
 			if (this.families.containsKey(family.name)) {
 				// Another Prometheus name already feeds this family: the registry would
-				// merge
-				// the two, so this one is left to the reference path, and a scrape that
-				// sees
-				// both goes to the reference path whole.
+				// merge the two, so this one is left to the reference path, and a scrape
+				// that sees both goes to the reference path whole.
 				entry.referenceOnly();
 				return;
 			}

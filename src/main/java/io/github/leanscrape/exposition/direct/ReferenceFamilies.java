@@ -104,8 +104,7 @@ final class ReferenceFamilies {
 		int length = bytes.length;
 		if (format == PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100) {
 			// client_java ends every OpenMetrics exposition with # EOF; this is one
-			// family
-			// of a larger exposition.
+			// family of a larger exposition.
 			length -= TextFormat.EOF.length;
 		}
 		out.write(bytes, 0, length);

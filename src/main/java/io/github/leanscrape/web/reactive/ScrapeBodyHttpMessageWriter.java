@@ -86,8 +86,7 @@ public final class ScrapeBodyHttpMessageWriter implements HttpMessageWriter<Pend
 			.flatMap((response) -> write(response, mediaType, message, responder.compresses())
 				.doFinally((signal) -> responder.finish(response, signal != SignalType.ON_COMPLETE)))
 			// Cancelled before a response was made: nothing was recorded, the scrape
-			// still
-			// goes back (releasing it twice does nothing).
+			// still goes back (releasing it twice does nothing).
 			.doFinally((signal) -> pending.release());
 	}
 

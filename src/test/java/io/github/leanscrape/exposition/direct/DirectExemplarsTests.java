@@ -85,8 +85,7 @@ class DirectExemplarsTests {
 		AtomicInteger function = new AtomicInteger(3);
 		FunctionCounter.builder("functions", function, AtomicInteger::get).register(registry);
 		// 10, 100 and 1000 lie on bucket bounds, which belong to the bucket below; they
-		// come
-		// first, as a slot keeps its first exemplar for the minimum retention.
+		// come first, as a slot keeps its first exemplar for the minimum retention.
 		long[] millis = { 10, 100, 1000, 1, 5, 50, 500, 5000, 0 };
 		for (long each : millis) {
 			counter.increment(each + 0.5);

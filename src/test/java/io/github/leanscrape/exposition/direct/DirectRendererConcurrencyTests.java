@@ -114,11 +114,9 @@ class DirectRendererConcurrencyTests {
 					List<Meter> meters = registry.getMeters();
 					Meter meter = meters.get(random.nextInt(meters.size()));
 					// Long task timers stay: the registry's own collector, which writes
-					// them,
-					// can see a meter removed and registered again during one collection
-					// twice (its map's iteration is weakly consistent) and fail the
-					// scrape,
-					// with or without the direct path.
+					// them, can see a meter removed and registered again during one
+					// collection twice (its map's iteration is weakly consistent) and
+					// fail the scrape, with or without the direct path.
 					if (!(meter instanceof LongTaskTimer)) {
 						registry.remove(meter);
 						removals.incrementAndGet();
@@ -187,10 +185,9 @@ class DirectRendererConcurrencyTests {
 		assertThat(removals.get()).isPositive();
 		assertThat(recordings.get()).isPositive();
 		// A scrape that comes while the registry adds or drops a whole Prometheus name
-		// may
-		// see its collector in one of the registry's two maps and not yet in the other:
-		// it
-		// then goes whole to the reference path, which is always exact. Rare, not never.
+		// may see its collector in one of the registry's two maps and not yet in the
+		// other: it then goes whole to the reference path, which is always exact. Rare,
+		// not never.
 		assertThat(renderer.directScrapes() + renderer.wholeScrapeFallbacks()).isEqualTo(done);
 		assertThat(renderer.directScrapes()).as("scrapes written by the direct path")
 			.isGreaterThanOrEqualTo(done * 9L / 10);
@@ -238,8 +235,7 @@ class DirectRendererConcurrencyTests {
 			assertThat(reading.await(10, TimeUnit.SECONDS)).as("the scrape reached the gauge").isTrue();
 
 			// While the scrape waits inside the gauge: record, register, remove, and
-			// scrape
-			// what does not need that gauge.
+			// scrape what does not need that gauge.
 			within(executor, "recording into existing meters", () -> {
 				for (int i = 0; i < 1000; i++) {
 					counter.increment();
@@ -520,8 +516,7 @@ class DirectRendererConcurrencyTests {
 				assertThat(type).as("line %d: %s has no TYPE", i, metadataName).isNotNull();
 				assertThat(NAME.matcher(metadataName).matches()).as(metadataName).isTrue();
 				// client_java sorts families by name; in text, a counter's metadata
-				// carries
-				// _total, which is not part of that name.
+				// carries _total, which is not part of that name.
 				String family = (!openMetrics && type.equals("counter") && metadataName.endsWith("_total"))
 						? metadataName.substring(0, metadataName.length() - "_total".length()) : metadataName;
 				assertThat(families.add(family)).as("family %s appears twice", family).isTrue();

@@ -90,8 +90,7 @@ class RandomRegistryDifferentialTests {
 		}
 		if (only == null) {
 			// The comparison means something only if the direct path wrote most scrapes,
-			// and
-			// the per-name fallback was exercised too.
+			// and the per-name fallback was exercised too.
 			assertThat(this.directScrapes).isGreaterThan(9 * this.referenceScrapes);
 			assertThat(this.referenceFamilies).isPositive();
 		}

@@ -126,8 +126,7 @@ class RetainedMemoryTests {
 				new PrometheusRegistry(), new FrozenClock());
 		DirectRenderer renderer = renderer(registry);
 		// One meter keeps the family alive while others come and go, and no scrape comes
-		// to
-		// bring the family up to date.
+		// to bring the family up to date.
 		Counter stable = Counter.builder("jobs.completed").tag("job", "stable").register(registry);
 		List<Counter> all = new ArrayList<>();
 		all.add(stable);
