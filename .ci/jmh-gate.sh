@@ -1,20 +1,20 @@
 #!/bin/sh
 # The benchmark gate of the CI: a short JMH run of Spring Boot's endpoint against
-# leanscrape's (ScrapeBenchmark, 10000 series, text and OpenMetrics, one fork, -prof gc),
-# then BenchmarkGate, which fails the build when leanscrape allocates more per scrape
-# than the given share of what Spring Boot's endpoint allocates in the same run.
+# leanscrape's (ScrapeBenchmark, 10000 series, -prof gc): text and OpenMetrics of the meters
+# alone, and OpenMetrics with tracing on (exemplars); then BenchmarkGate, which fails the
+# build when leanscrape allocates more per scrape than the given share of what Spring Boot's
+# endpoint allocates in the same run, or more than a budget of bytes per series.
 #
-#   .ci/jmh-gate.sh                                    # both formats, ratio 1.0
-#   JMH_GATE_RATIO=0.05 .ci/jmh-gate.sh                # tighter
-#   JMH_GATE_OPENMETRICS_RATIO=off .ci/jmh-gate.sh     # text only
+#   .ci/jmh-gate.sh                                    # ratio 1.0, no budget
+#   JMH_GATE_RATIO=0.01 JMH_GATE_BYTES_PER_SERIES=8 .ci/jmh-gate.sh
 #   .ci/jmh-gate.sh -Pmicrometer-next                  # other arguments go to Maven
 #
 # Results: target/jmh-result.json (JMH) and target/jmh-table.md (the table).
 set -eu
 cd "$(dirname "$0")/.."
 ratio="${JMH_GATE_RATIO:-1.0}"
-openmetrics_ratio="${JMH_GATE_OPENMETRICS_RATIO:-$ratio}"
+budget="${JMH_GATE_BYTES_PER_SERIES:-0}"
 exec ./mvnw -B -Pjmh -DskipTests verify \
-	"-Djmh.args=ScrapeBenchmark -p seriesCount=10000 -p format=text,openmetrics -f 1 -wi 2 -i 3 -prof gc -rf json -rff target/jmh-result.json" \
-	"-Djmh.gate.args=--results target/jmh-result.json --series 10000 --ratio $ratio --openmetrics-ratio $openmetrics_ratio --table-out target/jmh-table.md" \
+	"-Djmh.args=ScrapeBenchmark -p seriesCount=10000 -p format=text,openmetrics -p configuration=plain,tracing -f 1 -wi 2 -i 3 -prof gc -rf json -rff target/jmh-result.json" \
+	"-Djmh.gate.args=--results target/jmh-result.json --series 10000 --ratio $ratio --openmetrics-ratio $ratio --check openmetrics/tracing=$ratio --max-bytes-per-series $budget --table-out target/jmh-table.md" \
 	"$@"

@@ -24,7 +24,8 @@ import org.jspecify.annotations.Nullable;
  * benchmark, at one series count and one format. A check whose results are missing fails
  * too: a gate that passes on nothing proves nothing. <pre>
  * BenchmarkGate [--results FILE] [--series N] [--ratio R] [--openmetrics-ratio R|off]
- *               [--protobuf-ratio R|off] [--table-out FILE] [--table-only]
+ *               [--protobuf-ratio R|off] [--check FORMAT/CONFIGURATION=R]
+ *               [--max-bytes-per-series B] [--table-out FILE] [--table-only]
  * </pre>
  * <ul>
  * <li>{@code --results}: the JMH result file, {@code target/jmh-result.json} by
@@ -35,6 +36,12 @@ import org.jspecify.annotations.Nullable;
  * <li>{@code --openmetrics-ratio}: the same for OpenMetrics, {@code --ratio} by default,
  * {@code off} to skip it;</li>
  * <li>{@code --protobuf-ratio}: the same for protobuf, {@code off} by default;</li>
+ * <li>{@code --check}: the same for a format in a configuration of
+ * {@code ScrapeBenchmark}'s other than {@code plain}, such as
+ * {@code openmetrics/tracing=0.01}; repeatable;</li>
+ * <li>{@code --max-bytes-per-series}: also fail when the starter allocates more than this
+ * many bytes per series per scrape in any checked format, a budget that does not move
+ * when Spring Boot gets cheaper;</li>
  * <li>{@code --table-out}: also write the table to a file;</li>
  * <li>{@code --table-only}: print the table of every result and check nothing (for the
  * README, from a full run).</li>
@@ -110,6 +117,10 @@ public final class BenchmarkGate {
 		int status = 0;
 		for (Map.Entry<String, Double> check : options.ratios.entrySet()) {
 			status = Math.max(status, check(results, options.series, check.getKey(), check.getValue(), out));
+			if (options.maxBytesPerSeries > 0) {
+				status = Math.max(status,
+						checkBudget(results, options.series, check.getKey(), options.maxBytesPerSeries, out));
+			}
 		}
 		out.println((status == 0) ? "Benchmark gate passed." : "Benchmark gate FAILED.");
 		return status;
@@ -134,6 +145,23 @@ public final class BenchmarkGate {
 		out.printf(Locale.ROOT, "%s %s: %s allocates %,.0f B/op, %.3f of %s's %,.0f B/op (limit %.3f)%n",
 				passed ? "PASS" : "FAIL", where, CANDIDATE, candidate.bytesPerOp, actual, BASELINE, baseline.bytesPerOp,
 				ratio);
+		return passed ? 0 : 1;
+	}
+
+	/**
+	 * Check the starter's bytes per scrape against a budget per series that does not move
+	 * when Spring Boot or Micrometer get cheaper.
+	 */
+	private static int checkBudget(List<Result> results, String series, String format, double maxBytesPerSeries,
+			PrintStream out) {
+		Result candidate = find(results, CANDIDATE, series, format);
+		if (candidate == null) {
+			return 1;
+		}
+		double perSeries = candidate.bytesPerOp / parseSeries(series);
+		boolean passed = perSeries <= maxBytesPerSeries;
+		out.printf(Locale.ROOT, "%s %s at %s series: leanscrape allocates %.2f B per series per scrape (budget %.2f)%n",
+				passed ? "PASS" : "FAIL", format, series, perSeries, maxBytesPerSeries);
 		return passed ? 0 : 1;
 	}
 
@@ -214,11 +242,18 @@ public final class BenchmarkGate {
 
 		boolean tableOnly;
 
+		/**
+		 * The most bytes per series per scrape the starter may allocate, or {@code 0} for
+		 * no such check.
+		 */
+		double maxBytesPerSeries;
+
 		static Options parse(String[] args) {
 			Options options = new Options();
 			double textRatio = 1.0;
 			String openMetricsRatio = null;
 			String protobufRatio = "off";
+			Map<String, Double> extra = new LinkedHashMap<>();
 			for (int i = 0; i < args.length; i++) {
 				String arg = args[i];
 				switch (arg) {
@@ -229,9 +264,21 @@ public final class BenchmarkGate {
 					case "--protobuf-ratio" -> protobufRatio = value(args, ++i, arg);
 					case "--table-out" -> options.tableOut = Path.of(value(args, ++i, arg));
 					case "--table-only" -> options.tableOnly = true;
+					case "--check" -> {
+						String check = value(args, ++i, arg);
+						int equals = check.indexOf('=');
+						if (equals < 1) {
+							throw new IllegalArgumentException(
+									"--check takes FORMAT[/CONFIGURATION]=RATIO, not " + check);
+						}
+						extra.put(check.substring(0, equals), ratio(check.substring(equals + 1), arg));
+					}
+					case "--max-bytes-per-series" ->
+						options.maxBytesPerSeries = Double.parseDouble(value(args, ++i, arg));
 					default -> throw new IllegalArgumentException("unknown argument '" + arg + "'; expected "
 							+ "[--results FILE] [--series N] [--ratio R] [--openmetrics-ratio R|off] "
-							+ "[--protobuf-ratio R|off] [--table-out FILE] [--table-only]");
+							+ "[--protobuf-ratio R|off] [--check FORMAT/CONFIGURATION=R] "
+							+ "[--max-bytes-per-series B] [--table-out FILE] [--table-only]");
 				}
 			}
 			options.ratios.put("text", textRatio);
@@ -244,6 +291,7 @@ public final class BenchmarkGate {
 			if (!"off".equals(protobufRatio)) {
 				options.ratios.put("protobuf", ratio(protobufRatio, "--protobuf-ratio"));
 			}
+			options.ratios.putAll(extra);
 			return options;
 		}
 
@@ -303,6 +351,12 @@ public final class BenchmarkGate {
 				Object format = params.get("format");
 				if (series == null || format == null) {
 					continue;
+				}
+				Object configuration = params.get("configuration");
+				if (configuration != null && !"plain".equals(configuration.toString())) {
+					// A configuration other than the meters alone is checked as a format
+					// of its own: openmetrics/tracing, text/foreign.
+					format = format + "/" + configuration;
 				}
 				String benchmark = String.valueOf(result.get("benchmark"));
 				Map<?, ?> primary = map(result.get("primaryMetric"));

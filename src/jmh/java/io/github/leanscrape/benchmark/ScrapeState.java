@@ -51,6 +51,13 @@ public class ScrapeState {
 	@Param({ "text", "openmetrics", "protobuf" })
 	public String format = "text";
 
+	/**
+	 * What runs beside the meters: {@code plain}, {@code tracing} (exemplars) or
+	 * {@code foreign} (a client_java collector).
+	 */
+	@Param({ "plain", "tracing", "foreign" })
+	public String configuration = "plain";
+
 	@Nullable SyntheticRegistry registry;
 
 	@Nullable PrometheusOutputFormat outputFormat;
@@ -69,7 +76,8 @@ public class ScrapeState {
 	 */
 	@Setup(Level.Trial)
 	public void setUp() throws IOException {
-		SyntheticRegistry registry = SyntheticRegistry.build(this.seriesCount);
+		SyntheticRegistry registry = SyntheticRegistry.build(this.seriesCount,
+				ScrapeConfiguration.of(this.configuration));
 		PrometheusOutputFormat outputFormat = outputFormat(this.format);
 		// What Spring Boot passes with its default configuration (see
 		// PrometheusPropertiesConfigAdapter): exemplars on all metric types.

@@ -1,13 +1,19 @@
 package io.github.leanscrape.benchmark;
 
 import java.time.Duration;
+import java.util.Properties;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.model.registry.Collector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.tracer.common.SpanContext;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -80,17 +86,33 @@ final class SyntheticRegistry {
 	 * @return the registry
 	 */
 	static SyntheticRegistry build(int seriesCount) {
+		return build(seriesCount, ScrapeConfiguration.PLAIN);
+	}
+
+	/**
+	 * Build a registry of {@code seriesCount} series in a configuration.
+	 * @param seriesCount the number of series, at least 100
+	 * @param configuration what runs beside the meters
+	 * @return the registry
+	 */
+	static SyntheticRegistry build(int seriesCount, ScrapeConfiguration configuration) {
 		if (seriesCount < 100) {
 			throw new IllegalArgumentException("seriesCount must be at least 100, not " + seriesCount);
 		}
 		int timers = Math.max(1, Math.round(seriesCount * 0.05f / (SLO_COUNT + 1)));
 		int gauges = seriesCount / 20;
-		int counters = seriesCount - timers * SERIES_PER_TIMER - gauges;
-		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT,
-				new PrometheusRegistry(), new FixedClock());
+		int foreign = (configuration == ScrapeConfiguration.FOREIGN) ? ForeignCollector.SERIES : 0;
+		int counters = seriesCount - timers * SERIES_PER_TIMER - gauges - foreign;
+		PrometheusMeterRegistry registry = (configuration == ScrapeConfiguration.TRACING)
+				? new PrometheusMeterRegistry(TracingConfig.INSTANCE, new PrometheusRegistry(), new FixedClock(),
+						new FixedSpanContext())
+				: new PrometheusMeterRegistry(PrometheusConfig.DEFAULT, new PrometheusRegistry(), new FixedClock());
 		addCounters(registry, counters);
 		double[] gaugeValues = addGauges(registry, gauges);
 		addTimers(registry, timers);
+		if (configuration == ScrapeConfiguration.FOREIGN) {
+			registry.getPrometheusRegistry().register(new ForeignCollector());
+		}
 		return new SyntheticRegistry(registry, gaugeValues, seriesCount);
 	}
 
@@ -183,6 +205,77 @@ final class SyntheticRegistry {
 	 */
 	double[] gaugeValues() {
 		return this.gaugeValues;
+	}
+
+	/**
+	 * Micrometer's defaults, with exemplars kept for a day instead of 70 seconds, so that
+	 * they are still there when a benchmark measures, long after the meters recorded.
+	 */
+	private static final class TracingConfig implements PrometheusConfig {
+
+		static final TracingConfig INSTANCE = new TracingConfig();
+
+		@Override
+		public @Nullable String get(String key) {
+			return null;
+		}
+
+		@Override
+		public Properties prometheusProperties() {
+			Properties properties = PrometheusConfig.DEFAULT.prometheusProperties();
+			properties.setProperty("io.prometheus.exemplars.maxRetentionPeriodSeconds", "86400");
+			return properties;
+		}
+
+	}
+
+	/**
+	 * A span that is always current and sampled, as under a tracer that samples every
+	 * request.
+	 */
+	private static final class FixedSpanContext implements SpanContext {
+
+		@Override
+		public String getCurrentTraceId() {
+			return "4bf92f3577b34da6a3ce929d0e0e4736";
+		}
+
+		@Override
+		public String getCurrentSpanId() {
+			return "00f067aa0ba902b7";
+		}
+
+		@Override
+		public boolean isCurrentSpanSampled() {
+			return true;
+		}
+
+		@Override
+		public void markCurrentSpanAsExemplar() {
+		}
+
+	}
+
+	/**
+	 * A small collector of a library's own, registered in client_java beside Micrometer:
+	 * one gauge family of ten series, taken from the counters' share.
+	 */
+	private static final class ForeignCollector implements Collector {
+
+		static final int SERIES = 10;
+
+		@Override
+		public MetricSnapshot collect() {
+			GaugeSnapshot.Builder gauge = GaugeSnapshot.builder().name("library_pool_size").help("Pool size");
+			for (int i = 0; i < SERIES; i++) {
+				gauge.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
+					.labels(Labels.of("pool", "pool-" + i))
+					.value(i * 4)
+					.build());
+			}
+			return gauge.build();
+		}
+
 	}
 
 }

@@ -123,6 +123,13 @@ final class FamilyWriter {
 				values[i - start] = (meter instanceof Counter counter) ? counter.count()
 						: ((FunctionCounter) meter).count();
 			}
+			if (exemplars != null) {
+				// The exemplars too, for the same reason: a chain of references each.
+				for (int i = start; i < end; i++) {
+					exemplars.block[i - start] = (series[i] instanceof ExemplarSeries sampled)
+							? sampled.exemplars.latest(exemplars.now()) : null;
+				}
+			}
 			for (int i = start; i < end; i++) {
 				double value = values[i - start];
 				if (value < 0) {
@@ -133,9 +140,9 @@ final class FamilyWriter {
 				writeSample(family.sampleName, series[i].labels, out);
 				out.writeDouble(value);
 				if (exemplars != null && series[i] instanceof ExemplarSeries sampled) {
-					// Counter lines carry their exemplar whatever
+					// Counter lines carry their exemplar, whatever
 					// exemplarsOnAllMetricTypes.
-					writeExemplar(sampled.exemplars.latest(exemplars.now()), sampled.exemplars, out);
+					writeExemplar(exemplars.block[i - start], sampled.exemplars, out);
 				}
 				out.write('\n');
 			}
@@ -399,7 +406,7 @@ final class FamilyWriter {
 			}
 			String name = labels.getName(i);
 			if (PrometheusNaming.isValidLegacyLabelName(name)) {
-				writeEscaped(name, out);
+				out.writeAscii(name);
 			}
 			else {
 				out.write('"');
@@ -434,6 +441,11 @@ final class FamilyWriter {
 	 */
 	private static void writeEscaped(String value, ChunkedOutput out) {
 		int length = value.length();
+		if (isPlainAscii(value, length)) {
+			// Trace and span ids: copied in one go.
+			out.writeAscii(value);
+			return;
+		}
 		for (int i = 0; i < length; i++) {
 			char c = value.charAt(i);
 			if (c == '\\' || c == '"') {
@@ -456,6 +468,16 @@ final class FamilyWriter {
 				i = end - 1;
 			}
 		}
+	}
+
+	private static boolean isPlainAscii(String value, int length) {
+		for (int i = 0; i < length; i++) {
+			char c = value.charAt(i);
+			if (c >= 0x80 || c == '\\' || c == '"' || c == '\n') {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	private static void writeSample(byte[] name, byte[] labels, ChunkedOutput out) {
