@@ -133,6 +133,25 @@ final class PrometheusServer implements AutoCloseable {
 		}, (result) -> result.isArray() && !result.isEmpty());
 	}
 
+	/**
+	 * Wait for the server to hold exemplars of the series a query selects (it keeps them
+	 * only with {@code --enable-feature=exemplar-storage}).
+	 * @param promql the query
+	 * @param timeout how long to wait
+	 * @return the series and their exemplars, as the exemplar API answers
+	 */
+	JsonNode awaitExemplars(String promql, Duration timeout) {
+		return await(timeout, "exemplars of " + promql, () -> {
+			long now = System.currentTimeMillis() / 1000;
+			JsonNode response = get("/api/v1/query_exemplars?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8)
+					+ "&start=" + (now - 3600) + "&end=" + (now + 3600));
+			if (!"success".equals(response.path("status").asString())) {
+				return fail("Exemplar query " + promql + " failed: " + response + logTail());
+			}
+			return response.path("data");
+		}, (result) -> result.isArray() && !result.isEmpty());
+	}
+
 	private JsonNode await(Duration timeout, String what, Probe probe, Predicate<JsonNode> done) {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		JsonNode last = null;
