@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.distribution.CountAtBucket;
@@ -177,8 +178,16 @@ final class FamilyWriter {
 	private static int writeMaxima(Family family, Series[] series, ChunkedOutput out) {
 		for (Series each : series) {
 			Meter meter = each.meter;
-			double max = (meter instanceof Timer timer) ? timer.max(TimeUnit.SECONDS)
-					: ((DistributionSummary) meter).max();
+			double max;
+			if (meter instanceof Timer timer) {
+				max = timer.max(TimeUnit.SECONDS);
+			}
+			else if (meter instanceof LongTaskTimer longTask) {
+				max = longTask.max(TimeUnit.SECONDS);
+			}
+			else {
+				max = ((DistributionSummary) meter).max();
+			}
 			writeSample(family.sampleName, each.labels, out);
 			out.writeDouble(max);
 			out.write('\n');
@@ -215,6 +224,17 @@ final class FamilyWriter {
 				}
 				count = summary.count();
 				sum = summary.totalAmount();
+			}
+			else if (meter instanceof LongTaskTimer longTask) {
+				// One snapshot, as Micrometer takes it: the tasks' durations move with
+				// the
+				// clock.
+				HistogramSnapshot snapshot = longTask.takeSnapshot();
+				count = snapshot.count();
+				sum = snapshot.total(TimeUnit.SECONDS);
+				if (each.percentiles) {
+					lines += writeQuantiles(family, each, snapshot.percentileValues(), true, out, null, 0);
+				}
 			}
 			else {
 				FunctionTimer timer = (FunctionTimer) meter;

@@ -236,6 +236,9 @@ final class MeterIndex {
 		if (meter instanceof io.micrometer.core.instrument.DistributionSummary summary) {
 			return summary.takeSnapshot().percentileValues().length > 0;
 		}
+		if (meter instanceof io.micrometer.core.instrument.LongTaskTimer longTask) {
+			return longTask.takeSnapshot().percentileValues().length > 0;
+		}
 		return false;
 	}
 

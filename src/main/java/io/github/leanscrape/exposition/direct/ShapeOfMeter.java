@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.prometheusmetrics.PrometheusDistributionSummary;
 import io.micrometer.prometheusmetrics.PrometheusTimer;
@@ -11,15 +12,16 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The families a meter of a given kind feeds, as Micrometer's Prometheus registry lays
- * them out. Meters the direct path does not write (long task timers, custom meters, info
- * gauges, meters of other registries) have no shape and stay on the reference path.
+ * them out. Meters the direct path does not write (long task timers with buckets, custom
+ * meters, info gauges, meters of other registries) have no shape and stay on the
+ * reference path.
  *
  * @author leanscrape
  */
 enum ShapeOfMeter {
 
 	COUNTER, GAUGE, TIMER_SUMMARY, TIMER_HISTOGRAM, DISTRIBUTION_SUMMARY_SUMMARY, DISTRIBUTION_SUMMARY_HISTOGRAM,
-	FUNCTION_TIMER;
+	FUNCTION_TIMER, LONG_TASK_TIMER_SUMMARY;
 
 	/**
 	 * Return the shape of a meter, or {@code null} when the direct path does not write
@@ -46,6 +48,11 @@ enum ShapeOfMeter {
 		if (meter instanceof FunctionTimer) {
 			return FUNCTION_TIMER;
 		}
+		if (meter instanceof LongTaskTimer longTask) {
+			// With buckets Micrometer writes a gauge histogram, left to the reference
+			// path.
+			return (longTask.takeSnapshot().histogramCounts().length > 0) ? null : LONG_TASK_TIMER_SUMMARY;
+		}
 		return null;
 	}
 
@@ -59,7 +66,7 @@ enum ShapeOfMeter {
 		return switch (this) {
 			case COUNTER -> new Family[] { new Family(conventionName, SeriesKind.COUNTER, help) };
 			case GAUGE -> new Family[] { new Family(conventionName, SeriesKind.GAUGE, help) };
-			case TIMER_SUMMARY, DISTRIBUTION_SUMMARY_SUMMARY ->
+			case TIMER_SUMMARY, DISTRIBUTION_SUMMARY_SUMMARY, LONG_TASK_TIMER_SUMMARY ->
 				new Family[] { new Family(conventionName, SeriesKind.SUMMARY, help),
 						new Family(conventionName + "_max", SeriesKind.MAX, help) };
 			case TIMER_HISTOGRAM, DISTRIBUTION_SUMMARY_HISTOGRAM ->
@@ -76,7 +83,7 @@ enum ShapeOfMeter {
 	 */
 	@Nullable String reservedLabel() {
 		return switch (this) {
-			case TIMER_SUMMARY, DISTRIBUTION_SUMMARY_SUMMARY, FUNCTION_TIMER -> "quantile";
+			case TIMER_SUMMARY, DISTRIBUTION_SUMMARY_SUMMARY, FUNCTION_TIMER, LONG_TASK_TIMER_SUMMARY -> "quantile";
 			case TIMER_HISTOGRAM, DISTRIBUTION_SUMMARY_HISTOGRAM -> "le";
 			default -> null;
 		};

@@ -96,10 +96,13 @@ class DirectRendererConcurrencyTests {
 		AtomicLong removals = new AtomicLong();
 		AtomicLong recordings = new AtomicLong();
 		ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
-		// Names the direct path leaves to the registry's collector, written inside direct
-		// scrapes, and never removed (see below).
+		// Names the direct path leaves to the registry's collector (long task timers with
+		// buckets), written inside direct scrapes, and never removed (see below).
 		for (String batch : VALUES) {
-			LongTaskTimer.builder("batch.active").tag("batch", batch).register(registry);
+			LongTaskTimer.builder("batch.active")
+				.tag("batch", batch)
+				.serviceLevelObjectives(Duration.ofSeconds(1), Duration.ofSeconds(10))
+				.register(registry);
 		}
 		long deadline = System.nanoTime() + DEADLINE.toNanos();
 		List<Thread> threads = new ArrayList<>();

@@ -1,6 +1,7 @@
 package io.github.leanscrape.exposition.direct;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Properties;
 import java.util.Set;
 
@@ -204,7 +205,11 @@ class DirectRendererFallbackTests {
 					spanContext);
 			this.counter = Counter.builder("requests").tag("uri", "/a").register(this.registry);
 			this.counter.increment(2);
-			this.task = LongTaskTimer.builder("batch").register(this.registry).start();
+			// With buckets: a gauge histogram, left to the reference path.
+			this.task = LongTaskTimer.builder("batch")
+				.serviceLevelObjectives(Duration.ofSeconds(1), Duration.ofSeconds(10))
+				.register(this.registry)
+				.start();
 			this.renderer = new DirectRenderer(this.registry, config, properties,
 					new ReferenceRenderer(this.registry.getPrometheusRegistry(), properties), Long.MAX_VALUE);
 			this.boot = new PrometheusScrapeEndpoint(this.registry.getPrometheusRegistry(), properties);
