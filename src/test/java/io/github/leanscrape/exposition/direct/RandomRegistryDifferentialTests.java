@@ -17,6 +17,7 @@ import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.ReferenceRenderer;
 import io.github.leanscrape.support.FrozenClock;
+import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -25,6 +26,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.Measurement;
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MockClock;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Statistic;
 import io.micrometer.core.instrument.Tags;
@@ -34,7 +36,16 @@ import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusDurationNamingConvention;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusNamingConvention;
+import io.prometheus.metrics.model.registry.Collector;
+import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.prometheus.metrics.tracer.common.SpanContext;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
@@ -45,8 +56,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Thousands of random registries, each scraped by the direct path and by Spring Boot's
  * endpoint, in both text formats, with and without a name filter, before and after random
- * removals: the bytes must be equal, or both must fail. The seed of a failing registry is
- * in the failure message; {@code -Dleanscrape.random.seed=N} replays it alone.
+ * removals: the bytes must be equal, or both must fail. The registries run what real
+ * services run, at random: tracing (exemplars, on all metric types or not), collectors
+ * registered outside Micrometer (some with the name of a meter), descriptions off, a
+ * naming convention of the application's own, a clock that moves between scrapes (max and
+ * percentile windows rotate, long task timers grow) and values recorded again between
+ * scrapes. The seed of a failing registry is in the failure message;
+ * {@code -Dleanscrape.random.seed=N} replays it alone.
  */
 class RandomRegistryDifferentialTests {
 
@@ -60,7 +76,7 @@ class RandomRegistryDifferentialTests {
 			"quantile", "statistic", "Mixed.Case", "zone", "k" };
 
 	private static final String[] VALUES = { "/", "/api/{id}", "GET", "200", "", "a\"b", "back\\slash", "new\nline",
-			"zürich", "東京", "😀", "x y", "0", "10", "9", "-", "a,b", "}" };
+			"zürich", "東京", "😀", "x y", "0", "10", "9", "-", "a,b", "}", "carriage\rreturn", "tab\there" };
 
 	private static final double[] SPECIAL = { 0, -0.0, 1, 0.5, 1e-5, 1e7, 9_999_999, 12_345_678.9, Double.NaN,
 			Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.MIN_VALUE, Double.MAX_VALUE, 2e23, -3.25,
@@ -71,6 +87,8 @@ class RandomRegistryDifferentialTests {
 	private long referenceScrapes;
 
 	private long referenceFamilies;
+
+	private long scrapesWithExemplars;
 
 	@Test
 	void directPathEqualsSpringBootsEndpointOnRandomRegistries() {
@@ -93,18 +111,35 @@ class RandomRegistryDifferentialTests {
 			// and the per-name fallback was exercised too.
 			assertThat(this.directScrapes).isGreaterThan(9 * this.referenceScrapes);
 			assertThat(this.referenceFamilies).isPositive();
+			assertThat(this.scrapesWithExemplars).as("scrapes with exemplars").isPositive();
 		}
 	}
 
 	private void checkRegistry(long seed) {
 		Random random = new Random(seed);
-		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT,
-				new PrometheusRegistry(), new FrozenClock());
+		Properties properties = PrometheusConfig.DEFAULT.prometheusProperties();
+		boolean tracing = random.nextInt(3) == 0;
+		if (tracing) {
+			properties.setProperty("io.prometheus.exporter.exemplarsOnAllMetricTypes",
+					String.valueOf(random.nextBoolean()));
+			// Sample every recording, so that many slots fill.
+			properties.setProperty("io.prometheus.exemplars.sampleIntervalMilliseconds", "1");
+			properties.setProperty("io.prometheus.exemplars.minRetentionPeriodSeconds", "1");
+		}
+		PrometheusConfig config = new RandomConfig(properties, random.nextInt(5) != 0);
+		MockClock movingClock = (random.nextInt(3) == 0) ? new MockClock() : null;
+		Clock clock = (movingClock != null) ? movingClock : new FrozenClock();
+		PrometheusMeterRegistry registry = tracing
+				? new PrometheusMeterRegistry(config, new PrometheusRegistry(), clock, new RandomSpanContext(random))
+				: new PrometheusMeterRegistry(config, new PrometheusRegistry(), clock);
 		if (random.nextInt(4) == 0) {
 			registry.config().commonTags("app", pick(random, VALUES));
 		}
 		if (random.nextInt(6) == 0) {
 			registry.config().namingConvention(new PrometheusDurationNamingConvention());
+		}
+		else if (random.nextInt(8) == 0) {
+			registry.config().namingConvention(new ApplicationNamingConvention());
 		}
 		if (random.nextInt(4) == 0) {
 			registry.config().meterFilter(MeterFilter.deny((id) -> id.getName().startsWith("jobs")));
@@ -112,11 +147,13 @@ class RandomRegistryDifferentialTests {
 		if (random.nextInt(4) == 0) {
 			registry.config().meterFilter(MeterFilter.renameTag("http.requests", "uri", "path"));
 		}
-		Properties properties = PrometheusConfig.DEFAULT.prometheusProperties();
 		ReferenceRenderer reference = new ReferenceRenderer(registry.getPrometheusRegistry(), properties);
 		boolean createFirst = random.nextBoolean();
 		DirectRenderer direct = createFirst
-				? new DirectRenderer(registry, PrometheusConfig.DEFAULT, properties, reference, Long.MAX_VALUE) : null;
+				? new DirectRenderer(registry, config, properties, reference, Long.MAX_VALUE) : null;
+		if (random.nextInt(4) == 0) {
+			registerForeignCollector(registry, random);
+		}
 		List<Object> strong = new ArrayList<>();
 		List<Meter> meters = new ArrayList<>();
 		int count = 1 + random.nextInt(25);
@@ -133,9 +170,14 @@ class RandomRegistryDifferentialTests {
 			}
 		}
 		if (direct == null) {
-			direct = new DirectRenderer(registry, PrometheusConfig.DEFAULT, properties, reference, Long.MAX_VALUE);
+			direct = new DirectRenderer(registry, config, properties, reference, Long.MAX_VALUE);
 		}
 		PrometheusScrapeEndpoint boot = new PrometheusScrapeEndpoint(registry.getPrometheusRegistry(), properties);
+		compareAll(direct, boot, random, registry);
+		if (movingClock != null) {
+			movingClock.add(Duration.ofSeconds(1 + random.nextInt(300)));
+		}
+		recordAgain(registry, random);
 		compareAll(direct, boot, random, registry);
 		int removals = random.nextInt(meters.size() + 1);
 		for (int i = 0; i < removals; i++) {
@@ -205,8 +247,11 @@ class RandomRegistryDifferentialTests {
 					"Spring Boot's endpoint failed (" + bootFailure + ") where the direct path did not, " + format + " "
 							+ names + ":\n" + new String(actual, StandardCharsets.UTF_8));
 		}
-		assertThat(new String(actual, StandardCharsets.UTF_8)).as(format + " " + names)
-			.isEqualTo(new String(expected, StandardCharsets.UTF_8));
+		String text = new String(expected, StandardCharsets.UTF_8);
+		assertThat(new String(actual, StandardCharsets.UTF_8)).as(format + " " + names).isEqualTo(text);
+		if (text.contains(" # {")) {
+			this.scrapesWithExemplars++;
+		}
 		assertThat(actual).isEqualTo(expected);
 		assertThat(pool.leasedChunks()).isZero();
 	}
@@ -320,6 +365,59 @@ class RandomRegistryDifferentialTests {
 		}
 	}
 
+	/**
+	 * Record into the registry's counters, timers and summaries again, as traffic does
+	 * between two scrapes.
+	 */
+	private static void recordAgain(PrometheusMeterRegistry registry, Random random) {
+		for (Meter meter : registry.getMeters()) {
+			if (random.nextBoolean()) {
+				continue;
+			}
+			if (meter instanceof Counter counter) {
+				counter.increment(random.nextInt(10));
+			}
+			else if (meter instanceof Timer timer) {
+				timer.record(Duration.ofNanos(random.nextInt(2_000_000_000)));
+			}
+			else if (meter instanceof DistributionSummary summary) {
+				summary.record(random.nextDouble() * 500);
+			}
+		}
+	}
+
+	/**
+	 * Register a collector of client_java's beside Micrometer's: a family or two, one of
+	 * them sometimes with the name of a meter.
+	 */
+	private static void registerForeignCollector(PrometheusMeterRegistry registry, Random random) {
+		String name = (random.nextInt(4) == 0) ? "a" : "foreign_" + random.nextInt(3);
+		String help = pick(random, new String[] { "", "Foreign \"help\"\twith\rodd\ncharacters", "Grüße" });
+		String value = pick(random, VALUES);
+		double number = value(random);
+		Collector gauge = () -> GaugeSnapshot.builder()
+			.name(name)
+			.help(help)
+			.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
+				.labels(Labels.of("source", value))
+				.value(number)
+				.build())
+			.build();
+		try {
+			registry.getPrometheusRegistry().register(gauge);
+			if (random.nextBoolean()) {
+				registry.getPrometheusRegistry()
+					.register((MultiCollector) () -> MetricSnapshots.of(CounterSnapshot.builder()
+						.name("zz_foreign_events")
+						.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().value(Math.abs(number)).build())
+						.build()));
+			}
+		}
+		catch (RuntimeException ex) {
+			// client_java refused the name: nothing foreign then.
+		}
+	}
+
 	private static double value(Random random) {
 		return (random.nextInt(3) == 0) ? SPECIAL[random.nextInt(SPECIAL.length)]
 				: (random.nextDouble() - 0.3) * Math.pow(10, random.nextInt(12) - 4);
@@ -332,6 +430,81 @@ class RandomRegistryDifferentialTests {
 
 	private static String pick(Random random, String[] values) {
 		return values[random.nextInt(values.length)];
+	}
+
+	/**
+	 * The registry's configuration: client_java's properties, and descriptions on or off.
+	 */
+	private static final class RandomConfig implements PrometheusConfig {
+
+		private final Properties properties;
+
+		private final boolean descriptions;
+
+		RandomConfig(Properties properties, boolean descriptions) {
+			this.properties = properties;
+			this.descriptions = descriptions;
+		}
+
+		@Override
+		public @Nullable String get(String key) {
+			return null;
+		}
+
+		@Override
+		public boolean descriptions() {
+			return this.descriptions;
+		}
+
+		@Override
+		public Properties prometheusProperties() {
+			return this.properties;
+		}
+
+	}
+
+	/**
+	 * An application's own naming convention: Prometheus's, with a prefix.
+	 */
+	private static final class ApplicationNamingConvention extends PrometheusNamingConvention {
+
+		@Override
+		public String name(String name, Meter.Type type, @Nullable String baseUnit) {
+			return super.name("app." + name, type, baseUnit);
+		}
+
+	}
+
+	/**
+	 * A span that is sampled or not, with ids that change from recording to recording.
+	 */
+	private static final class RandomSpanContext implements SpanContext {
+
+		private final Random random;
+
+		RandomSpanContext(Random random) {
+			this.random = new Random(random.nextLong());
+		}
+
+		@Override
+		public @Nullable String getCurrentTraceId() {
+			return Long.toHexString(this.random.nextLong()) + Long.toHexString(this.random.nextLong());
+		}
+
+		@Override
+		public @Nullable String getCurrentSpanId() {
+			return Long.toHexString(this.random.nextLong());
+		}
+
+		@Override
+		public boolean isCurrentSpanSampled() {
+			return this.random.nextInt(5) != 0;
+		}
+
+		@Override
+		public void markCurrentSpanAsExemplar() {
+		}
+
 	}
 
 }
