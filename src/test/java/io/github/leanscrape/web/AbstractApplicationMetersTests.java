@@ -1,0 +1,125 @@
+package io.github.leanscrape.web;
+
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.leanscrape.support.HttpScraper;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusScrapeEndpoint;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The meters a real Spring Boot application registers (JVM, process, system, the web
+ * server, {@code http.server.requests} and its long task timer, logback, executors), none
+ * denied, scraped over HTTP and compared with Spring Boot's endpoint on the same
+ * registry. Their values move between two scrapes (memory, CPU, uptime), so each sample
+ * line is compared up to its value: the families, their order, metadata and label sets
+ * must be Spring Boot's, byte for byte; and the direct path must have written nearly all
+ * of it.
+ */
+abstract class AbstractApplicationMetersTests {
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	PrometheusRegistry prometheusRegistry;
+
+	@Autowired
+	PrometheusConfig prometheusConfig;
+
+	@Autowired
+	MeterRegistry meterRegistry;
+
+	@ParameterizedTest
+	@ValueSource(strings = { "text/plain", "application/openmetrics-text" })
+	void everyMeterOfTheApplicationIsSpringBoots(String accept) {
+		HttpScraper http = new HttpScraper(this.port);
+		// Traffic, so that http.server.requests and the server's meters have series.
+		for (int i = 0; i < 5; i++) {
+			assertThat(http.get("/actuator/health").statusCode()).isEqualTo(200);
+		}
+		PrometheusScrapeEndpoint boot = new PrometheusScrapeEndpoint(this.prometheusRegistry,
+				this.prometheusConfig.prometheusProperties());
+		// A first scrape gives the scrape requests' own series; the second is compared.
+		assertThat(http.get("/actuator/prometheus", "Accept", accept).statusCode()).isEqualTo(200);
+		HttpResponse<byte[]> response = http.get("/actuator/prometheus", "Accept", accept);
+		assertThat(response.statusCode()).isEqualTo(200);
+		String starter = new String(response.body(), StandardCharsets.UTF_8);
+		String springBoot = new String(boot.scrape(format(accept), null).getBody(), StandardCharsets.UTF_8);
+		assertThat(starter).contains("jvm_memory_used_bytes")
+			.contains("process_cpu_usage")
+			.contains("http_server_requests_seconds_count{")
+			.contains("http_server_requests_active_seconds")
+			.contains("logback_events_total")
+			.contains("executor_");
+		assertThat(withoutValues(starter)).isEqualTo(withoutValues(springBoot));
+		double wholeScrapeFallbacks = this.meterRegistry.get("leanscrape.fallbacks")
+			.tag("scope", "scrape")
+			.functionCounter()
+			.count();
+		assertThat(wholeScrapeFallbacks).isZero();
+	}
+
+	private static PrometheusOutputFormat format(String accept) {
+		return accept.startsWith("application/openmetrics-text") ? PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100
+				: PrometheusOutputFormat.CONTENT_TYPE_004;
+	}
+
+	/**
+	 * Return the body with every sample value replaced by {@code V}.
+	 * @param body the body
+	 * @return the body without values
+	 */
+	static String withoutValues(String body) {
+		List<String> lines = new ArrayList<>();
+		for (String line : body.split("\n", -1)) {
+			if (line.startsWith("#") || line.isEmpty()) {
+				lines.add(line);
+				continue;
+			}
+			lines.add(line.substring(0, valueStart(line)) + "V");
+		}
+		return String.join("\n", lines);
+	}
+
+	/**
+	 * Return where the value of a sample line starts: after the labels, whose quoted
+	 * values may hold spaces and braces.
+	 * @param line the sample line
+	 * @return the index of its value
+	 */
+	private static int valueStart(String line) {
+		int brace = line.indexOf('{');
+		int space = line.indexOf(' ');
+		if (brace < 0 || space < brace) {
+			return space + 1;
+		}
+		boolean quoted = false;
+		for (int i = brace + 1; i < line.length(); i++) {
+			char c = line.charAt(i);
+			if (quoted && c == '\\') {
+				i++;
+			}
+			else if (c == '"') {
+				quoted = !quoted;
+			}
+			else if (!quoted && c == '}') {
+				return i + 2;
+			}
+		}
+		return line.length();
+	}
+
+}
