@@ -79,11 +79,17 @@ final class Family {
 		this.name = name;
 		this.kind = kind;
 		String sampleName = (kind == SeriesKind.COUNTER && !name.endsWith("_total")) ? name + "_total" : name;
-		String textName = (kind == SeriesKind.COUNTER) ? sampleName : name;
+		if (kind == SeriesKind.INFO) {
+			// client_java writes an info metric's samples, and its text metadata, with
+			// _info after the family's name.
+			sampleName = name + "_info";
+		}
+		String textName = (kind == SeriesKind.COUNTER || kind == SeriesKind.INFO) ? sampleName : name;
 		String openMetricsName = (kind == SeriesKind.COUNTER)
 				? sampleName.substring(0, sampleName.length() - "_total".length()) : name;
+		String openMetricsType = (kind == SeriesKind.INFO) ? "info" : kind.type();
 		this.textMetadata = metadata(textName, kind.type(), escapeTextHelp(help), false);
-		this.openMetricsMetadata = metadata(openMetricsName, kind.type(), LabelEncoder.escape(help), true);
+		this.openMetricsMetadata = metadata(openMetricsName, openMetricsType, LabelEncoder.escape(help), true);
 		this.sampleName = ascii(sampleName);
 		// Only the names this kind writes are kept: most families are counters and
 		// gauges.

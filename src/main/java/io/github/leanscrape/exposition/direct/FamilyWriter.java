@@ -94,6 +94,7 @@ final class FamilyWriter {
 			case MAX -> writeMaxima(family, series, out);
 			case SUMMARY -> writeSummaries(family, series, out, exemplars);
 			case HISTOGRAM -> writeHistograms(family, series, format, out, exemplars);
+			case INFO -> writeInfos(family, series, out);
 		};
 		if (full) {
 			family.lastLines = lines;
@@ -171,6 +172,23 @@ final class FamilyWriter {
 				out.writeDouble(values[i - start]);
 				out.write('\n');
 			}
+		}
+		return series.length;
+	}
+
+	/**
+	 * Write the lines of an info metric: the value is always 1, and the gauge's function
+	 * is never called, as in Micrometer's collector.
+	 * @param family the family
+	 * @param series its series, in order
+	 * @param out the output
+	 * @return the lines written
+	 */
+	private static int writeInfos(Family family, Series[] series, ChunkedOutput out) {
+		for (Series each : series) {
+			writeSample(family.sampleName, each.labels, out);
+			out.write('1');
+			out.write('\n');
 		}
 		return series.length;
 	}

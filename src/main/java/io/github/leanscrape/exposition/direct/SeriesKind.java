@@ -32,7 +32,13 @@ enum SeriesKind {
 	 * Cumulative {@code _bucket} lines, {@code _count} and {@code _sum}: timers and
 	 * distribution summaries that publish a histogram.
 	 */
-	HISTOGRAM("histogram");
+	HISTOGRAM("histogram"),
+
+	/**
+	 * {@code name_info{labels} 1}: gauges named {@code *.info}, which Micrometer exports
+	 * as info metrics; typed {@code gauge} in text 0.0.4 and {@code info} in OpenMetrics.
+	 */
+	INFO("gauge");
 
 	private final String type;
 

@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
 enum ShapeOfMeter {
 
 	COUNTER, GAUGE, TIMER_SUMMARY, TIMER_HISTOGRAM, DISTRIBUTION_SUMMARY_SUMMARY, DISTRIBUTION_SUMMARY_HISTOGRAM,
-	FUNCTION_TIMER, LONG_TASK_TIMER_SUMMARY;
+	FUNCTION_TIMER, LONG_TASK_TIMER_SUMMARY, INFO;
 
 	/**
 	 * Return the shape of a meter, or {@code null} when the direct path does not write
@@ -34,9 +34,9 @@ enum ShapeOfMeter {
 			return COUNTER;
 		}
 		if (meter instanceof Gauge) {
-			// Micrometer exports a gauge named *.info as an info metric: not written
-			// here.
-			return meter.getId().getName().endsWith(".info") ? null : GAUGE;
+			// Micrometer exports a gauge named *.info as an info metric, whose value is
+			// always 1.
+			return meter.getId().getName().endsWith(".info") ? INFO : GAUGE;
 		}
 		if (meter instanceof PrometheusTimer timer) {
 			return (timer.histogramCounts().length > 0) ? TIMER_HISTOGRAM : TIMER_SUMMARY;
@@ -66,6 +66,7 @@ enum ShapeOfMeter {
 		return switch (this) {
 			case COUNTER -> new Family[] { new Family(conventionName, SeriesKind.COUNTER, help) };
 			case GAUGE -> new Family[] { new Family(conventionName, SeriesKind.GAUGE, help) };
+			case INFO -> new Family[] { new Family(conventionName, SeriesKind.INFO, help) };
 			case TIMER_SUMMARY, DISTRIBUTION_SUMMARY_SUMMARY, LONG_TASK_TIMER_SUMMARY ->
 				new Family[] { new Family(conventionName, SeriesKind.SUMMARY, help),
 						new Family(conventionName + "_max", SeriesKind.MAX, help) };
