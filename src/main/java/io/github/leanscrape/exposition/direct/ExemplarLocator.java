@@ -5,13 +5,10 @@ import java.lang.reflect.Field;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.prometheusmetrics.PrometheusCounter;
 import io.micrometer.prometheusmetrics.PrometheusDistributionSummary;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusTimer;
 import io.prometheus.metrics.core.exemplars.ExemplarSampler;
 import io.prometheus.metrics.core.exemplars.ExemplarSamplerConfig;
 import io.prometheus.metrics.model.snapshots.Exemplar;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,29 +23,35 @@ import org.jspecify.annotations.Nullable;
  */
 final class ExemplarLocator {
 
-	private static final Log logger = LogFactory.getLog(ExemplarLocator.class);
+	private static final String REFERENCE_PATH = "exemplars take the reference path";
 
-	private static final @Nullable Field COUNTER_SAMPLER = field(PrometheusCounter.class, "exemplarSampler");
+	private static final @Nullable Field COUNTER_SAMPLER = Reflection.field(PrometheusCounter.class, "exemplarSampler",
+			REFERENCE_PATH);
 
-	private static final @Nullable Field TIMER_SAMPLER = field(PrometheusTimer.class, "exemplarSampler");
+	private static final @Nullable Field TIMER_SAMPLER = Reflection.field(PrometheusTimer.class, "exemplarSampler",
+			REFERENCE_PATH);
 
-	private static final @Nullable Field TIMER_HISTOGRAM = field(PrometheusTimer.class, "histogram");
+	private static final @Nullable Field TIMER_HISTOGRAM = Reflection.field(PrometheusTimer.class, "histogram",
+			REFERENCE_PATH);
 
-	private static final @Nullable Field SUMMARY_SAMPLER = field(PrometheusDistributionSummary.class,
-			"exemplarSampler");
+	private static final @Nullable Field SUMMARY_SAMPLER = Reflection.field(PrometheusDistributionSummary.class,
+			"exemplarSampler", REFERENCE_PATH);
 
-	private static final @Nullable Field SUMMARY_HISTOGRAM = field(PrometheusDistributionSummary.class, "histogram");
+	private static final @Nullable Field SUMMARY_HISTOGRAM = Reflection.field(PrometheusDistributionSummary.class,
+			"histogram", REFERENCE_PATH);
 
-	private static final @Nullable Class<?> PROMETHEUS_HISTOGRAM = prometheusHistogramClass();
+	private static final @Nullable Class<?> PROMETHEUS_HISTOGRAM = Reflection.micrometerClass("PrometheusHistogram",
+			REFERENCE_PATH);
 
 	private static final @Nullable Field HISTOGRAM_SAMPLER = (PROMETHEUS_HISTOGRAM != null)
-			? field(PROMETHEUS_HISTOGRAM, "exemplarSampler") : null;
+			? Reflection.field(PROMETHEUS_HISTOGRAM, "exemplarSampler", REFERENCE_PATH) : null;
 
-	private static final @Nullable Field SAMPLED = field(ExemplarSampler.class, "exemplars");
+	private static final @Nullable Field SAMPLED = Reflection.field(ExemplarSampler.class, "exemplars", REFERENCE_PATH);
 
-	private static final @Nullable Field CUSTOM = field(ExemplarSampler.class, "customExemplars");
+	private static final @Nullable Field CUSTOM = Reflection.field(ExemplarSampler.class, "customExemplars",
+			REFERENCE_PATH);
 
-	private static final @Nullable Field CONFIG = field(ExemplarSampler.class, "config");
+	private static final @Nullable Field CONFIG = Reflection.field(ExemplarSampler.class, "config", REFERENCE_PATH);
 
 	/**
 	 * Return whether every field the locator reads was found.
@@ -68,7 +71,7 @@ final class ExemplarLocator {
 	@Nullable ExemplarSlots locate(Meter meter) {
 		Object sampler;
 		if (meter instanceof PrometheusCounter) {
-			sampler = get(COUNTER_SAMPLER, meter);
+			sampler = Reflection.get(COUNTER_SAMPLER, meter);
 		}
 		else if (meter instanceof PrometheusTimer) {
 			sampler = sampler(meter, TIMER_HISTOGRAM, TIMER_SAMPLER);
@@ -82,9 +85,9 @@ final class ExemplarLocator {
 		if (!(sampler instanceof ExemplarSampler exemplarSampler)) {
 			return null;
 		}
-		Object sampled = get(SAMPLED, exemplarSampler);
-		Object custom = get(CUSTOM, exemplarSampler);
-		Object config = get(CONFIG, exemplarSampler);
+		Object sampled = Reflection.get(SAMPLED, exemplarSampler);
+		Object custom = Reflection.get(CUSTOM, exemplarSampler);
+		Object config = Reflection.get(CONFIG, exemplarSampler);
 		if (!(sampled instanceof Exemplar[] sampledSlots) || !(custom instanceof Exemplar[] customSlots)
 				|| !(config instanceof ExemplarSamplerConfig samplerConfig)) {
 			return null;
@@ -102,46 +105,11 @@ final class ExemplarLocator {
 	 * @return the sampler, or {@code null} when it has none
 	 */
 	private static @Nullable Object sampler(Meter meter, @Nullable Field histogramField, @Nullable Field samplerField) {
-		Object histogram = get(histogramField, meter);
+		Object histogram = Reflection.get(histogramField, meter);
 		if (PROMETHEUS_HISTOGRAM != null && PROMETHEUS_HISTOGRAM.isInstance(histogram)) {
-			return get(HISTOGRAM_SAMPLER, histogram);
+			return Reflection.get(HISTOGRAM_SAMPLER, histogram);
 		}
-		return get(samplerField, meter);
-	}
-
-	private static @Nullable Object get(@Nullable Field field, @Nullable Object target) {
-		if (field == null || target == null) {
-			return null;
-		}
-		try {
-			return field.get(target);
-		}
-		catch (ReflectiveOperationException | RuntimeException ex) {
-			return null;
-		}
-	}
-
-	private static @Nullable Class<?> prometheusHistogramClass() {
-		try {
-			return Class.forName("io.micrometer.prometheusmetrics.PrometheusHistogram", false,
-					PrometheusMeterRegistry.class.getClassLoader());
-		}
-		catch (ClassNotFoundException | LinkageError ex) {
-			logger.debug("Cannot find Micrometer's Prometheus histogram; exemplars take the reference path", ex);
-			return null;
-		}
-	}
-
-	private static @Nullable Field field(Class<?> owner, String name) {
-		try {
-			Field field = owner.getDeclaredField(name);
-			field.setAccessible(true);
-			return field;
-		}
-		catch (ReflectiveOperationException | RuntimeException ex) {
-			logger.debug("Cannot read " + owner.getName() + "." + name + "; exemplars take the reference path", ex);
-			return null;
-		}
+		return Reflection.get(samplerField, meter);
 	}
 
 }

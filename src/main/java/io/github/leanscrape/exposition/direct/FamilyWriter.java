@@ -1,6 +1,5 @@
 package io.github.leanscrape.exposition.direct;
 
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
 import io.github.leanscrape.exposition.ChunkedOutput;
@@ -17,9 +16,6 @@ import io.micrometer.core.instrument.distribution.HistogramSnapshot;
 import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import io.micrometer.prometheusmetrics.PrometheusDistributionSummary;
 import io.micrometer.prometheusmetrics.PrometheusTimer;
-import io.prometheus.metrics.model.snapshots.Exemplar;
-import io.prometheus.metrics.model.snapshots.Labels;
-import io.prometheus.metrics.model.snapshots.PrometheusNaming;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,8 +35,6 @@ final class FamilyWriter {
 	static final int VALUE_BLOCK = 64;
 
 	private static final byte[] LE = { 'l', 'e', '=', '"' };
-
-	private static final byte[] EXEMPLAR = { ' ', '#', ' ', '{' };
 
 	private static final byte[] QUANTILE = { 'q', 'u', 'a', 'n', 't', 'i', 'l', 'e', '=', '"' };
 
@@ -144,7 +138,7 @@ final class FamilyWriter {
 				if (exemplars != null && series[i] instanceof ExemplarSeries sampled) {
 					// Counter lines carry their exemplar, whatever
 					// exemplarsOnAllMetricTypes.
-					writeExemplar(exemplars.block[i - start], sampled.exemplars, out);
+					ExemplarWriter.write(exemplars.block[i - start], sampled.exemplars, out);
 				}
 				out.write('\n');
 			}
@@ -292,7 +286,7 @@ final class FamilyWriter {
 			out.writeDouble(seconds ? value.value(TimeUnit.SECONDS) : value.value());
 			if (exemplars != null && exemplarCount > 0) {
 				exemplarIndex = (exemplarIndex + 1) % exemplarCount;
-				writeExemplar(exemplars.get(now, exemplarIndex), exemplars, out);
+				ExemplarWriter.write(exemplars.get(now, exemplarIndex), exemplars, out);
 			}
 			out.write('\n');
 		}
@@ -377,7 +371,7 @@ final class FamilyWriter {
 			double bound = seconds ? buckets[i].bucket(TimeUnit.SECONDS) : buckets[i].bucket();
 			writeBucket(family, series, bound, cumulative, out);
 			if (exemplars != null) {
-				writeExemplar(exemplars.inBucket(now, lower, bound), exemplars, out);
+				ExemplarWriter.write(exemplars.inBucket(now, lower, bound), exemplars, out);
 			}
 			out.write('\n');
 			lower = bound;
@@ -388,7 +382,7 @@ final class FamilyWriter {
 			cumulative += (long) ((infinite >= 0) ? infinite : 0);
 			writeBucket(family, series, Double.POSITIVE_INFINITY, cumulative, out);
 			if (exemplars != null) {
-				writeExemplar(exemplars.inBucket(now, lower, Double.POSITIVE_INFINITY), exemplars, out);
+				ExemplarWriter.write(exemplars.inBucket(now, lower, Double.POSITIVE_INFINITY), exemplars, out);
 			}
 			out.write('\n');
 		}
@@ -411,7 +405,7 @@ final class FamilyWriter {
 			writeSample(family.countName, series.labels, out);
 			out.writeLong(count);
 			if (countExemplars != null) {
-				writeExemplar(countExemplars.latest(now), countExemplars, out);
+				ExemplarWriter.write(countExemplars.latest(now), countExemplars, out);
 			}
 			out.write('\n');
 			lines++;
@@ -423,99 +417,6 @@ final class FamilyWriter {
 			lines++;
 		}
 		return lines;
-	}
-
-	/**
-	 * Write an exemplar at the end of a sample line, as client_java's OpenMetrics writer
-	 * does: {@code # {span_id="…",trace_id="…"} value seconds.millis}.
-	 * @param exemplar the exemplar, or {@code null} for none
-	 * @param slots where it came from, which knows how its value is written
-	 * @param out the output
-	 */
-	private static void writeExemplar(@Nullable Exemplar exemplar, ExemplarSlots slots, ChunkedOutput out) {
-		if (exemplar == null) {
-			return;
-		}
-		out.write(EXEMPLAR);
-		Labels labels = exemplar.getLabels();
-		for (int i = 0; i < labels.size(); i++) {
-			if (i > 0) {
-				out.write(',');
-			}
-			String name = labels.getName(i);
-			if (PrometheusNaming.isValidLegacyLabelName(name)) {
-				out.writeAscii(name);
-			}
-			else {
-				out.write('"');
-				writeEscaped(name, out);
-				out.write('"');
-			}
-			out.write('=');
-			out.write('"');
-			writeEscaped(labels.getValue(i), out);
-			out.write('"');
-		}
-		out.write('}');
-		out.write(' ');
-		out.writeDouble(slots.value(exemplar));
-		if (exemplar.hasTimestamp()) {
-			long millis = exemplar.getTimestampMillis();
-			out.write(' ');
-			out.writeLong(millis / 1000);
-			out.write('.');
-			int fraction = (int) (millis % 1000);
-			out.write('0' + fraction / 100);
-			out.write('0' + (fraction / 10) % 10);
-			out.write('0' + fraction % 10);
-		}
-	}
-
-	/**
-	 * Write a string as client_java escapes label values ({@code \\}, {@code \"},
-	 * {@code \n}), in UTF-8, without making a copy of it.
-	 * @param value the string
-	 * @param out the output
-	 */
-	private static void writeEscaped(String value, ChunkedOutput out) {
-		int length = value.length();
-		if (isPlainAscii(value, length)) {
-			// Trace and span ids: copied in one go.
-			out.writeAscii(value);
-			return;
-		}
-		for (int i = 0; i < length; i++) {
-			char c = value.charAt(i);
-			if (c == '\\' || c == '"') {
-				out.write('\\');
-				out.write(c);
-			}
-			else if (c == '\n') {
-				out.write('\\');
-				out.write('n');
-			}
-			else if (c < 0x80) {
-				out.write(c);
-			}
-			else {
-				// Rare in exemplar labels (trace and span ids are hex): encode this code
-				// point on its own.
-				int end = (Character.isHighSurrogate(c) && i + 1 < length) ? i + 2 : i + 1;
-				byte[] utf8 = value.substring(i, end).getBytes(StandardCharsets.UTF_8);
-				out.write(utf8, 0, utf8.length);
-				i = end - 1;
-			}
-		}
-	}
-
-	private static boolean isPlainAscii(String value, int length) {
-		for (int i = 0; i < length; i++) {
-			char c = value.charAt(i);
-			if (c >= 0x80 || c == '\\' || c == '"' || c == '\n') {
-				return false;
-			}
-		}
-		return true;
 	}
 
 	private static void writeSample(byte[] name, byte[] labels, ChunkedOutput out) {

@@ -14,8 +14,6 @@ import io.prometheus.metrics.model.registry.Collector;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,13 +29,14 @@ import org.jspecify.annotations.Nullable;
  */
 final class MicrometerInternals {
 
-	private static final Log logger = LogFactory.getLog(MicrometerInternals.class);
+	private static final String REFERENCE_PATH = "the reference path serves scrapes";
 
 	/**
 	 * The class of the meter registry's collectors (package-private in Micrometer), which
 	 * tells them apart from collectors registered by anything else.
 	 */
-	private static final @Nullable Class<?> MICROMETER_COLLECTOR = micrometerCollectorClass();
+	private static final @Nullable Class<?> MICROMETER_COLLECTOR = Reflection.micrometerClass("MicrometerCollector",
+			REFERENCE_PATH);
 
 	private final @Nullable Map<String, ?> collectorsByName;
 
@@ -54,8 +53,8 @@ final class MicrometerInternals {
 		this.collectorsByName = read(meterRegistry, PrometheusMeterRegistry.class, "collectorMap", Map.class);
 		this.singleCollectors = read(prometheusRegistry, PrometheusRegistry.class, "collectors", Collection.class);
 		this.multiCollectors = read(prometheusRegistry, PrometheusRegistry.class, "multiCollectors", Collection.class);
-		Field exemplars = field(PrometheusMeterRegistry.class, "exemplarSamplerFactory");
-		this.exemplarsPossible = (exemplars == null) || get(exemplars, meterRegistry) != null;
+		Field exemplars = Reflection.field(PrometheusMeterRegistry.class, "exemplarSamplerFactory", REFERENCE_PATH);
+		this.exemplarsPossible = (exemplars == null) || Reflection.get(exemplars, meterRegistry) != null;
 		this.config = read(meterRegistry, PrometheusMeterRegistry.class, "prometheusConfig", PrometheusConfig.class);
 	}
 
@@ -147,42 +146,9 @@ final class MicrometerInternals {
 		return ((this.config != null) ? this.config : fallback).descriptions();
 	}
 
-	private static @Nullable Class<?> micrometerCollectorClass() {
-		try {
-			return Class.forName("io.micrometer.prometheusmetrics.MicrometerCollector", false,
-					PrometheusMeterRegistry.class.getClassLoader());
-		}
-		catch (ClassNotFoundException | LinkageError ex) {
-			logger.debug("Cannot find Micrometer's collector class; the reference path serves scrapes", ex);
-			return null;
-		}
-	}
-
 	private static <T> @Nullable T read(Object target, Class<?> owner, String name, Class<T> type) {
-		Field field = field(owner, name);
-		Object value = (field != null) ? get(field, target) : null;
+		Object value = Reflection.get(Reflection.field(owner, name, REFERENCE_PATH), target);
 		return type.isInstance(value) ? type.cast(value) : null;
-	}
-
-	private static @Nullable Field field(Class<?> owner, String name) {
-		try {
-			Field field = owner.getDeclaredField(name);
-			field.setAccessible(true);
-			return field;
-		}
-		catch (ReflectiveOperationException | RuntimeException ex) {
-			logger.debug("Cannot read " + owner.getName() + "." + name + "; the reference path serves scrapes", ex);
-			return null;
-		}
-	}
-
-	private static @Nullable Object get(Field field, Object target) {
-		try {
-			return field.get(target);
-		}
-		catch (ReflectiveOperationException | RuntimeException ex) {
-			return null;
-		}
 	}
 
 }

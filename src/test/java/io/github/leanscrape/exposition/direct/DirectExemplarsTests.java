@@ -6,10 +6,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
-import io.github.leanscrape.exposition.ChunkedOutput;
-import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.ReferenceRenderer;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Counter;
@@ -52,19 +49,7 @@ class DirectExemplarsTests {
 		// Sample every recording, so that buckets and slots fill within the test.
 		properties.setProperty("io.prometheus.exemplars.sampleIntervalMilliseconds", "1");
 		properties.setProperty("io.prometheus.exemplars.minRetentionPeriodSeconds", "1");
-		PrometheusConfig config = new PrometheusConfig() {
-
-			@Override
-			public @Nullable String get(String key) {
-				return null;
-			}
-
-			@Override
-			public Properties prometheusProperties() {
-				return properties;
-			}
-
-		};
+		PrometheusConfig config = SpringBootsBytes.config(properties);
 		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(config, new PrometheusRegistry(), Clock.SYSTEM,
 				new CountingSpanContext());
 		Counter counter = Counter.builder("requests").tag("uri", "/a\"b\\c\nd").register(registry);
@@ -104,26 +89,13 @@ class DirectExemplarsTests {
 		String expected = new String(boot.scrape(OPENMETRICS, null).getBody(), StandardCharsets.UTF_8);
 		assertThat(expected).contains("# {span_id=").contains("slos_seconds_bucket{le=\"0.01\"}");
 		assertThat(expected.contains("plain_seconds_count 9 # {")).isEqualTo(onAllMetricTypes);
-		assertSame(renderer, boot, OPENMETRICS, null);
-		assertSame(renderer, boot, OPENMETRICS, Set.of("requests", "slos_seconds", "size_percentiles"));
-		assertSame(renderer, boot, TEXT, null);
+		SpringBootsBytes.assertSame(renderer, boot, this.pool, OPENMETRICS, null);
+		SpringBootsBytes.assertSame(renderer, boot, this.pool, OPENMETRICS,
+				Set.of("requests", "slos_seconds", "size_percentiles"));
+		SpringBootsBytes.assertSame(renderer, boot, this.pool, TEXT, null);
 		assertThat(renderer.wholeScrapeFallbacks()).isZero();
 		assertThat(renderer.directScrapes()).isEqualTo(3);
 		assertThat(this.pool.leasedChunks()).isZero();
-	}
-
-	private void assertSame(DirectRenderer renderer, PrometheusScrapeEndpoint boot, PrometheusOutputFormat format,
-			@Nullable Set<String> names) throws Exception {
-		ChunkedOutput output = new ChunkedOutput(this.pool, BodyKind.of(format, names), 0);
-		renderer.render(format, names, output);
-		PooledBody body = output.toBody();
-		try {
-			assertThat(new String(body.toByteArray(), StandardCharsets.UTF_8))
-				.isEqualTo(new String(boot.scrape(format, names).getBody(), StandardCharsets.UTF_8));
-		}
-		finally {
-			body.release();
-		}
 	}
 
 	/**

@@ -6,18 +6,14 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.CardinalityReport;
 import io.github.leanscrape.exposition.ChunkPool;
-import io.github.leanscrape.exposition.ChunkedOutput;
-import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.ReferenceRenderer;
 import io.github.leanscrape.support.FrozenClock;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
@@ -57,7 +53,7 @@ class DirectInfoTests {
 		for (Set<String> names : Arrays.asList(null, Set.of("app"), Set.of("app_info", "cache_info_bytes"))) {
 			for (PrometheusOutputFormat format : new PrometheusOutputFormat[] { PrometheusOutputFormat.CONTENT_TYPE_004,
 					PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100 }) {
-				assertSame(renderer, boot, format, names);
+				SpringBootsBytes.assertSame(renderer, boot, this.pool, format, names);
 			}
 		}
 		assertThat(new String(boot.scrape(PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100, null).getBody(),
@@ -68,20 +64,6 @@ class DirectInfoTests {
 		assertThat(report).isNotNull();
 		assertThat(report.families())
 			.anyMatch((family) -> family.name().equals("cache_info_bytes") && family.renderer().equals("direct"));
-	}
-
-	private void assertSame(DirectRenderer renderer, PrometheusScrapeEndpoint boot, PrometheusOutputFormat format,
-			@Nullable Set<String> names) throws Exception {
-		ChunkedOutput output = new ChunkedOutput(this.pool, BodyKind.of(format, names), 0);
-		renderer.render(format, names, output);
-		PooledBody body = output.toBody();
-		try {
-			assertThat(new String(body.toByteArray(), StandardCharsets.UTF_8)).as(format + " " + names)
-				.isEqualTo(new String(boot.scrape(format, names).getBody(), StandardCharsets.UTF_8));
-		}
-		finally {
-			body.release();
-		}
 	}
 
 }

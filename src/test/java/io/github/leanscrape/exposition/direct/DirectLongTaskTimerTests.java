@@ -1,14 +1,10 @@
 package io.github.leanscrape.exposition.direct;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.Set;
 
-import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
-import io.github.leanscrape.exposition.ChunkedOutput;
-import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.ReferenceRenderer;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MockClock;
@@ -51,40 +47,30 @@ class DirectLongTaskTimerTests {
 		DirectRenderer renderer = new DirectRenderer(registry, PrometheusConfig.DEFAULT, properties,
 				new ReferenceRenderer(registry.getPrometheusRegistry(), properties), Long.MAX_VALUE);
 		PrometheusScrapeEndpoint boot = new PrometheusScrapeEndpoint(registry.getPrometheusRegistry(), properties);
-		assertSame(renderer, boot, null);
+		assertBothFormats(renderer, boot, null);
 		LongTaskTimer.Sample first = active.start();
 		percentiles.start();
 		clock.add(Duration.ofMillis(1500));
 		LongTaskTimer.Sample second = active.start();
 		percentiles.start();
 		clock.add(Duration.ofMillis(250));
-		assertSame(renderer, boot, null);
+		assertBothFormats(renderer, boot, null);
 		other.start();
 		first.stop();
 		clock.add(Duration.ofSeconds(3));
-		assertSame(renderer, boot, null);
-		assertSame(renderer, boot, Set.of("jobs_running_seconds_max", "http_server_requests_active_seconds"));
+		assertBothFormats(renderer, boot, null);
+		assertBothFormats(renderer, boot, Set.of("jobs_running_seconds_max", "http_server_requests_active_seconds"));
 		second.stop();
-		assertSame(renderer, boot, null);
+		assertBothFormats(renderer, boot, null);
 		assertThat(renderer.wholeScrapeFallbacks()).isZero();
 		assertThat(renderer.familyFallbacks()).isZero();
 	}
 
-	private void assertSame(DirectRenderer renderer, PrometheusScrapeEndpoint boot, @Nullable Set<String> names)
+	private void assertBothFormats(DirectRenderer renderer, PrometheusScrapeEndpoint boot, @Nullable Set<String> names)
 			throws Exception {
-		for (PrometheusOutputFormat format : new PrometheusOutputFormat[] { PrometheusOutputFormat.CONTENT_TYPE_004,
-				PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100 }) {
-			ChunkedOutput output = new ChunkedOutput(this.pool, BodyKind.of(format, names), 0);
-			renderer.render(format, names, output);
-			PooledBody body = output.toBody();
-			try {
-				assertThat(new String(body.toByteArray(), StandardCharsets.UTF_8))
-					.isEqualTo(new String(boot.scrape(format, names).getBody(), StandardCharsets.UTF_8));
-			}
-			finally {
-				body.release();
-			}
-		}
+		SpringBootsBytes.assertSame(renderer, boot, this.pool, PrometheusOutputFormat.CONTENT_TYPE_004, names);
+		SpringBootsBytes.assertSame(renderer, boot, this.pool, PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100,
+				names);
 	}
 
 }

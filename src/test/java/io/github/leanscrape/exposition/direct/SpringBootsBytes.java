@@ -1,0 +1,73 @@
+package io.github.leanscrape.exposition.direct;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Properties;
+import java.util.Set;
+
+import io.github.leanscrape.exposition.BodyKind;
+import io.github.leanscrape.exposition.ChunkPool;
+import io.github.leanscrape.exposition.ChunkedOutput;
+import io.github.leanscrape.exposition.PooledBody;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusScrapeEndpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What the direct path's tests compare against: the body Spring Boot's endpoint sends for
+ * the same registry, format and filter.
+ */
+final class SpringBootsBytes {
+
+	private SpringBootsBytes() {
+	}
+
+	/**
+	 * Render a scrape directly and assert that its bytes are Spring Boot's.
+	 * @param renderer the direct renderer
+	 * @param boot Spring Boot's endpoint on the same registry
+	 * @param pool the pool to render into, which must get every chunk back
+	 * @param format the format
+	 * @param names the name filter, or {@code null}
+	 * @throws Exception when rendering fails
+	 */
+	static void assertSame(DirectRenderer renderer, PrometheusScrapeEndpoint boot, ChunkPool pool,
+			PrometheusOutputFormat format, @Nullable Set<String> names) throws Exception {
+		ChunkedOutput output = new ChunkedOutput(pool, BodyKind.of(format, names), 0);
+		renderer.render(format, names, output);
+		PooledBody body = output.toBody();
+		try {
+			assertThat(new String(body.toByteArray(), StandardCharsets.UTF_8)).as(format + " " + names)
+				.isEqualTo(new String(boot.scrape(format, names).getBody(), StandardCharsets.UTF_8));
+		}
+		finally {
+			body.release();
+		}
+		assertThat(pool.leasedChunks()).isZero();
+	}
+
+	/**
+	 * Return a registry configuration with client_java properties of the test's own.
+	 * @param properties the properties
+	 * @return the configuration
+	 */
+	static PrometheusConfig config(Properties properties) {
+		return new PrometheusConfig() {
+
+			@Override
+			public @Nullable String get(String key) {
+				return null;
+			}
+
+			@Override
+			public Properties prometheusProperties() {
+				return properties;
+			}
+
+		};
+	}
+
+}
