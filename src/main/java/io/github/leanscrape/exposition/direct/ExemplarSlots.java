@@ -62,18 +62,8 @@ final class ExemplarSlots {
 	 */
 	int count(long now) {
 		int count = 0;
-		for (Exemplar exemplar : this.custom) {
-			if (exemplar != null && isLive(exemplar, now)) {
-				count++;
-			}
-		}
-		for (Exemplar exemplar : this.sampled) {
-			if (count >= this.sampled.length) {
-				break;
-			}
-			if (exemplar != null && isLive(exemplar, now)) {
-				count++;
-			}
+		for (int position = 0; (position = nextLive(position, count, now)) >= 0; position++) {
+			count++;
 		}
 		return count;
 	}
@@ -86,17 +76,9 @@ final class ExemplarSlots {
 	 */
 	@Nullable Exemplar get(long now, int index) {
 		int seen = 0;
-		for (Exemplar exemplar : this.custom) {
-			if (exemplar != null && isLive(exemplar, now) && seen++ == index) {
-				return exemplar;
-			}
-		}
-		for (Exemplar exemplar : this.sampled) {
-			if (seen >= this.sampled.length) {
-				break;
-			}
-			if (exemplar != null && isLive(exemplar, now) && seen++ == index) {
-				return exemplar;
+		for (int position = 0; (position = nextLive(position, seen, now)) >= 0; position++) {
+			if (seen++ == index) {
+				return slot(position);
 			}
 		}
 		return null;
@@ -112,18 +94,11 @@ final class ExemplarSlots {
 	@Nullable Exemplar latest(long now) {
 		Exemplar latest = null;
 		int seen = 0;
-		for (Exemplar exemplar : this.custom) {
-			if (exemplar != null && isLive(exemplar, now)) {
-				seen++;
-				latest = later(latest, exemplar);
-			}
-		}
-		for (Exemplar exemplar : this.sampled) {
-			if (seen >= this.sampled.length) {
-				break;
-			}
-			if (exemplar != null && isLive(exemplar, now)) {
-				seen++;
+		for (int position = 0; (position = nextLive(position, seen, now)) >= 0; position++) {
+			// Read again: a concurrent collect() may have cleared the slot meanwhile.
+			Exemplar exemplar = slot(position);
+			seen++;
+			if (exemplar != null) {
 				latest = later(latest, exemplar);
 			}
 		}
@@ -143,22 +118,41 @@ final class ExemplarSlots {
 	@Nullable Exemplar inBucket(long now, double lower, double upper) {
 		Exemplar chosen = null;
 		int seen = 0;
-		for (Exemplar exemplar : this.custom) {
-			if (exemplar != null && isLive(exemplar, now)) {
-				seen++;
-				chosen = inBucket(chosen, exemplar, lower, upper);
-			}
-		}
-		for (Exemplar exemplar : this.sampled) {
-			if (seen >= this.sampled.length) {
-				break;
-			}
-			if (exemplar != null && isLive(exemplar, now)) {
-				seen++;
+		for (int position = 0; (position = nextLive(position, seen, now)) >= 0; position++) {
+			Exemplar exemplar = slot(position);
+			seen++;
+			if (exemplar != null) {
 				chosen = inBucket(chosen, exemplar, lower, upper);
 			}
 		}
 		return chosen;
+	}
+
+	/**
+	 * Return the position of the next live exemplar from a position on, over the custom
+	 * slots then the sampled ones, which count only while fewer than the sampled slots
+	 * were seen (as {@code collect()} has it).
+	 * @param from the first position to look at
+	 * @param seen how many live exemplars were seen before it
+	 * @param now the scrape's wall-clock time in milliseconds
+	 * @return the position, or {@code -1} when there is none
+	 */
+	private int nextLive(int from, int seen, long now) {
+		int end = this.custom.length + this.sampled.length;
+		for (int position = from; position < end; position++) {
+			if (position >= this.custom.length && seen >= this.sampled.length) {
+				return -1;
+			}
+			Exemplar exemplar = slot(position);
+			if (exemplar != null && isLive(exemplar, now)) {
+				return position;
+			}
+		}
+		return -1;
+	}
+
+	private @Nullable Exemplar slot(int position) {
+		return (position < this.custom.length) ? this.custom[position] : this.sampled[position - this.custom.length];
 	}
 
 	private @Nullable Exemplar inBucket(@Nullable Exemplar chosen, Exemplar candidate, double lower, double upper) {
