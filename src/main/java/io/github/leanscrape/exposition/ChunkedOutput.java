@@ -1,6 +1,9 @@
 package io.github.leanscrape.exposition;
 
 import java.io.OutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
@@ -20,6 +23,11 @@ public final class ChunkedOutput extends OutputStream {
 	private static final byte[] PLUS_INF = { '+', 'I', 'n', 'f' };
 
 	private static final byte[] MINUS_INF = { '-', 'I', 'n', 'f' };
+
+	private static final int MAX_VARINT_BYTES = 10;
+
+	private static final VarHandle LITTLE_ENDIAN_LONG = MethodHandles.byteArrayViewVarHandle(long[].class,
+			ByteOrder.LITTLE_ENDIAN);
 
 	private final ChunkPool pool;
 
@@ -174,6 +182,84 @@ public final class ChunkedOutput extends OutputStream {
 			}
 			this.chunk[this.position++] = (byte) ascii.charAt(i);
 		}
+	}
+
+	/**
+	 * Write a protobuf base-128 varint: seven bits a byte, least significant first, the
+	 * high bit set on every byte but the last. Negative values take ten bytes, as
+	 * protobuf writes an int64.
+	 * @param value the value
+	 */
+	public void writeVarint(long value) {
+		if (this.chunk.length - this.position >= MAX_VARINT_BYTES) {
+			// The usual case: room for the longest varint, so no check per byte.
+			byte[] chunk = this.chunk;
+			int position = this.position;
+			while ((value & ~0x7FL) != 0) {
+				chunk[position++] = (byte) ((value & 0x7F) | 0x80);
+				value >>>= 7;
+			}
+			chunk[position++] = (byte) value;
+			this.position = position;
+			return;
+		}
+		while ((value & ~0x7FL) != 0) {
+			write((int) ((value & 0x7F) | 0x80));
+			value >>>= 7;
+		}
+		write((int) value);
+	}
+
+	/**
+	 * Write eight bytes little-endian, as protobuf writes a {@code fixed64} or, given
+	 * {@link Double#doubleToRawLongBits}, a {@code double}.
+	 * @param value the bits
+	 */
+	public void writeFixed64(long value) {
+		if (this.chunk.length - this.position >= Long.BYTES) {
+			LITTLE_ENDIAN_LONG.set(this.chunk, this.position, value);
+			this.position += Long.BYTES;
+			return;
+		}
+		for (int i = 0; i < Long.BYTES; i++) {
+			write((int) (value >>> (i * 8)));
+		}
+	}
+
+	/**
+	 * Append what another buffer holds, then give its chunks back to the pool but the
+	 * first, so that it can be written again.
+	 * @param other a buffer of the same pool
+	 */
+	public void append(ChunkedOutput other) {
+		for (int i = 0; i < other.chunkCount - 1; i++) {
+			byte[] full = Objects.requireNonNull(other.chunks[i]);
+			write(full, 0, full.length);
+		}
+		write(other.chunk, 0, other.position);
+		other.clear();
+	}
+
+	/**
+	 * Return a new, empty buffer on the same pool.
+	 * @return the buffer, to be discarded when done
+	 */
+	public ChunkedOutput sibling() {
+		return new ChunkedOutput(this.pool, this.kind, 0);
+	}
+
+	/**
+	 * Forget what was written, keeping the first chunk.
+	 */
+	public void clear() {
+		assertNotHandedOver();
+		for (int i = 1; i < this.chunkCount; i++) {
+			this.pool.release(Objects.requireNonNull(this.chunks[i]));
+			this.chunks[i] = null;
+		}
+		this.chunk = Objects.requireNonNull(this.chunks[0]);
+		this.chunkCount = 1;
+		this.position = 0;
 	}
 
 	/**

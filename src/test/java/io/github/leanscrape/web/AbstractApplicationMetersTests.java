@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.leanscrape.support.HttpScraper;
+import io.github.leanscrape.support.ProtobufDump;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -30,6 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 abstract class AbstractApplicationMetersTests {
 
+	private static final String PROTOBUF = "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited";
+
 	@LocalServerPort
 	int port;
 
@@ -43,7 +46,7 @@ abstract class AbstractApplicationMetersTests {
 	MeterRegistry meterRegistry;
 
 	@ParameterizedTest
-	@ValueSource(strings = { "text/plain", "application/openmetrics-text" })
+	@ValueSource(strings = { "text/plain", "application/openmetrics-text", PROTOBUF })
 	void everyMeterOfTheApplicationIsSpringBoots(String accept) {
 		HttpScraper http = new HttpScraper(this.port);
 		// Traffic, so that http.server.requests and the server's meters have series.
@@ -56,15 +59,20 @@ abstract class AbstractApplicationMetersTests {
 		assertThat(http.get("/actuator/prometheus", "Accept", accept).statusCode()).isEqualTo(200);
 		HttpResponse<byte[]> response = http.get("/actuator/prometheus", "Accept", accept);
 		assertThat(response.statusCode()).isEqualTo(200);
+		byte[] springBoot = boot.scrape(format(accept), null).getBody();
 		String starter = new String(response.body(), StandardCharsets.UTF_8);
-		String springBoot = new String(boot.scrape(format(accept), null).getBody(), StandardCharsets.UTF_8);
 		assertThat(starter).contains("jvm_memory_used_bytes")
 			.contains("process_cpu_usage")
-			.contains("http_server_requests_seconds_count{")
+			.contains("http_server_requests_seconds")
 			.contains("http_server_requests_active_seconds")
 			.contains("logback_events_total")
 			.contains("executor_");
-		assertThat(withoutValues(starter)).isEqualTo(withoutValues(springBoot));
+		if (accept.equals(PROTOBUF)) {
+			assertThat(ProtobufDump.withoutValues(response.body())).isEqualTo(ProtobufDump.withoutValues(springBoot));
+		}
+		else {
+			assertThat(withoutValues(starter)).isEqualTo(withoutValues(new String(springBoot, StandardCharsets.UTF_8)));
+		}
 		double wholeScrapeFallbacks = this.meterRegistry.get("leanscrape.fallbacks")
 			.tag("scope", "scrape")
 			.functionCounter()
@@ -73,6 +81,9 @@ abstract class AbstractApplicationMetersTests {
 	}
 
 	private static PrometheusOutputFormat format(String accept) {
+		if (accept.equals(PROTOBUF)) {
+			return PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF;
+		}
 		return accept.startsWith("application/openmetrics-text") ? PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100
 				: PrometheusOutputFormat.CONTENT_TYPE_004;
 	}

@@ -26,7 +26,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * Writes text 0.0.4 and OpenMetrics 1.0.0 straight from the meters of a
  * {@link PrometheusMeterRegistry}: metadata lines and series labels were encoded when the
  * meters were added ({@link MeterIndex}), so a scrape reads values and copies bytes
- * ({@link FamilyWriter}). No label objects, no snapshots of counters or gauges, no
+ * ({@link TextFamilyWriter}). No label objects, no snapshots of counters or gauges, no
  * sorting, no strings per series.
  * <p>
  * Where the same bytes cannot be promised, the reference path answers: for the whole
@@ -47,6 +47,8 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 	private final ReferenceFamilies referenceFamilies;
 
 	private final CardinalityTracker cardinality;
+
+	private final CreatedTimestamps createdTimestamps;
 
 	private final AtomicLong directScrapes = new AtomicLong();
 
@@ -82,6 +84,7 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 				exemplars && !ExemplarLocator.isUsable());
 		this.writesExemplars = exemplars && ExemplarLocator.isUsable();
 		this.referenceFamilies = new ReferenceFamilies(internals, reference);
+		this.createdTimestamps = new CreatedTimestamps(internals);
 		this.cardinality = new CardinalityTracker(cardinalityWarnThreshold);
 		this.index = new MeterIndex(meterRegistry, internals.descriptions(config),
 				this.writesExemplars ? new ExemplarLocator() : null);
@@ -90,17 +93,21 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 	@Override
 	public void render(PrometheusOutputFormat format, @Nullable Set<String> includedNames, ChunkedOutput out)
 			throws IOException {
-		TextFormat textFormat = TextFormat.of(format);
-		String reason = (textFormat != null) ? this.fallbacks.wholeScrapeReason(format) : "protobuf";
-		if (textFormat == null || reason != null) {
-			renderReference(reason, format, includedNames, out);
+		String reason = this.fallbacks.wholeScrapeReason(format);
+		if (reason != null) {
+			renderReference(reason, format, out, includedNames);
 			return;
 		}
 		ScrapePlan plan = this.index.plan();
+		TextFormat textFormat = TextFormat.of(format);
+		if (textFormat == null && !learnCreatedTimestamps(plan, includedNames)) {
+			renderReference("counters whose created timestamps cannot be read", format, out, includedNames);
+			return;
+		}
 		List<MetricSnapshot> referenceSnapshots = this.referenceFamilies.collect(plan, includedNames);
 		if (referenceSnapshots == null) {
-			renderReference("a family fed by more than one source, or collectors not told apart", format, includedNames,
-					out);
+			renderReference("a family fed by more than one source, or collectors not told apart", format, out,
+					includedNames);
 			return;
 		}
 		if (!referenceSnapshots.isEmpty()) {
@@ -111,40 +118,66 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 		Series[][] series = plan.series();
 		FamilyReport[] referenceReports = full ? new FamilyReport[referenceSnapshots.size()] : null;
 		int next = 0;
-		long lines = 0;
-		double[] values = new double[FamilyWriter.VALUE_BLOCK];
-		ExemplarScrape exemplars = (this.writesExemplars && textFormat == TextFormat.OPENMETRICS_100)
+		long samples = 0;
+		ExemplarScrape exemplars = (this.writesExemplars && textFormat != TextFormat.TEXT_004)
 				? new ExemplarScrape(System.currentTimeMillis(), this.exemplarsOnAllMetricTypes) : null;
-		for (int i = 0; i < families.length; i++) {
-			Family family = families[i];
-			if (includedNames != null && !includedNames.contains(family.name)) {
-				FamilyWriter.evaluateFunctions(family, series[i]);
-				continue;
+		try (ScrapeWorkspace workspace = new ScrapeWorkspace(out, exemplars)) {
+			for (int i = 0; i < families.length; i++) {
+				Family family = families[i];
+				if (includedNames != null && !includedNames.contains(family.name)) {
+					MeterValues.evaluateFunctions(family, series[i]);
+					continue;
+				}
+				while (next < referenceSnapshots.size()
+						&& ReferenceFamilies.name(referenceSnapshots.get(next)).compareTo(family.name) < 0) {
+					samples += this.referenceFamilies.write(referenceSnapshots.get(next), format, out, referenceReports,
+							next);
+					next++;
+				}
+				if (textFormat != null) {
+					TextFamilyWriter.writeFamily(family, series[i], textFormat, workspace, out, full);
+				}
+				else {
+					ProtobufFamilyWriter.writeFamily(family, series[i], workspace, out, full);
+				}
+				samples += full ? family.lastLines : 0;
 			}
-			while (next < referenceSnapshots.size()
-					&& ReferenceFamilies.name(referenceSnapshots.get(next)).compareTo(family.name) < 0) {
-				lines += this.referenceFamilies.write(referenceSnapshots.get(next), format, out, referenceReports,
-						next);
-				next++;
-			}
-			FamilyWriter.writeFamily(family, series[i], textFormat, values, out, full, exemplars);
-			lines += full ? family.lastLines : 0;
 		}
 		while (next < referenceSnapshots.size()) {
-			lines += this.referenceFamilies.write(referenceSnapshots.get(next), format, out, referenceReports, next);
+			samples += this.referenceFamilies.write(referenceSnapshots.get(next), format, out, referenceReports, next);
 			next++;
 		}
-		textFormat.end(out);
+		if (textFormat != null) {
+			textFormat.end(out);
+		}
 		this.directScrapes.incrementAndGet();
 		if (referenceReports != null) {
 			// A full scrape: the report of the families it wrote.
-			this.cardinality.fullScrape(format, plan, referenceReports, lines, out.size());
+			this.cardinality.fullScrape(format, plan, referenceReports, samples, out.size());
 		}
 	}
 
-	private void renderReference(@Nullable String reason, PrometheusOutputFormat format,
-			@Nullable Set<String> includedNames, ChunkedOutput out) throws IOException {
-		this.fallbacks.wholeScrape((reason != null) ? reason : format.name(), format);
+	/**
+	 * Learn the created timestamps that a protobuf scrape writes with its counters.
+	 * @param plan the scrape's plan
+	 * @param includedNames the families to include, or {@code null} for all
+	 * @return {@code false} when some could not be learned
+	 */
+	private boolean learnCreatedTimestamps(ScrapePlan plan, @Nullable Set<String> includedNames) {
+		Family[] families = plan.families();
+		for (int i = 0; i < families.length; i++) {
+			Family family = families[i];
+			if (family.kind == SeriesKind.COUNTER && (includedNames == null || includedNames.contains(family.name))
+					&& !this.createdTimestamps.learn(family, plan.series()[i])) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	private void renderReference(String reason, PrometheusOutputFormat format, ChunkedOutput out,
+			@Nullable Set<String> includedNames) throws IOException {
+		this.fallbacks.wholeScrape(reason, format);
 		this.reference.render(format, includedNames, out);
 	}
 

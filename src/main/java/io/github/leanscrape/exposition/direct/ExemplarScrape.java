@@ -18,7 +18,7 @@ final class ExemplarScrape {
 
 	private final boolean allMetricTypes;
 
-	final @Nullable Exemplar[] block = new Exemplar[FamilyWriter.VALUE_BLOCK];
+	final @Nullable Exemplar[] block = new Exemplar[ScrapeWorkspace.VALUE_BLOCK];
 
 	/**
 	 * Create the exemplar settings of one scrape.

@@ -16,8 +16,8 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * is logged once, at debug level.
  * <p>
  * A whole scrape goes to the reference path when the direct path cannot promise its
- * bytes: protobuf, created timestamps, exemplars in OpenMetrics that cannot be read from
- * the meters, a meter registry that is not the one behind the scraped registry, registry
+ * bytes: created timestamps in the text formats, exemplars that cannot be read from the
+ * meters, a meter registry that is not the one behind the scraped registry, registry
  * internals that cannot be read.
  *
  * @author leanscrape
@@ -63,20 +63,19 @@ final class FallbackPolicy {
 	 * @return the reason, or {@code null} when the direct path may write it
 	 */
 	@Nullable String wholeScrapeReason(PrometheusOutputFormat format) {
-		if (format == PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF) {
-			return "protobuf";
-		}
 		if (!this.scrapedRegistryIsTheMeterRegistrys) {
 			return "the scraped registry is not the meter registry's";
 		}
-		if (this.createdTimestamps) {
-			return "created timestamps";
+		if (this.createdTimestamps && format != PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF) {
+			// The text formats write _created samples only when client_java is told to;
+			// protobuf always writes a counter's, and the direct path writes it there.
+			return "created timestamps in text";
 		}
 		if (!this.internals.isUsable()) {
 			return "registry internals not visible";
 		}
-		if (format == PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100 && this.exemplarsUnreadable) {
-			return "exemplars in OpenMetrics that cannot be read from the meters";
+		if (format != PrometheusOutputFormat.CONTENT_TYPE_004 && this.exemplarsUnreadable) {
+			return "exemplars that cannot be read from the meters";
 		}
 		return null;
 	}

@@ -40,6 +40,17 @@ final class Family {
 	final byte[] openMetricsMetadata;
 
 	/**
+	 * The fields of the protobuf {@code MetricFamily} before its metrics: name, help and
+	 * type.
+	 */
+	final byte[] protobufMetadata;
+
+	/**
+	 * Whether series were added whose created timestamp is not known yet: counters only.
+	 */
+	volatile boolean createdPending;
+
+	/**
 	 * The sample name of counter and gauge lines, and of quantile lines.
 	 */
 	final byte[] sampleName;
@@ -90,6 +101,8 @@ final class Family {
 		String openMetricsType = (kind == SeriesKind.INFO) ? "info" : kind.type();
 		this.textMetadata = metadata(textName, kind.type(), escapeTextHelp(help), false);
 		this.openMetricsMetadata = metadata(openMetricsName, openMetricsType, LabelEncoder.escape(help), true);
+		String protobufName = (kind == SeriesKind.COUNTER || kind == SeriesKind.INFO) ? sampleName : name;
+		this.protobufMetadata = ProtobufWire.familyMetadata(protobufName, help, kind.protobufType());
 		this.sampleName = ascii(sampleName);
 		// Only the names this kind writes are kept: most families are counters and
 		// gauges.
@@ -126,6 +139,9 @@ final class Family {
 	void add(Series series) {
 		this.added.add(series);
 		this.liveCount++;
+		if (this.kind == SeriesKind.COUNTER) {
+			this.createdPending = true;
+		}
 	}
 
 	void remove(Series series) {

@@ -83,7 +83,8 @@ final class ReferenceFamilies {
 	}
 
 	/**
-	 * Write one family as client_java writes it, without the end of the exposition.
+	 * Write one family as client_java writes it, without the end of the exposition: one
+	 * delimited message in protobuf.
 	 * @param snapshot the family
 	 * @param format the format
 	 * @param out the output
@@ -108,7 +109,9 @@ final class ReferenceFamilies {
 			length -= TextFormat.EOF.length;
 		}
 		out.write(bytes, 0, length);
-		int lines = sampleLines(bytes, length);
+		// Protobuf has no lines: its data points are counted instead.
+		int lines = (format == PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF) ? snapshot.getDataPoints().size()
+				: sampleLines(bytes, length);
 		if (reports != null) {
 			reports[index] = new FamilyReport(name(snapshot), lines, length, "reference");
 		}

@@ -14,6 +14,8 @@ import io.micrometer.core.instrument.Meter;
  */
 sealed class Series permits ExemplarSeries {
 
+	static final long UNKNOWN_CREATED = Long.MIN_VALUE;
+
 	private static final byte[] NO_LABELS = new byte[0];
 
 	final Meter meter;
@@ -27,6 +29,13 @@ sealed class Series permits ExemplarSeries {
 	final boolean percentiles;
 
 	volatile boolean removed;
+
+	/**
+	 * When a counter was created, in milliseconds since the epoch, as Micrometer's
+	 * collector reports it (0 for none), or {@link #UNKNOWN_CREATED} until the first
+	 * protobuf scrape that writes it learns it.
+	 */
+	volatile long created = UNKNOWN_CREATED;
 
 	Series(Meter meter, byte[] labels, boolean percentiles) {
 		this.meter = meter;

@@ -10,44 +10,56 @@ enum SeriesKind {
 	/**
 	 * {@code name_total{labels} value}: counters and function counters.
 	 */
-	COUNTER("counter"),
+	COUNTER("counter", 0),
 
 	/**
 	 * {@code name{labels} value}: gauges, time gauges and multi-gauge rows.
 	 */
-	GAUGE("gauge"),
+	GAUGE("gauge", 1),
 
 	/**
 	 * {@code name_max{labels} value}: the maximum of a timer or distribution summary.
 	 */
-	MAX("gauge"),
+	MAX("gauge", 1),
 
 	/**
 	 * Quantiles, {@code _count} and {@code _sum}: timers and distribution summaries
 	 * without a histogram, function timers.
 	 */
-	SUMMARY("summary"),
+	SUMMARY("summary", 2),
 
 	/**
 	 * Cumulative {@code _bucket} lines, {@code _count} and {@code _sum}: timers and
 	 * distribution summaries that publish a histogram.
 	 */
-	HISTOGRAM("histogram"),
+	HISTOGRAM("histogram", 4),
 
 	/**
 	 * {@code name_info{labels} 1}: gauges named {@code *.info}, which Micrometer exports
 	 * as info metrics; typed {@code gauge} in text 0.0.4 and {@code info} in OpenMetrics.
 	 */
-	INFO("gauge");
+	INFO("gauge", 1);
 
 	private final String type;
 
-	SeriesKind(String type) {
+	private final int protobufType;
+
+	SeriesKind(String type, int protobufType) {
 		this.type = type;
+		this.protobufType = protobufType;
 	}
 
 	String type() {
 		return this.type;
+	}
+
+	/**
+	 * Return the {@code MetricType} of the protobuf format: client_java writes an info
+	 * metric as a gauge there.
+	 * @return the enum's number
+	 */
+	int protobufType() {
+		return this.protobufType;
 	}
 
 }

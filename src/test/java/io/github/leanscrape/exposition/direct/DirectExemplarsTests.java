@@ -93,8 +93,13 @@ class DirectExemplarsTests {
 		SpringBootsBytes.assertSame(renderer, boot, this.pool, OPENMETRICS,
 				Set.of("requests", "slos_seconds", "size_percentiles"));
 		SpringBootsBytes.assertSame(renderer, boot, this.pool, TEXT, null);
+		byte[] protobuf = boot.scrape(PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF, null).getBody();
+		assertThat(new String(protobuf, StandardCharsets.ISO_8859_1)).contains("span_id");
+		SpringBootsBytes.assertSame(renderer, boot, this.pool, PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF, null);
+		SpringBootsBytes.assertSame(renderer, boot, this.pool, PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF,
+				Set.of("requests", "slos_seconds", "size_percentiles"));
 		assertThat(renderer.wholeScrapeFallbacks()).isZero();
-		assertThat(renderer.directScrapes()).isEqualTo(3);
+		assertThat(renderer.directScrapes()).isEqualTo(5);
 		assertThat(this.pool.leasedChunks()).isZero();
 	}
 

@@ -51,8 +51,7 @@ class DirectInfoTests {
 				new ReferenceRenderer(registry.getPrometheusRegistry(), properties), Long.MAX_VALUE);
 		PrometheusScrapeEndpoint boot = new PrometheusScrapeEndpoint(registry.getPrometheusRegistry(), properties);
 		for (Set<String> names : Arrays.asList(null, Set.of("app"), Set.of("app_info", "cache_info_bytes"))) {
-			for (PrometheusOutputFormat format : new PrometheusOutputFormat[] { PrometheusOutputFormat.CONTENT_TYPE_004,
-					PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100 }) {
+			for (PrometheusOutputFormat format : PrometheusOutputFormat.values()) {
 				SpringBootsBytes.assertSame(renderer, boot, this.pool, format, names);
 			}
 		}

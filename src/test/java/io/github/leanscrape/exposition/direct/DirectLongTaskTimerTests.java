@@ -47,30 +47,30 @@ class DirectLongTaskTimerTests {
 		DirectRenderer renderer = new DirectRenderer(registry, PrometheusConfig.DEFAULT, properties,
 				new ReferenceRenderer(registry.getPrometheusRegistry(), properties), Long.MAX_VALUE);
 		PrometheusScrapeEndpoint boot = new PrometheusScrapeEndpoint(registry.getPrometheusRegistry(), properties);
-		assertBothFormats(renderer, boot, null);
+		assertAllFormats(renderer, boot, null);
 		LongTaskTimer.Sample first = active.start();
 		percentiles.start();
 		clock.add(Duration.ofMillis(1500));
 		LongTaskTimer.Sample second = active.start();
 		percentiles.start();
 		clock.add(Duration.ofMillis(250));
-		assertBothFormats(renderer, boot, null);
+		assertAllFormats(renderer, boot, null);
 		other.start();
 		first.stop();
 		clock.add(Duration.ofSeconds(3));
-		assertBothFormats(renderer, boot, null);
-		assertBothFormats(renderer, boot, Set.of("jobs_running_seconds_max", "http_server_requests_active_seconds"));
+		assertAllFormats(renderer, boot, null);
+		assertAllFormats(renderer, boot, Set.of("jobs_running_seconds_max", "http_server_requests_active_seconds"));
 		second.stop();
-		assertBothFormats(renderer, boot, null);
+		assertAllFormats(renderer, boot, null);
 		assertThat(renderer.wholeScrapeFallbacks()).isZero();
 		assertThat(renderer.familyFallbacks()).isZero();
 	}
 
-	private void assertBothFormats(DirectRenderer renderer, PrometheusScrapeEndpoint boot, @Nullable Set<String> names)
+	private void assertAllFormats(DirectRenderer renderer, PrometheusScrapeEndpoint boot, @Nullable Set<String> names)
 			throws Exception {
-		SpringBootsBytes.assertSame(renderer, boot, this.pool, PrometheusOutputFormat.CONTENT_TYPE_004, names);
-		SpringBootsBytes.assertSame(renderer, boot, this.pool, PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100,
-				names);
+		for (PrometheusOutputFormat format : PrometheusOutputFormat.values()) {
+			SpringBootsBytes.assertSame(renderer, boot, this.pool, format, names);
+		}
 	}
 
 }

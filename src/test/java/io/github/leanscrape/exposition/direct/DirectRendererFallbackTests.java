@@ -7,7 +7,6 @@ import java.util.Set;
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ChunkedOutput;
-import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.ReferenceRenderer;
 import io.github.leanscrape.support.FrozenClock;
 import io.micrometer.core.instrument.Counter;
@@ -117,21 +116,12 @@ class DirectRendererFallbackTests {
 	}
 
 	@Test
-	void protobufGoesToTheReferencePath() {
+	void protobufIsWrittenDirectly() {
 		Fixture fixture = new Fixture(null, PrometheusConfig.DEFAULT.prometheusProperties());
-		ChunkedOutput buffer = new ChunkedOutput(fixture.pool,
-				BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_004, null), 0);
-		try {
-			fixture.renderer.render(PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF, null, buffer);
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException(ex);
-		}
-		PooledBody body = buffer.toBody();
-		assertThat(body.toByteArray())
-			.isEqualTo(fixture.boot.scrape(PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF, null).getBody());
-		body.release();
-		assertThat(fixture.renderer.wholeScrapeFallbacks()).isEqualTo(1);
+		fixture.assertSameAsSpringBoot(PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF, null);
+		fixture.assertSameAsSpringBoot(PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF, Set.of("requests", "zzz_last"));
+		assertThat(fixture.renderer.wholeScrapeFallbacks()).isZero();
+		assertThat(fixture.renderer.directScrapes()).isEqualTo(2);
 	}
 
 	@Test

@@ -8,6 +8,7 @@ import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.support.ProtobufDump;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import org.jspecify.annotations.Nullable;
 
@@ -40,13 +41,33 @@ final class SpringBootsBytes {
 		renderer.render(format, names, output);
 		PooledBody body = output.toBody();
 		try {
-			assertThat(new String(body.toByteArray(), StandardCharsets.UTF_8)).as(format + " " + names)
-				.isEqualTo(new String(boot.scrape(format, names).getBody(), StandardCharsets.UTF_8));
+			assertSameBytes(body.toByteArray(), boot.scrape(format, names).getBody(), format, names);
 		}
 		finally {
 			body.release();
 		}
 		assertThat(pool.leasedChunks()).isZero();
+	}
+
+	/**
+	 * Assert that a body is Spring Boot's, showing the difference readably: as text, or
+	 * protobuf field by field.
+	 * @param actual the body written
+	 * @param expected Spring Boot's body
+	 * @param format their format
+	 * @param names the name filter, or {@code null}
+	 */
+	static void assertSameBytes(byte[] actual, byte[] expected, PrometheusOutputFormat format,
+			@Nullable Set<String> names) {
+		if (format == PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF) {
+			assertThat(ProtobufDump.delimited(actual)).as(format + " " + names)
+				.isEqualTo(ProtobufDump.delimited(expected));
+		}
+		else {
+			assertThat(new String(actual, StandardCharsets.UTF_8)).as(format + " " + names)
+				.isEqualTo(new String(expected, StandardCharsets.UTF_8));
+		}
+		assertThat(actual).as(format + " " + names).isEqualTo(expected);
 	}
 
 	/**

@@ -1,0 +1,85 @@
+package io.github.leanscrape.exposition.direct;
+
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+
+import io.github.leanscrape.exposition.direct.LabelEncoder.SortKey;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+
+/**
+ * Learns when counters were created, which the protobuf format writes with every counter.
+ * Micrometer's registry reads its clock when it registers a counter and keeps the time
+ * only inside its collector, so the collector of a family is asked once, the first time a
+ * protobuf scrape writes series of it whose time is not known, and each series keeps its
+ * time from then on.
+ *
+ * @author leanscrape
+ */
+final class CreatedTimestamps {
+
+	private final MicrometerInternals internals;
+
+	CreatedTimestamps(MicrometerInternals internals) {
+		this.internals = internals;
+	}
+
+	/**
+	 * Make sure the created timestamps of a counter family's series are known.
+	 * @param family the family
+	 * @param series its series in this scrape
+	 * @return {@code true} when every series' time is known, {@code false} when some
+	 * could not be learned (a meter removed and added again in the meantime, a collector
+	 * that cannot be found)
+	 */
+	boolean learn(Family family, Series[] series) {
+		if (!family.createdPending) {
+			return true;
+		}
+		// Cleared first: a series added while the collector is read sets it again.
+		family.createdPending = false;
+		MultiCollector collector = this.internals.collector(family.name);
+		Map<ByteBuffer, Long> created = new HashMap<>();
+		if (collector != null) {
+			for (MetricSnapshot snapshot : collector.collect()) {
+				if (snapshot instanceof CounterSnapshot counters) {
+					for (CounterDataPointSnapshot point : counters.getDataPoints()) {
+						created.put(ByteBuffer.wrap(LabelEncoder.encode(sortKey(point.getLabels()))),
+								point.hasCreatedTimestamp() ? point.getCreatedTimestampMillis() : 0L);
+					}
+				}
+			}
+		}
+		boolean known = true;
+		for (Series each : series) {
+			if (each.created == Series.UNKNOWN_CREATED) {
+				Long millis = created.get(ByteBuffer.wrap(each.labels));
+				if (millis != null) {
+					each.created = millis;
+				}
+				else {
+					known = false;
+				}
+			}
+		}
+		if (!known) {
+			family.createdPending = true;
+		}
+		return known;
+	}
+
+	private static SortKey sortKey(Labels labels) {
+		String[] names = new String[labels.size()];
+		String[] values = new String[labels.size()];
+		for (int i = 0; i < names.length; i++) {
+			names[i] = labels.getName(i);
+			values[i] = labels.getValue(i);
+		}
+		return new SortKey(names, values);
+	}
+
+}

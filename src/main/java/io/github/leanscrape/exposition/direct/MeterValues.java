@@ -1,0 +1,83 @@
+package io.github.leanscrape.exposition.direct;
+
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.LongTaskTimer;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * Reads the single values of meters as Micrometer's collector hands them to client_java,
+ * for every format alike.
+ *
+ * @author leanscrape
+ */
+final class MeterValues {
+
+	private MeterValues() {
+	}
+
+	/**
+	 * Return the value of a counter or function counter.
+	 * @param meter the meter
+	 * @return its count
+	 */
+	static double counter(Meter meter) {
+		return (meter instanceof Counter counter) ? counter.count() : ((FunctionCounter) meter).count();
+	}
+
+	/**
+	 * Fail as client_java fails a scrape with a negative counter, which Spring Boot's
+	 * endpoint then fails too.
+	 * @param value the counter's value
+	 */
+	static void checkCounter(double value) {
+		if (value < 0) {
+			throw new IllegalArgumentException(value + ": counters cannot have a negative value");
+		}
+	}
+
+	/**
+	 * Return the maximum of a timer (in seconds), long task timer (in seconds) or
+	 * distribution summary.
+	 * @param meter the meter
+	 * @return its maximum
+	 */
+	static double max(Meter meter) {
+		if (meter instanceof Timer timer) {
+			return timer.max(TimeUnit.SECONDS);
+		}
+		if (meter instanceof LongTaskTimer longTask) {
+			return longTask.max(TimeUnit.SECONDS);
+		}
+		return ((DistributionSummary) meter).max();
+	}
+
+	/**
+	 * Call the functions of an excluded family's function meters. Spring Boot's endpoint
+	 * collects every meter even when a name filter excludes it, so a function that
+	 * throws, or a function counter gone negative, fails its scrape; so it fails here
+	 * too.
+	 * @param family the excluded family
+	 * @param series its series
+	 */
+	static void evaluateFunctions(Family family, Series[] series) {
+		if (family.kind != SeriesKind.COUNTER && family.kind != SeriesKind.SUMMARY) {
+			return;
+		}
+		for (Series each : series) {
+			if (each.meter instanceof FunctionCounter counter) {
+				checkCounter(counter.count());
+			}
+			else if (each.meter instanceof FunctionTimer timer) {
+				timer.count();
+				timer.totalTime(TimeUnit.SECONDS);
+			}
+		}
+	}
+
+}

@@ -1,0 +1,334 @@
+package io.github.leanscrape.exposition.direct;
+
+import io.github.leanscrape.exposition.ChunkedOutput;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.distribution.ValueAtPercentile;
+import io.prometheus.metrics.model.snapshots.Exemplar;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Writes a direct family as one length-delimited protobuf {@code MetricFamily}, byte for
+ * byte as client_java's protobuf writer does with what Micrometer's collector hands it.
+ * <p>
+ * A message is preceded by its size, so a family's size must be known before its first
+ * byte. Where every metric's size follows from what never changes (counters without
+ * exemplars, gauges, maxima, info metrics: most series), the sizes are added up first and
+ * the metrics written straight after; otherwise (summaries, histograms, exemplars) each
+ * metric is sized from the values read for it and the family goes through a buffer of the
+ * scrape's. Either way every value is read once.
+ *
+ * @author leanscrape
+ */
+final class ProtobufFamilyWriter {
+
+	/** A {@code Gauge} holding its value: the field's tag, its size, a double. */
+	private static final int GAUGE_SIZE = ProtobufWire.DOUBLE_FIELD;
+
+	/** A {@code Quantile}: two doubles. */
+	private static final int QUANTILE_SIZE = 2 * ProtobufWire.DOUBLE_FIELD;
+
+	private ProtobufFamilyWriter() {
+	}
+
+	/**
+	 * Write one family. A full scrape keeps the family's samples (as the text formats
+	 * count them) and bytes for the cardinality report.
+	 * @param family the family
+	 * @param series its series, in exposition order
+	 * @param workspace room reused across the families of the scrape
+	 * @param out the output
+	 * @param full whether this is a full scrape
+	 */
+	static void writeFamily(Family family, Series[] series, ScrapeWorkspace workspace, ChunkedOutput out,
+			boolean full) {
+		long start = out.size();
+		ExemplarScrape exemplars = workspace.exemplars;
+		int samples = switch (family.kind) {
+			case COUNTER ->
+				(exemplars != null) ? buffered(family, writeCounters(series, workspace, exemplars), workspace, out)
+						: writeCounters(family, series, workspace.values, out);
+			case GAUGE, MAX, INFO -> writeGauges(family, series, workspace.values, out);
+			case SUMMARY -> buffered(family, writeSummaries(series, workspace), workspace, out);
+			case HISTOGRAM -> buffered(family, writeHistograms(series, workspace, exemplars), workspace, out);
+		};
+		if (full) {
+			family.lastLines = samples;
+			family.lastBytes = out.size() - start;
+		}
+	}
+
+	/**
+	 * Write a family whose metrics wait in the workspace's buffer: its size, its
+	 * metadata, its metrics. A family left without metrics (summaries with neither count,
+	 * sum nor quantiles) is written as client_java writes it: an empty message.
+	 * @param family the family
+	 * @param samples the samples its metrics hold
+	 * @param workspace the workspace holding them
+	 * @param out the output
+	 * @return the samples
+	 */
+	private static int buffered(Family family, int samples, ScrapeWorkspace workspace, ChunkedOutput out) {
+		ChunkedOutput metrics = workspace.familyBuffer();
+		long size = metrics.size();
+		if (size == 0) {
+			out.writeVarint(0);
+			return samples;
+		}
+		out.writeVarint(family.protobufMetadata.length + size);
+		out.write(family.protobufMetadata);
+		out.append(metrics);
+		return samples;
+	}
+
+	private static int counterSize(long created, int exemplarSize) {
+		int size = ProtobufWire.DOUBLE_FIELD;
+		if (exemplarSize > 0) {
+			size += ProtobufWire.messageField(exemplarSize);
+		}
+		if (created != 0) {
+			size += ProtobufWire.messageField(ProtobufWire.timestampSize(created));
+		}
+		return size;
+	}
+
+	/**
+	 * Write counters without exemplars: sizes first, then values read a block at a time,
+	 * as the text writer reads them and for the same reason.
+	 * @param family the family
+	 * @param series its series
+	 * @param values room for a block of values
+	 * @param out the output
+	 * @return the samples written
+	 */
+	private static int writeCounters(Family family, Series[] series, double[] values, ChunkedOutput out) {
+		long size = family.protobufMetadata.length;
+		for (Series each : series) {
+			int counter = counterSize(each.created, 0);
+			size += ProtobufWire.messageField(ProtobufLabels.size(each.labels) + ProtobufWire.messageField(counter));
+		}
+		out.writeVarint(size);
+		out.write(family.protobufMetadata);
+		for (int start = 0; start < series.length; start += values.length) {
+			int end = Math.min(series.length, start + values.length);
+			for (int i = start; i < end; i++) {
+				values[i - start] = MeterValues.counter(series[i].meter);
+			}
+			for (int i = start; i < end; i++) {
+				double value = values[i - start];
+				MeterValues.checkCounter(value);
+				writeCounter(series[i], value, null, null, 0, out);
+			}
+		}
+		return series.length;
+	}
+
+	/**
+	 * Write counters with their exemplars into the workspace's family buffer.
+	 * @param series the family's series
+	 * @param workspace the workspace
+	 * @param exemplars how exemplars are read
+	 * @return the samples written
+	 */
+	private static int writeCounters(Series[] series, ScrapeWorkspace workspace, ExemplarScrape exemplars) {
+		ChunkedOutput out = workspace.familyBuffer();
+		for (Series each : series) {
+			double value = MeterValues.counter(each.meter);
+			MeterValues.checkCounter(value);
+			ExemplarSlots slots = (each instanceof ExemplarSeries sampled) ? sampled.exemplars : null;
+			Exemplar exemplar = (slots != null) ? slots.latest(exemplars.now()) : null;
+			int exemplarSize = (exemplar != null && slots != null) ? ProtobufExemplars.size(exemplar) : 0;
+			writeCounter(each, value, exemplar, slots, exemplarSize, out);
+		}
+		return series.length;
+	}
+
+	private static void writeCounter(Series series, double value, @Nullable Exemplar exemplar,
+			@Nullable ExemplarSlots slots, int exemplarSize, ChunkedOutput out) {
+		long created = series.created;
+		int counter = counterSize(created, exemplarSize);
+		out.write(ProtobufWire.FIELD_4_BYTES);
+		out.writeVarint(ProtobufLabels.size(series.labels) + ProtobufWire.messageField(counter));
+		ProtobufLabels.write(series.labels, out);
+		out.write(ProtobufWire.FIELD_3_BYTES);
+		out.writeVarint(counter);
+		ProtobufWire.writeDouble(ProtobufWire.FIELD_1_DOUBLE, value, out);
+		if (exemplar != null && slots != null) {
+			out.write(ProtobufWire.FIELD_2_BYTES);
+			out.writeVarint(exemplarSize);
+			ProtobufExemplars.write(exemplar, slots, out);
+		}
+		if (created != 0) {
+			out.write(ProtobufWire.FIELD_3_BYTES);
+			out.writeVarint(ProtobufWire.timestampSize(created));
+			ProtobufWire.writeTimestamp(created, out);
+		}
+	}
+
+	/**
+	 * Write gauges, maxima and info metrics (a gauge of 1 whose function is never called,
+	 * as client_java writes an info metric in protobuf): sizes first, then values read a
+	 * block at a time.
+	 * @param family the family
+	 * @param series its series
+	 * @param values room for a block of values
+	 * @param out the output
+	 * @return the samples written
+	 */
+	private static int writeGauges(Family family, Series[] series, double[] values, ChunkedOutput out) {
+		long size = family.protobufMetadata.length;
+		for (Series each : series) {
+			size += ProtobufWire.messageField(ProtobufLabels.size(each.labels) + ProtobufWire.messageField(GAUGE_SIZE));
+		}
+		out.writeVarint(size);
+		out.write(family.protobufMetadata);
+		for (int start = 0; start < series.length; start += values.length) {
+			int end = Math.min(series.length, start + values.length);
+			for (int i = start; i < end; i++) {
+				values[i - start] = switch (family.kind) {
+					case INFO -> 1.0;
+					case MAX -> MeterValues.max(series[i].meter);
+					default -> ((Gauge) series[i].meter).value();
+				};
+			}
+			for (int i = start; i < end; i++) {
+				byte[] labels = series[i].labels;
+				out.write(ProtobufWire.FIELD_4_BYTES);
+				out.writeVarint(ProtobufLabels.size(labels) + ProtobufWire.messageField(GAUGE_SIZE));
+				ProtobufLabels.write(labels, out);
+				out.write(ProtobufWire.FIELD_2_BYTES);
+				out.writeVarint(GAUGE_SIZE);
+				ProtobufWire.writeDouble(ProtobufWire.FIELD_1_DOUBLE, values[i - start], out);
+			}
+		}
+		return series.length;
+	}
+
+	/**
+	 * Write summaries into the workspace's family buffer. Summaries carry no exemplars in
+	 * protobuf, and a summary with neither count, sum nor quantiles is left out.
+	 * @param series the family's series
+	 * @param workspace the workspace
+	 * @return the samples written
+	 */
+	private static int writeSummaries(Series[] series, ScrapeWorkspace workspace) {
+		ChunkedOutput out = workspace.familyBuffer();
+		SummaryValues values = workspace.summary;
+		int samples = 0;
+		for (Series each : series) {
+			values.read(each);
+			boolean hasCount = values.count >= 0;
+			boolean hasSum = !Double.isNaN(values.sum);
+			int quantiles = values.quantiles.length;
+			if (!hasCount && !hasSum && quantiles == 0) {
+				continue;
+			}
+			int summary = (hasCount ? 1 + ProtobufWire.varintSize(values.count) : 0)
+					+ (hasSum ? ProtobufWire.DOUBLE_FIELD : 0) + quantiles * ProtobufWire.messageField(QUANTILE_SIZE);
+			out.write(ProtobufWire.FIELD_4_BYTES);
+			out.writeVarint(ProtobufLabels.size(each.labels) + ProtobufWire.messageField(summary));
+			ProtobufLabels.write(each.labels, out);
+			out.write(ProtobufWire.FIELD_4_BYTES);
+			out.writeVarint(summary);
+			if (hasCount) {
+				out.write(ProtobufWire.FIELD_1_VARINT);
+				out.writeVarint(values.count);
+			}
+			if (hasSum) {
+				ProtobufWire.writeDouble(ProtobufWire.FIELD_2_DOUBLE, values.sum, out);
+			}
+			for (ValueAtPercentile quantile : values.quantiles) {
+				out.write(ProtobufWire.FIELD_3_BYTES);
+				out.writeVarint(QUANTILE_SIZE);
+				ProtobufWire.writeDouble(ProtobufWire.FIELD_1_DOUBLE, quantile.percentile(), out);
+				ProtobufWire.writeDouble(ProtobufWire.FIELD_2_DOUBLE, values.value(quantile), out);
+			}
+			samples += quantiles + (hasCount ? 1 : 0) + (hasSum ? 1 : 0);
+		}
+		return samples;
+	}
+
+	/**
+	 * Write classic histograms into the workspace's family buffer: count, sum, then the
+	 * cumulative buckets with their exemplars.
+	 * @param series the family's series
+	 * @param workspace the workspace
+	 * @param exemplars how exemplars are read, or {@code null} when none are written
+	 * @return the samples written
+	 */
+	private static int writeHistograms(Series[] series, ScrapeWorkspace workspace, @Nullable ExemplarScrape exemplars) {
+		ChunkedOutput out = workspace.familyBuffer();
+		HistogramValues values = workspace.histogram;
+		int samples = 0;
+		for (Series each : series) {
+			values.read(each);
+			ExemplarSlots slots = (exemplars != null && each instanceof ExemplarSeries sampled) ? sampled.exemplars
+					: null;
+			@Nullable Exemplar[] bucketExemplars = bucketExemplars(values, slots, exemplars, workspace);
+			long count = values.count();
+			boolean hasSum = !Double.isNaN(values.sum);
+			int histogram = 1 + ProtobufWire.varintSize(count) + (hasSum ? ProtobufWire.DOUBLE_FIELD : 0);
+			for (int i = 0; i < values.buckets; i++) {
+				histogram += ProtobufWire.messageField(bucketSize(values.cumulative[i], bucketExemplars[i], slots));
+			}
+			out.write(ProtobufWire.FIELD_4_BYTES);
+			out.writeVarint(ProtobufLabels.size(each.labels) + ProtobufWire.messageField(histogram));
+			ProtobufLabels.write(each.labels, out);
+			out.write(ProtobufWire.FIELD_7_BYTES);
+			out.writeVarint(histogram);
+			out.write(ProtobufWire.FIELD_1_VARINT);
+			out.writeVarint(count);
+			if (hasSum) {
+				ProtobufWire.writeDouble(ProtobufWire.FIELD_2_DOUBLE, values.sum, out);
+			}
+			for (int i = 0; i < values.buckets; i++) {
+				Exemplar exemplar = bucketExemplars[i];
+				out.write(ProtobufWire.FIELD_3_BYTES);
+				out.writeVarint(bucketSize(values.cumulative[i], exemplar, slots));
+				out.write(ProtobufWire.FIELD_1_VARINT);
+				out.writeVarint(values.cumulative[i]);
+				ProtobufWire.writeDouble(ProtobufWire.FIELD_2_DOUBLE, values.bounds[i], out);
+				if (exemplar != null && slots != null) {
+					out.write(ProtobufWire.FIELD_3_BYTES);
+					out.writeVarint(ProtobufExemplars.size(exemplar));
+					ProtobufExemplars.write(exemplar, slots, out);
+				}
+			}
+			samples += values.buckets + 1 + (hasSum ? 1 : 0);
+		}
+		return samples;
+	}
+
+	/**
+	 * Read the exemplar of each bucket once, as client_java picks it: the newest one
+	 * whose value lies in the bucket.
+	 * @param values the histogram's values
+	 * @param slots its exemplars, or {@code null} when it has none
+	 * @param exemplars how exemplars are read, or {@code null} when none are written
+	 * @param workspace the workspace whose room they are kept in
+	 * @return the exemplars, by bucket
+	 */
+	private static @Nullable Exemplar[] bucketExemplars(HistogramValues values, @Nullable ExemplarSlots slots,
+			@Nullable ExemplarScrape exemplars, ScrapeWorkspace workspace) {
+		@Nullable Exemplar[] bucketExemplars = workspace.bucketExemplars;
+		if (bucketExemplars.length < values.buckets) {
+			bucketExemplars = new Exemplar[values.buckets];
+			workspace.bucketExemplars = bucketExemplars;
+		}
+		double lower = Double.NEGATIVE_INFINITY;
+		for (int i = 0; i < values.buckets; i++) {
+			bucketExemplars[i] = (slots != null && exemplars != null)
+					? slots.inBucket(exemplars.now(), lower, values.bounds[i]) : null;
+			lower = values.bounds[i];
+		}
+		return bucketExemplars;
+	}
+
+	private static int bucketSize(long cumulative, @Nullable Exemplar exemplar, @Nullable ExemplarSlots slots) {
+		int size = 1 + ProtobufWire.varintSize(cumulative) + ProtobufWire.DOUBLE_FIELD;
+		if (exemplar != null && slots != null) {
+			size += ProtobufWire.messageField(ProtobufExemplars.size(exemplar));
+		}
+		return size;
+	}
+
+}

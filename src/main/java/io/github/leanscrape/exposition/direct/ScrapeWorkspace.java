@@ -1,0 +1,73 @@
+package io.github.leanscrape.exposition.direct;
+
+import io.github.leanscrape.exposition.ChunkedOutput;
+import io.prometheus.metrics.model.snapshots.Exemplar;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Room that the writers of one scrape reuse from family to family, so that a scrape
+ * allocates it once rather than per series: blocks of values read ahead, the values of
+ * one summary or histogram, and for protobuf a buffer that holds a family until its size
+ * is known.
+ *
+ * @author leanscrape
+ */
+final class ScrapeWorkspace implements AutoCloseable {
+
+	/**
+	 * How many counter or gauge values a scrape reads ahead of writing them: enough for
+	 * the reads to overlap, little enough to stay in the fastest cache.
+	 */
+	static final int VALUE_BLOCK = 64;
+
+	final double[] values = new double[VALUE_BLOCK];
+
+	final SummaryValues summary = new SummaryValues();
+
+	final HistogramValues histogram = new HistogramValues();
+
+	/** How exemplars are read, or {@code null} when the scrape writes none. */
+	final @Nullable ExemplarScrape exemplars;
+
+	/** The exemplar of each bucket of one histogram, for protobuf. */
+	@Nullable Exemplar[] bucketExemplars = new Exemplar[16];
+
+	private final ChunkedOutput out;
+
+	private @Nullable ChunkedOutput family;
+
+	/**
+	 * Create the workspace of one scrape.
+	 * @param out the scrape's output, whose pool lends the protobuf family buffer
+	 * @param exemplars how exemplars are read, or {@code null} when none are written
+	 */
+	ScrapeWorkspace(ChunkedOutput out, @Nullable ExemplarScrape exemplars) {
+		this.out = out;
+		this.exemplars = exemplars;
+	}
+
+	/**
+	 * Return an empty buffer from the output's pool for one family's metrics, written
+	 * before the family's size is known.
+	 * @return the buffer, emptied
+	 */
+	ChunkedOutput familyBuffer() {
+		ChunkedOutput family = this.family;
+		if (family == null) {
+			family = this.out.sibling();
+			this.family = family;
+		}
+		return family;
+	}
+
+	/**
+	 * Give the family buffer's chunks back to the pool.
+	 */
+	@Override
+	public void close() {
+		if (this.family != null) {
+			this.family.discard();
+		}
+	}
+
+}
