@@ -42,6 +42,15 @@ public final class ChunkedOutput extends OutputStream {
 
 	private final BodyKind kind;
 
+	/** The buffer whose working buffer this is, or {@code null}. */
+	private final @Nullable ChunkedOutput parent;
+
+	/** The most chunks this buffer held at once. */
+	private int peakChunkCount = 1;
+
+	/** The most chunks a working buffer of this one held at once. */
+	private int workingChunks;
+
 	private boolean handedOver;
 
 	private final byte[] digits = new byte[20];
@@ -55,6 +64,11 @@ public final class ChunkedOutput extends OutputStream {
 	 * @param expectedSize the expected size, from the previous scrape of the same kind
 	 */
 	public ChunkedOutput(ChunkPool pool, BodyKind kind, long expectedSize) {
+		this(pool, kind, expectedSize, null);
+	}
+
+	private ChunkedOutput(ChunkPool pool, BodyKind kind, long expectedSize, @Nullable ChunkedOutput parent) {
+		this.parent = parent;
 		this.pool = pool;
 		this.kind = kind;
 		int expectedChunks = (int) Math.min(1 << 20, expectedSize / pool.chunkSize() + 1);
@@ -241,11 +255,22 @@ public final class ChunkedOutput extends OutputStream {
 	}
 
 	/**
-	 * Return a new, empty buffer on the same pool.
+	 * Return a new, empty buffer on the same pool, for output that is written before it
+	 * can be appended to this one. What it holds at most counts in
+	 * {@link #workingBytes()} once it is discarded.
 	 * @return the buffer, to be discarded when done
 	 */
-	public ChunkedOutput sibling() {
-		return new ChunkedOutput(this.pool, this.kind, 0);
+	public ChunkedOutput workingBuffer() {
+		return new ChunkedOutput(this.pool, this.kind, 0, this);
+	}
+
+	/**
+	 * Return the most bytes of chunks that working buffers of this one held at once,
+	 * which a rendering needs from the pool beside its output.
+	 * @return the bytes, in whole chunks
+	 */
+	public long workingBytes() {
+		return (long) this.workingChunks * this.pool.chunkSize();
 	}
 
 	/**
@@ -282,6 +307,7 @@ public final class ChunkedOutput extends OutputStream {
 		}
 		this.chunk = this.pool.acquire();
 		this.chunks[this.chunkCount++] = this.chunk;
+		this.peakChunkCount = Math.max(this.peakChunkCount, this.chunkCount);
 		this.position = 0;
 	}
 
@@ -304,6 +330,9 @@ public final class ChunkedOutput extends OutputStream {
 			return;
 		}
 		this.handedOver = true;
+		if (this.parent != null) {
+			this.parent.workingChunks = Math.max(this.parent.workingChunks, this.peakChunkCount);
+		}
 		for (int i = 0; i < this.chunkCount; i++) {
 			this.pool.release(Objects.requireNonNull(this.chunks[i]));
 			this.chunks[i] = null;

@@ -120,7 +120,9 @@ public final class Scraper {
 		try {
 			this.renderer.render(kind.format(), kind.includedNames(), output);
 			PooledBody body = output.toBody();
-			this.sizeHints.record(kind, body.length());
+			// The pool keeps what the next rendering of this kind will lease: its output
+			// and the working buffer it wrote beside it (protobuf's families).
+			this.sizeHints.record(kind, body.length() + output.workingBytes());
 			return body;
 		}
 		catch (IOException ex) {

@@ -89,6 +89,12 @@ class PrometheusScrapeIntegrationTests {
 				.isEqualTo(DemoMeters.KNOWN_QUANTILE_VALUE);
 			assertThat(value(prometheus, "up")).isEqualTo(1.0);
 			assertNegotiated(protocol, started);
+			// Every format is written directly: no scrape of the demo, in any format so
+			// far, went to the reference path as a whole.
+			JsonNode fallbacks = prometheus.awaitVector(
+					"leanscrape_fallbacks_total{scope=\"scrape\",job=\"" + PrometheusServer.JOB + "\"}", QUERY_TIMEOUT);
+			assertThat(fallbacks).hasSize(1);
+			assertThat(sampleValue(fallbacks.get(0))).isZero();
 		}
 	}
 

@@ -23,11 +23,12 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 
 /**
- * Writes text 0.0.4 and OpenMetrics 1.0.0 straight from the meters of a
- * {@link PrometheusMeterRegistry}: metadata lines and series labels were encoded when the
- * meters were added ({@link MeterIndex}), so a scrape reads values and copies bytes
- * ({@link TextFamilyWriter}). No label objects, no snapshots of counters or gauges, no
- * sorting, no strings per series.
+ * Writes text 0.0.4, OpenMetrics 1.0.0 and protobuf straight from the meters of a
+ * {@link PrometheusMeterRegistry}: metadata and series labels were encoded when the
+ * meters were added ({@link MeterIndex}), so a scrape reads values and copies bytes,
+ * through one writer per kind of format ({@link TextFamilyWriter} in a
+ * {@link TextFormat}, {@link ProtobufFamilyWriter}) over the same index. No label
+ * objects, no snapshots of counters or gauges, no sorting, no strings per series.
  * <p>
  * Where the same bytes cannot be promised, the reference path answers: for the whole
  * scrape ({@link FallbackPolicy}), or for one Prometheus name, whose families are written

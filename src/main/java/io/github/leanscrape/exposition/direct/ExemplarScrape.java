@@ -4,11 +4,12 @@ import io.prometheus.metrics.model.snapshots.Exemplar;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What an OpenMetrics scrape needs to write exemplars: the moment it reads them, against
- * which their retention is judged, whether client_java would write them beyond counters
- * and buckets ({@code io.prometheus.exporter.exemplarsOnAllMetricTypes}, on in
- * Micrometer's and so Spring Boot's defaults: on {@code _count} and quantile lines), and
- * room for the exemplars of a block of counters, read ahead as their values are.
+ * What an OpenMetrics or protobuf scrape needs to write exemplars: the moment it reads
+ * them, against which their retention is judged, whether client_java would write them
+ * beyond counters and buckets ({@code io.prometheus.exporter.exemplarsOnAllMetricTypes},
+ * on in Micrometer's and so Spring Boot's defaults: on {@code _count} and quantile
+ * lines), and room for the exemplars of a block of counters, read ahead as their values
+ * are.
  *
  * @author leanscrape
  */

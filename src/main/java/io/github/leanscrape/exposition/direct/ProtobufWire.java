@@ -71,8 +71,9 @@ final class ProtobufWire {
 	}
 
 	/**
-	 * Return how many bytes a field of a message takes: its tag, its length, its bytes.
-	 * @param size the size of the message
+	 * Return how many bytes a length-delimited field (a message, a string) takes: its
+	 * tag, its length, its bytes.
+	 * @param size the size of the message or string
 	 * @return the size of the field
 	 */
 	static int messageField(int size) {

@@ -54,7 +54,7 @@ final class ScrapeWorkspace implements AutoCloseable {
 	ChunkedOutput familyBuffer() {
 		ChunkedOutput family = this.family;
 		if (family == null) {
-			family = this.out.sibling();
+			family = this.out.workingBuffer();
 			this.family = family;
 		}
 		return family;

@@ -1,7 +1,7 @@
 /**
- * The direct path: text 0.0.4 and OpenMetrics written straight from Micrometer's meters,
- * over one meter index, with the reference path as fallback wherever the same bytes
- * cannot be promised.
+ * The direct path: text 0.0.4, OpenMetrics and protobuf written straight from
+ * Micrometer's meters, over one meter index, with the reference path as fallback wherever
+ * the same bytes cannot be promised.
  * <p>
  * Imports {@code exposition} only.
  */
