@@ -46,6 +46,13 @@ final class Family {
 	final byte[] protobufMetadata;
 
 	/**
+	 * The protobuf size of this family for one array of its series, when the size of its
+	 * metrics does not depend on their values; {@code null} until a protobuf scrape works
+	 * it out.
+	 */
+	volatile @Nullable ProtobufSize protobufSize;
+
+	/**
 	 * Whether series were added whose created timestamp is not known yet: counters only.
 	 */
 	volatile boolean createdPending;
@@ -237,6 +244,17 @@ final class Family {
 		}
 		this.published = sorted;
 		return sorted;
+	}
+
+	/**
+	 * The size of a family's protobuf message for one array of its series, which a new
+	 * array (series added or removed) makes stale.
+	 *
+	 * @param series the array the size is for
+	 * @param size the size of the message
+	 */
+	record ProtobufSize(Series[] series, long size) {
+
 	}
 
 }

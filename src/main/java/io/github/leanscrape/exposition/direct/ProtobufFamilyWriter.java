@@ -21,8 +21,11 @@ import org.jspecify.annotations.Nullable;
  */
 final class ProtobufFamilyWriter {
 
-	/** A {@code Gauge} holding its value: the field's tag, its size, a double. */
+	/** A {@code Gauge}: its value. */
 	private static final int GAUGE_SIZE = ProtobufWire.DOUBLE_FIELD;
+
+	/** A {@code Metric.gauge} field. */
+	private static final int GAUGE_FIELD = 2 + GAUGE_SIZE;
 
 	/** A {@code Quantile}: two doubles. */
 	private static final int QUANTILE_SIZE = 2 * ProtobufWire.DOUBLE_FIELD;
@@ -46,8 +49,8 @@ final class ProtobufFamilyWriter {
 		int samples = switch (family.kind) {
 			case COUNTER ->
 				(exemplars != null) ? buffered(family, writeCounters(series, workspace, exemplars), workspace, out)
-						: writeCounters(family, series, workspace.values, out);
-			case GAUGE, MAX, INFO -> writeGauges(family, series, workspace.values, out);
+						: writeCounters(family, series, workspace, out);
+			case GAUGE, MAX, INFO -> writeGauges(family, series, workspace, out);
 			case SUMMARY -> buffered(family, writeSummaries(series, workspace), workspace, out);
 			case HISTOGRAM -> buffered(family, writeHistograms(series, workspace, exemplars), workspace, out);
 		};
@@ -92,22 +95,18 @@ final class ProtobufFamilyWriter {
 	}
 
 	/**
-	 * Write counters without exemplars: sizes first, then values read a block at a time,
-	 * as the text writer reads them and for the same reason.
+	 * Write counters without exemplars: the family's size (known from its series), then
+	 * values read a block at a time, as the text writer reads them and for the same
+	 * reason.
 	 * @param family the family
 	 * @param series its series
-	 * @param values room for a block of values
+	 * @param workspace the workspace
 	 * @param out the output
 	 * @return the samples written
 	 */
-	private static int writeCounters(Family family, Series[] series, double[] values, ChunkedOutput out) {
-		long size = family.protobufMetadata.length;
-		for (Series each : series) {
-			int counter = counterSize(each.created, 0);
-			size += ProtobufWire.messageField(ProtobufLabels.size(each.labels) + ProtobufWire.messageField(counter));
-		}
-		out.writeVarint(size);
-		out.write(family.protobufMetadata);
+	private static int writeCounters(Family family, Series[] series, ScrapeWorkspace workspace, ChunkedOutput out) {
+		writeHeader(family, series, workspace, out);
+		double[] values = workspace.values;
 		for (int start = 0; start < series.length; start += values.length) {
 			int end = Math.min(series.length, start + values.length);
 			for (int i = start; i < end; i++) {
@@ -116,14 +115,15 @@ final class ProtobufFamilyWriter {
 			for (int i = start; i < end; i++) {
 				double value = values[i - start];
 				MeterValues.checkCounter(value);
-				writeCounter(series[i], value, null, null, 0, out);
+				writeCounter(series[i], value, null, null, 0, workspace, out);
 			}
 		}
 		return series.length;
 	}
 
 	/**
-	 * Write counters with their exemplars into the workspace's family buffer.
+	 * Write counters with their exemplars into the workspace's family buffer, values and
+	 * exemplars read a block at a time.
 	 * @param series the family's series
 	 * @param workspace the workspace
 	 * @param exemplars how exemplars are read
@@ -131,24 +131,63 @@ final class ProtobufFamilyWriter {
 	 */
 	private static int writeCounters(Series[] series, ScrapeWorkspace workspace, ExemplarScrape exemplars) {
 		ChunkedOutput out = workspace.familyBuffer();
-		for (Series each : series) {
-			double value = MeterValues.counter(each.meter);
-			MeterValues.checkCounter(value);
-			ExemplarSlots slots = (each instanceof ExemplarSeries sampled) ? sampled.exemplars : null;
-			Exemplar exemplar = (slots != null) ? slots.latest(exemplars.now()) : null;
-			int exemplarSize = (exemplar != null && slots != null) ? ProtobufExemplars.size(exemplar) : 0;
-			writeCounter(each, value, exemplar, slots, exemplarSize, out);
+		double[] values = workspace.values;
+		@Nullable Exemplar[] block = exemplars.block;
+		for (int start = 0; start < series.length; start += values.length) {
+			int end = Math.min(series.length, start + values.length);
+			for (int i = start; i < end; i++) {
+				values[i - start] = MeterValues.counter(series[i].meter);
+			}
+			for (int i = start; i < end; i++) {
+				block[i - start] = (series[i] instanceof ExemplarSeries sampled)
+						? sampled.exemplars.latest(exemplars.now()) : null;
+			}
+			for (int i = start; i < end; i++) {
+				double value = values[i - start];
+				MeterValues.checkCounter(value);
+				Exemplar exemplar = block[i - start];
+				ExemplarSlots slots = (exemplar != null && series[i] instanceof ExemplarSeries sampled)
+						? sampled.exemplars : null;
+				int exemplarSize = (exemplar != null && slots != null) ? ProtobufExemplars.size(exemplar) : 0;
+				writeCounter(series[i], value, exemplar, slots, exemplarSize, workspace, out);
+			}
 		}
 		return series.length;
 	}
 
+	/**
+	 * Write the size of a family whose metrics' sizes do not depend on values, and its
+	 * metadata. The size is worked out when the family's series change (or, for counters,
+	 * their created timestamps are learned), and kept with the family.
+	 * @param family the family
+	 * @param series its series
+	 * @param workspace the workspace
+	 * @param out the output
+	 */
+	private static void writeHeader(Family family, Series[] series, ScrapeWorkspace workspace, ChunkedOutput out) {
+		Family.ProtobufSize known = family.protobufSize;
+		long size;
+		if (known != null && known.series() == series) {
+			size = known.size();
+		}
+		else {
+			size = family.protobufMetadata.length;
+			for (Series each : series) {
+				int value = (family.kind == SeriesKind.COUNTER)
+						? ProtobufWire.messageField(counterSize(each.created, 0)) : GAUGE_FIELD;
+				size += ProtobufWire.messageField(ProtobufLabels.size(each.labels) + value);
+			}
+			family.protobufSize = new Family.ProtobufSize(series, size);
+		}
+		out.writeVarint(size);
+		out.write(family.protobufMetadata);
+	}
+
 	private static void writeCounter(Series series, double value, @Nullable Exemplar exemplar,
-			@Nullable ExemplarSlots slots, int exemplarSize, ChunkedOutput out) {
+			@Nullable ExemplarSlots slots, int exemplarSize, ScrapeWorkspace workspace, ChunkedOutput out) {
 		long created = series.created;
 		int counter = counterSize(created, exemplarSize);
-		out.write(ProtobufWire.FIELD_4_BYTES);
-		out.writeVarint(ProtobufLabels.size(series.labels) + ProtobufWire.messageField(counter));
-		ProtobufLabels.write(series.labels, out);
+		writeMetricStart(series, ProtobufWire.messageField(counter), workspace, out);
 		out.write(ProtobufWire.FIELD_3_BYTES);
 		out.writeVarint(counter);
 		ProtobufWire.writeDouble(ProtobufWire.FIELD_1_DOUBLE, value, out);
@@ -166,21 +205,17 @@ final class ProtobufFamilyWriter {
 
 	/**
 	 * Write gauges, maxima and info metrics (a gauge of 1 whose function is never called,
-	 * as client_java writes an info metric in protobuf): sizes first, then values read a
-	 * block at a time.
+	 * as client_java writes an info metric in protobuf): the family's size, then values
+	 * read a block at a time.
 	 * @param family the family
 	 * @param series its series
-	 * @param values room for a block of values
+	 * @param workspace the workspace
 	 * @param out the output
 	 * @return the samples written
 	 */
-	private static int writeGauges(Family family, Series[] series, double[] values, ChunkedOutput out) {
-		long size = family.protobufMetadata.length;
-		for (Series each : series) {
-			size += ProtobufWire.messageField(ProtobufLabels.size(each.labels) + ProtobufWire.messageField(GAUGE_SIZE));
-		}
-		out.writeVarint(size);
-		out.write(family.protobufMetadata);
+	private static int writeGauges(Family family, Series[] series, ScrapeWorkspace workspace, ChunkedOutput out) {
+		writeHeader(family, series, workspace, out);
+		double[] values = workspace.values;
 		for (int start = 0; start < series.length; start += values.length) {
 			int end = Math.min(series.length, start + values.length);
 			for (int i = start; i < end; i++) {
@@ -191,16 +226,29 @@ final class ProtobufFamilyWriter {
 				};
 			}
 			for (int i = start; i < end; i++) {
-				byte[] labels = series[i].labels;
-				out.write(ProtobufWire.FIELD_4_BYTES);
-				out.writeVarint(ProtobufLabels.size(labels) + ProtobufWire.messageField(GAUGE_SIZE));
-				ProtobufLabels.write(labels, out);
+				writeMetricStart(series[i], GAUGE_FIELD, workspace, out);
 				out.write(ProtobufWire.FIELD_2_BYTES);
 				out.writeVarint(GAUGE_SIZE);
 				ProtobufWire.writeDouble(ProtobufWire.FIELD_1_DOUBLE, values[i - start], out);
 			}
 		}
 		return series.length;
+	}
+
+	/**
+	 * Write what starts a metric: its tag, its size, its labels; the labels are encoded
+	 * once into the workspace, which gives their size too.
+	 * @param series the series
+	 * @param valueField the size of the field after the labels (gauge, counter, summary,
+	 * histogram)
+	 * @param workspace the workspace
+	 * @param out the output
+	 */
+	private static void writeMetricStart(Series series, int valueField, ScrapeWorkspace workspace, ChunkedOutput out) {
+		int labels = workspace.encodeLabels(series.labels);
+		out.write(ProtobufWire.FIELD_4_BYTES);
+		out.writeVarint(labels + valueField);
+		out.write(workspace.labels, 0, labels);
 	}
 
 	/**
@@ -224,9 +272,7 @@ final class ProtobufFamilyWriter {
 			}
 			int summary = (hasCount ? 1 + ProtobufWire.varintSize(values.count) : 0)
 					+ (hasSum ? ProtobufWire.DOUBLE_FIELD : 0) + quantiles * ProtobufWire.messageField(QUANTILE_SIZE);
-			out.write(ProtobufWire.FIELD_4_BYTES);
-			out.writeVarint(ProtobufLabels.size(each.labels) + ProtobufWire.messageField(summary));
-			ProtobufLabels.write(each.labels, out);
+			writeMetricStart(each, ProtobufWire.messageField(summary), workspace, out);
 			out.write(ProtobufWire.FIELD_4_BYTES);
 			out.writeVarint(summary);
 			if (hasCount) {
@@ -270,9 +316,7 @@ final class ProtobufFamilyWriter {
 			for (int i = 0; i < values.buckets; i++) {
 				histogram += ProtobufWire.messageField(bucketSize(values.cumulative[i], bucketExemplars[i], slots));
 			}
-			out.write(ProtobufWire.FIELD_4_BYTES);
-			out.writeVarint(ProtobufLabels.size(each.labels) + ProtobufWire.messageField(histogram));
-			ProtobufLabels.write(each.labels, out);
+			writeMetricStart(each, ProtobufWire.messageField(histogram), workspace, out);
 			out.write(ProtobufWire.FIELD_7_BYTES);
 			out.writeVarint(histogram);
 			out.write(ProtobufWire.FIELD_1_VARINT);

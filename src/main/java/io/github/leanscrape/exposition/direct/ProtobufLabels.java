@@ -1,9 +1,7 @@
 package io.github.leanscrape.exposition.direct;
 
-import io.github.leanscrape.exposition.ChunkedOutput;
-
 /**
- * Writes a series' labels as protobuf {@code LabelPair} fields, read from the bytes the
+ * Encodes a series' labels as protobuf {@code LabelPair} fields, read from the bytes the
  * text formats write ({@code {a="x",b="y\"z"}}): names and values are already sorted and
  * in UTF-8 there, and a value is only unescaped on the way. Reading them at each scrape
  * costs a pass over bytes that are copied anyway, where keeping a second encoding would
@@ -40,11 +38,13 @@ final class ProtobufLabels {
 	}
 
 	/**
-	 * Write the labels as {@code Metric.label} fields.
+	 * Encode the labels as {@code Metric.label} fields into an array, in one pass.
 	 * @param text the labels as the text formats write them, or no bytes
-	 * @param out the output
+	 * @param into where to encode them, at least {@link #maxSize(byte[])} long
+	 * @return the bytes encoded
 	 */
-	static void write(byte[] text, ChunkedOutput out) {
+	static int encode(byte[] text, byte[] into) {
+		int length = 0;
 		int position = 1;
 		while (position < text.length) {
 			int nameStart = position;
@@ -55,21 +55,34 @@ final class ProtobufLabels {
 			int escapes = (int) (scanned >>> 32);
 			int nameLength = nameEnd - nameStart;
 			int valueLength = valueEnd - valueStart - escapes;
-			out.write(ProtobufWire.FIELD_1_BYTES);
-			out.writeVarint(ProtobufWire.labelPairSize(nameLength, valueLength));
-			out.write(ProtobufWire.FIELD_1_BYTES);
-			out.writeVarint(nameLength);
-			out.write(text, nameStart, nameLength);
-			out.write(ProtobufWire.FIELD_2_BYTES);
-			out.writeVarint(valueLength);
+			into[length++] = ProtobufWire.FIELD_1_BYTES;
+			length = ProtobufWire.putVarint(ProtobufWire.labelPairSize(nameLength, valueLength), into, length);
+			into[length++] = ProtobufWire.FIELD_1_BYTES;
+			length = ProtobufWire.putVarint(nameLength, into, length);
+			System.arraycopy(text, nameStart, into, length, nameLength);
+			length += nameLength;
+			into[length++] = ProtobufWire.FIELD_2_BYTES;
+			length = ProtobufWire.putVarint(valueLength, into, length);
 			if (escapes == 0) {
-				out.write(text, valueStart, valueLength);
+				System.arraycopy(text, valueStart, into, length, valueLength);
+				length += valueLength;
 			}
 			else {
-				writeUnescaped(text, valueStart, valueEnd, out);
+				length = putUnescaped(text, valueStart, valueEnd, into, length);
 			}
 			position = valueEnd + 2;
 		}
+		return length;
+	}
+
+	/**
+	 * Return the most bytes {@link #encode} may write for some labels: each pair's three
+	 * tags and lengths take at most twelve bytes where its text takes four.
+	 * @param text the labels as the text formats write them
+	 * @return an upper bound of their encoded size
+	 */
+	static int maxSize(byte[] text) {
+		return 3 * text.length + 16;
 	}
 
 	private static int nameEnd(byte[] text, int from) {
@@ -105,19 +118,22 @@ final class ProtobufLabels {
 	 * @param text the label bytes
 	 * @param start where the value starts
 	 * @param end where its closing quote is
-	 * @param out the output
+	 * @param into where to put the value
+	 * @param at where in it
+	 * @return the position after the value
 	 */
-	private static void writeUnescaped(byte[] text, int start, int end, ChunkedOutput out) {
+	private static int putUnescaped(byte[] text, int start, int end, byte[] into, int at) {
 		for (int i = start; i < end; i++) {
 			byte b = text[i];
 			if (b == '\\') {
 				i++;
-				out.write((text[i] == 'n') ? '\n' : text[i]);
+				into[at++] = (text[i] == 'n') ? (byte) '\n' : text[i];
 			}
 			else {
-				out.write(b);
+				into[at++] = b;
 			}
 		}
+		return at;
 	}
 
 }

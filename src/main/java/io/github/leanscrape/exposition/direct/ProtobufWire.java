@@ -20,10 +20,10 @@ import io.github.leanscrape.exposition.ChunkedOutput;
 final class ProtobufWire {
 
 	/** {@code MetricFamily.name}, {@code LabelPair.name}, {@code Metric.label}. */
-	static final int FIELD_1_BYTES = 0x0A;
+	static final byte FIELD_1_BYTES = 0x0A;
 
 	/** {@code MetricFamily.help}, {@code LabelPair.value}, {@code Metric.gauge}. */
-	static final int FIELD_2_BYTES = 0x12;
+	static final byte FIELD_2_BYTES = 0x12;
 
 	/** {@code Metric.counter}, {@code Summary.quantile}, {@code Bucket.exemplar}. */
 	static final int FIELD_3_BYTES = 0x1A;
@@ -68,6 +68,22 @@ final class ProtobufWire {
 	 */
 	static int varintSize(long value) {
 		return (63 - Long.numberOfLeadingZeros(value | 1)) / 7 + 1;
+	}
+
+	/**
+	 * Put a varint into an array.
+	 * @param value the value, not negative
+	 * @param into the array
+	 * @param at where in it
+	 * @return the position after the varint
+	 */
+	static int putVarint(long value, byte[] into, int at) {
+		while ((value & ~0x7FL) != 0) {
+			into[at++] = (byte) ((value & 0x7F) | 0x80);
+			value >>>= 7;
+		}
+		into[at++] = (byte) value;
+		return at;
 	}
 
 	/**

@@ -29,6 +29,9 @@ final class ScrapeWorkspace implements AutoCloseable {
 	/** How exemplars are read, or {@code null} when the scrape writes none. */
 	final @Nullable ExemplarScrape exemplars;
 
+	/** One series' labels encoded for protobuf. */
+	byte[] labels = new byte[256];
+
 	/** The exemplar of each bucket of one histogram, for protobuf. */
 	@Nullable Exemplar[] bucketExemplars = new Exemplar[16];
 
@@ -58,6 +61,20 @@ final class ScrapeWorkspace implements AutoCloseable {
 			this.family = family;
 		}
 		return family;
+	}
+
+	/**
+	 * Encode a series' labels for protobuf into {@link #labels}, growing it first if it
+	 * could be too short.
+	 * @param text the labels as the text formats write them
+	 * @return the bytes encoded
+	 */
+	int encodeLabels(byte[] text) {
+		int maxSize = ProtobufLabels.maxSize(text);
+		if (this.labels.length < maxSize) {
+			this.labels = new byte[Math.max(maxSize, 2 * this.labels.length)];
+		}
+		return ProtobufLabels.encode(text, this.labels);
 	}
 
 	/**
