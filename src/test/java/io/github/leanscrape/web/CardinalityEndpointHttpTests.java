@@ -57,8 +57,10 @@ class CardinalityEndpointHttpTests {
 		}
 		assertThat(bytes).isEqualTo(scrape.body().length);
 		assertThat(series).isEqualTo(sampleLines);
+		assertThat(families).anyMatch(
+				(family) -> family.get("name").equals("rich_custom_sum") && family.get("renderer").equals("reference"));
 		assertThat(families).anyMatch((family) -> family.get("name").equals("rich_long_task_histogram_seconds")
-				&& family.get("renderer").equals("reference"));
+				&& family.get("renderer").equals("direct"));
 		assertThat(families).anyMatch((family) -> family.get("renderer").equals("direct"));
 		// A filtered scrape does not replace the report of the full one.
 		http.get("/actuator/prometheus?includedNames=rich_gauge");

@@ -68,14 +68,28 @@ final class Family {
 	final byte[] bucketName;
 
 	/**
-	 * The sample name of count lines; empty unless this is a summary or a histogram.
+	 * The sample name of count lines ({@code _gcount} for a gauge histogram); empty
+	 * unless this is a summary or a histogram.
 	 */
 	final byte[] countName;
 
 	/**
-	 * The sample name of sum lines; empty unless this is a summary or a histogram.
+	 * The sample name of sum lines ({@code _gsum} for a gauge histogram); empty unless
+	 * this is a summary or a histogram.
 	 */
 	final byte[] sumName;
+
+	/**
+	 * The text 0.0.4 metadata of the gauge family of a gauge histogram's {@code _gcount}
+	 * lines; empty for other kinds.
+	 */
+	final byte[] gaugeCountMetadata;
+
+	/**
+	 * The text 0.0.4 metadata of the gauge family of a gauge histogram's {@code _gsum}
+	 * lines; empty for other kinds.
+	 */
+	final byte[] gaugeSumMetadata;
 
 	/**
 	 * Sample lines and bytes this family had in the last full scrape, for the cardinality
@@ -105,7 +119,11 @@ final class Family {
 		String textName = (kind == SeriesKind.COUNTER || kind == SeriesKind.INFO) ? sampleName : name;
 		String openMetricsName = (kind == SeriesKind.COUNTER)
 				? sampleName.substring(0, sampleName.length() - "_total".length()) : name;
-		String openMetricsType = (kind == SeriesKind.INFO) ? "info" : kind.type();
+		String openMetricsType = switch (kind) {
+			case INFO -> "info";
+			case GAUGE_HISTOGRAM -> "gaugehistogram";
+			default -> kind.type();
+		};
 		this.textMetadata = metadata(textName, kind.type(), escapeTextHelp(help), false);
 		this.openMetricsMetadata = metadata(openMetricsName, openMetricsType, LabelEncoder.escape(help), true);
 		String protobufName = (kind == SeriesKind.COUNTER || kind == SeriesKind.INFO) ? sampleName : name;
@@ -113,10 +131,14 @@ final class Family {
 		this.sampleName = ascii(sampleName);
 		// Only the names this kind writes are kept: most families are counters and
 		// gauges.
-		boolean summaryOrHistogram = kind == SeriesKind.SUMMARY || kind == SeriesKind.HISTOGRAM;
-		this.bucketName = (kind == SeriesKind.HISTOGRAM) ? ascii(name + "_bucket") : UNUSED;
-		this.countName = summaryOrHistogram ? ascii(name + "_count") : UNUSED;
-		this.sumName = summaryOrHistogram ? ascii(name + "_sum") : UNUSED;
+		boolean gaugeHistogram = kind == SeriesKind.GAUGE_HISTOGRAM;
+		boolean distribution = kind == SeriesKind.SUMMARY || kind == SeriesKind.HISTOGRAM || gaugeHistogram;
+		this.bucketName = (kind == SeriesKind.HISTOGRAM || gaugeHistogram) ? ascii(name + "_bucket") : UNUSED;
+		this.countName = distribution ? ascii(name + (gaugeHistogram ? "_gcount" : "_count")) : UNUSED;
+		this.sumName = distribution ? ascii(name + (gaugeHistogram ? "_gsum" : "_sum")) : UNUSED;
+		String textHelp = escapeTextHelp(help);
+		this.gaugeCountMetadata = gaugeHistogram ? metadata(name + "_gcount", "gauge", textHelp, false) : UNUSED;
+		this.gaugeSumMetadata = gaugeHistogram ? metadata(name + "_gsum", "gauge", textHelp, false) : UNUSED;
 	}
 
 	private static byte[] metadata(String name, String type, String escapedHelp, boolean openMetrics) {

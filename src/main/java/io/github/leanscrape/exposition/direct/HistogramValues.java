@@ -2,16 +2,18 @@ package io.github.leanscrape.exposition.direct;
 
 import java.util.concurrent.TimeUnit;
 
+import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.distribution.CountAtBucket;
+import io.micrometer.core.instrument.distribution.HistogramSnapshot;
 import io.micrometer.prometheusmetrics.PrometheusDistributionSummary;
 import io.micrometer.prometheusmetrics.PrometheusTimer;
 
 /**
- * The values of one histogram series as client_java gets them from Micrometer's
- * collector: Micrometer's cumulative bucket counts are turned into differences (truncated
- * to whole numbers) and summed up again, and a {@code +Inf} bucket is added when the last
- * bound is finite. One instance per scrape, read again for each series; its arrays grow
- * to the largest histogram and are kept.
+ * The values of one histogram or gauge histogram series as client_java gets them from
+ * Micrometer's collector: Micrometer's cumulative bucket counts are turned into
+ * differences (truncated to whole numbers) and summed up again, and a {@code +Inf} bucket
+ * is added when the last bound is finite. One instance per scrape, read again for each
+ * series; its arrays grow to the largest histogram and are kept.
  *
  * @author leanscrape
  */
@@ -35,8 +37,16 @@ final class HistogramValues {
 	void read(Series series) {
 		CountAtBucket[] counts;
 		long count;
-		boolean seconds = series.meter instanceof PrometheusTimer;
-		if (seconds) {
+		boolean seconds = !(series.meter instanceof PrometheusDistributionSummary);
+		if (series.meter instanceof LongTaskTimer longTask) {
+			// One snapshot, as Micrometer takes it: the tasks' durations move with the
+			// clock.
+			HistogramSnapshot snapshot = longTask.takeSnapshot();
+			counts = snapshot.histogramCounts();
+			count = snapshot.count();
+			this.sum = snapshot.total(TimeUnit.SECONDS);
+		}
+		else if (seconds) {
 			PrometheusTimer timer = (PrometheusTimer) series.meter;
 			counts = timer.histogramCounts();
 			count = timer.count();

@@ -52,7 +52,8 @@ final class ProtobufFamilyWriter {
 						: writeCounters(family, series, workspace, out);
 			case GAUGE, MAX, INFO -> writeGauges(family, series, workspace, out);
 			case SUMMARY -> buffered(family, writeSummaries(series, workspace), workspace, out);
-			case HISTOGRAM -> buffered(family, writeHistograms(series, workspace, exemplars), workspace, out);
+			case HISTOGRAM, GAUGE_HISTOGRAM ->
+				buffered(family, writeHistograms(series, workspace, exemplars), workspace, out);
 		};
 		if (full) {
 			family.lastLines = samples;

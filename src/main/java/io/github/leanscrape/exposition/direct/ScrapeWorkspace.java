@@ -29,6 +29,12 @@ final class ScrapeWorkspace implements AutoCloseable {
 	/** How exemplars are read, or {@code null} when the scrape writes none. */
 	final @Nullable ExemplarScrape exemplars;
 
+	/** The counts of a gauge histogram's series, for text 0.0.4. */
+	long[] counts = new long[0];
+
+	/** The sums of a gauge histogram's series, for text 0.0.4. */
+	double[] sums = new double[0];
+
 	/** One series' labels encoded for protobuf. */
 	byte[] labels = new byte[256];
 
@@ -61,6 +67,17 @@ final class ScrapeWorkspace implements AutoCloseable {
 			this.family = family;
 		}
 		return family;
+	}
+
+	/**
+	 * Make room for the totals of a gauge histogram's series.
+	 * @param series how many series
+	 */
+	void ensureTotals(int series) {
+		if (this.counts.length < series) {
+			this.counts = new long[series];
+			this.sums = new double[series];
+		}
 	}
 
 	/**

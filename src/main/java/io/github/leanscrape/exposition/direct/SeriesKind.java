@@ -35,6 +35,14 @@ enum SeriesKind {
 	HISTOGRAM("histogram", 4),
 
 	/**
+	 * Cumulative {@code _bucket} lines, {@code _gcount} and {@code _gsum}: long task
+	 * timers that publish a histogram. Text 0.0.4 has no gauge histograms: it types them
+	 * {@code histogram} and writes {@code _gcount} and {@code _gsum} as gauge families of
+	 * their own after the buckets.
+	 */
+	GAUGE_HISTOGRAM("histogram", 5),
+
+	/**
 	 * {@code name_info{labels} 1}: gauges named {@code *.info}, which Micrometer exports
 	 * as info metrics; typed {@code gauge} in text 0.0.4 and {@code info} in OpenMetrics.
 	 */

@@ -12,16 +12,15 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The families a meter of a given kind feeds, as Micrometer's Prometheus registry lays
- * them out. Meters the direct path does not write (long task timers with buckets, custom
- * meters, info gauges, meters of other registries) have no shape and stay on the
- * reference path.
+ * them out. Meters the direct path does not write (custom meters, meters of other
+ * registries) have no shape and stay on the reference path.
  *
  * @author leanscrape
  */
 enum ShapeOfMeter {
 
 	COUNTER, GAUGE, TIMER_SUMMARY, TIMER_HISTOGRAM, DISTRIBUTION_SUMMARY_SUMMARY, DISTRIBUTION_SUMMARY_HISTOGRAM,
-	FUNCTION_TIMER, LONG_TASK_TIMER_SUMMARY, INFO;
+	FUNCTION_TIMER, LONG_TASK_TIMER_SUMMARY, LONG_TASK_TIMER_HISTOGRAM, INFO;
 
 	/**
 	 * Return the shape of a meter, or {@code null} when the direct path does not write
@@ -49,9 +48,9 @@ enum ShapeOfMeter {
 			return FUNCTION_TIMER;
 		}
 		if (meter instanceof LongTaskTimer longTask) {
-			// With buckets Micrometer writes a gauge histogram, left to the reference
-			// path.
-			return (longTask.takeSnapshot().histogramCounts().length > 0) ? null : LONG_TASK_TIMER_SUMMARY;
+			// With buckets Micrometer writes a gauge histogram: the tasks running now.
+			return (longTask.takeSnapshot().histogramCounts().length > 0) ? LONG_TASK_TIMER_HISTOGRAM
+					: LONG_TASK_TIMER_SUMMARY;
 		}
 		return null;
 	}
@@ -73,6 +72,9 @@ enum ShapeOfMeter {
 			case TIMER_HISTOGRAM, DISTRIBUTION_SUMMARY_HISTOGRAM ->
 				new Family[] { new Family(conventionName, SeriesKind.HISTOGRAM, help),
 						new Family(conventionName + "_max", SeriesKind.MAX, help) };
+			case LONG_TASK_TIMER_HISTOGRAM ->
+				new Family[] { new Family(conventionName, SeriesKind.GAUGE_HISTOGRAM, help),
+						new Family(conventionName + "_max", SeriesKind.MAX, help) };
 			case FUNCTION_TIMER -> new Family[] { new Family(conventionName, SeriesKind.SUMMARY, help) };
 		};
 	}
@@ -85,7 +87,7 @@ enum ShapeOfMeter {
 	@Nullable String reservedLabel() {
 		return switch (this) {
 			case TIMER_SUMMARY, DISTRIBUTION_SUMMARY_SUMMARY, FUNCTION_TIMER, LONG_TASK_TIMER_SUMMARY -> "quantile";
-			case TIMER_HISTOGRAM, DISTRIBUTION_SUMMARY_HISTOGRAM -> "le";
+			case TIMER_HISTOGRAM, DISTRIBUTION_SUMMARY_HISTOGRAM, LONG_TASK_TIMER_HISTOGRAM -> "le";
 			default -> null;
 		};
 	}

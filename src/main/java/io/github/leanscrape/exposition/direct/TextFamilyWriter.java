@@ -42,7 +42,7 @@ final class TextFamilyWriter {
 			case GAUGE -> writeGauges(family, series, workspace.values, out);
 			case MAX -> writeMaxima(family, series, out);
 			case SUMMARY -> writeSummaries(family, series, out, exemplars, workspace.summary);
-			case HISTOGRAM -> writeHistograms(family, series, format, out, exemplars, workspace.histogram);
+			case HISTOGRAM, GAUGE_HISTOGRAM -> writeHistograms(family, series, format, out, exemplars, workspace);
 			case INFO -> writeInfos(family, series, out);
 		};
 		if (full) {
@@ -204,20 +204,26 @@ final class TextFamilyWriter {
 	}
 
 	/**
-	 * Write the bucket lines, then {@code _count} and {@code _sum} where the format has
-	 * them.
+	 * Write the bucket lines, then {@code _count} and {@code _sum} (a gauge histogram's
+	 * {@code _gcount} and {@code _gsum}) where the format has them.
 	 * @param family the family
 	 * @param series its series, in order
 	 * @param format the format
 	 * @param out the output
 	 * @param exemplars how to write exemplars, or {@code null} when none are written
-	 * @param values room for one series' values
+	 * @param workspace room for one series' values, and for a gauge histogram's totals
 	 * @return the lines written
 	 */
 	private static int writeHistograms(Family family, Series[] series, TextFormat format, ChunkedOutput out,
-			@Nullable ExemplarScrape exemplars, HistogramValues values) {
+			@Nullable ExemplarScrape exemplars, ScrapeWorkspace workspace) {
+		HistogramValues values = workspace.histogram;
+		boolean totalsApart = family.kind == SeriesKind.GAUGE_HISTOGRAM && format.writesGaugeHistogramTotalsApart();
+		if (totalsApart) {
+			workspace.ensureTotals(series.length);
+		}
 		int lines = 0;
-		for (Series each : series) {
+		for (int s = 0; s < series.length; s++) {
+			Series each = series[s];
 			ExemplarSlots slots = (exemplars != null && each instanceof ExemplarSeries sampled) ? sampled.exemplars
 					: null;
 			long now = (exemplars != null) ? exemplars.now() : 0;
@@ -233,10 +239,55 @@ final class TextFamilyWriter {
 				lower = bound;
 			}
 			lines += values.buckets;
-			if (format.writesCountAndSum(values.sum)) {
+			if (totalsApart) {
+				// Written after every series' buckets, from the values read now.
+				workspace.counts[s] = values.count();
+				workspace.sums[s] = values.sum;
+			}
+			else if (format.writesCountAndSum(values.sum)) {
 				ExemplarSlots countSlots = (exemplars != null && exemplars.allMetricTypes()) ? slots : null;
 				lines += writeCountAndSum(family, each, values.count(), values.sum, out, countSlots, now);
 			}
+		}
+		if (totalsApart) {
+			lines += writeGaugeHistogramTotals(family, series, workspace.counts, workspace.sums, out);
+		}
+		return lines;
+	}
+
+	/**
+	 * Write a gauge histogram's {@code _gcount} and {@code _gsum} lines as text 0.0.4 has
+	 * client_java write them: two gauge families of their own, every series' count, then
+	 * every series' sum.
+	 * @param family the family
+	 * @param series its series, in order
+	 * @param counts each series' count
+	 * @param sums each series' sum
+	 * @param out the output
+	 * @return the lines written
+	 */
+	private static int writeGaugeHistogramTotals(Family family, Series[] series, long[] counts, double[] sums,
+			ChunkedOutput out) {
+		out.write(family.gaugeCountMetadata);
+		for (int i = 0; i < series.length; i++) {
+			writeSample(family.countName, series[i].labels, out);
+			out.writeLong(counts[i]);
+			out.write('\n');
+		}
+		int lines = series.length;
+		boolean metadataWritten = false;
+		for (int i = 0; i < series.length; i++) {
+			if (Double.isNaN(sums[i])) {
+				continue;
+			}
+			if (!metadataWritten) {
+				out.write(family.gaugeSumMetadata);
+				metadataWritten = true;
+			}
+			writeSample(family.sumName, series[i].labels, out);
+			out.writeDouble(sums[i]);
+			out.write('\n');
+			lines++;
 		}
 		return lines;
 	}

@@ -30,6 +30,11 @@ enum TextFormat {
 		}
 
 		@Override
+		boolean writesGaugeHistogramTotalsApart() {
+			return true;
+		}
+
+		@Override
 		void end(ChunkedOutput out) {
 		}
 
@@ -49,6 +54,11 @@ enum TextFormat {
 		boolean writesCountAndSum(double sum) {
 			// OpenMetrics writes a histogram's _count and _sum together or not at all.
 			return !Double.isNaN(sum);
+		}
+
+		@Override
+		boolean writesGaugeHistogramTotalsApart() {
+			return false;
 		}
 
 		@Override
@@ -78,6 +88,13 @@ enum TextFormat {
 	 * @return {@code true} when they are written
 	 */
 	abstract boolean writesCountAndSum(double sum);
+
+	/**
+	 * Return whether a gauge histogram's {@code _gcount} and {@code _gsum} go into gauge
+	 * families of their own after the histogram, rather than after each series' buckets.
+	 * @return {@code true} in text 0.0.4, which has no gauge histograms
+	 */
+	abstract boolean writesGaugeHistogramTotalsApart();
 
 	/**
 	 * Write what ends an exposition in this format.

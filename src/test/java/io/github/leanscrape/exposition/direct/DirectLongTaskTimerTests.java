@@ -1,5 +1,6 @@
 package io.github.leanscrape.exposition.direct;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.Set;
@@ -29,7 +30,7 @@ class DirectLongTaskTimerTests {
 	private final ChunkPool pool = new ChunkPool(4096, 1 << 20);
 
 	@Test
-	void longTaskTimersAreSpringBootsWhileTasksComeAndGo() throws Exception {
+	void longTaskTimersAreSpringBootsWhileTasksComeAndGoWithAndWithoutBuckets() throws Exception {
 		MockClock clock = new MockClock();
 		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT,
 				new PrometheusRegistry(), clock);
@@ -44,13 +45,32 @@ class DirectLongTaskTimerTests {
 			.description("Jobs \"running\" now")
 			.publishPercentiles(0.5, 0.99)
 			.register(registry);
+		// With buckets, gauge histograms: text 0.0.4 writes their _gcount and _gsum as
+		// gauge families of their own.
+		LongTaskTimer batchA = LongTaskTimer.builder("batch.running")
+			.tag("queue", "a")
+			.description("Batches running")
+			.serviceLevelObjectives(Duration.ofSeconds(1), Duration.ofSeconds(10))
+			.register(registry);
+		LongTaskTimer batchB = LongTaskTimer.builder("batch.running")
+			.tag("queue", "b")
+			.description("Batches running")
+			.serviceLevelObjectives(Duration.ofSeconds(1), Duration.ofSeconds(10))
+			.register(registry);
+		LongTaskTimer histogram = LongTaskTimer.builder("imports.running")
+			.publishPercentileHistogram()
+			.register(registry);
 		DirectRenderer renderer = new DirectRenderer(registry, PrometheusConfig.DEFAULT, properties,
 				new ReferenceRenderer(registry.getPrometheusRegistry(), properties), Long.MAX_VALUE);
 		PrometheusScrapeEndpoint boot = new PrometheusScrapeEndpoint(registry.getPrometheusRegistry(), properties);
 		assertAllFormats(renderer, boot, null);
 		LongTaskTimer.Sample first = active.start();
 		percentiles.start();
+		batchA.start();
+		batchB.start();
+		histogram.start();
 		clock.add(Duration.ofMillis(1500));
+		batchA.start();
 		LongTaskTimer.Sample second = active.start();
 		percentiles.start();
 		clock.add(Duration.ofMillis(250));
@@ -59,7 +79,11 @@ class DirectLongTaskTimerTests {
 		first.stop();
 		clock.add(Duration.ofSeconds(3));
 		assertAllFormats(renderer, boot, null);
-		assertAllFormats(renderer, boot, Set.of("jobs_running_seconds_max", "http_server_requests_active_seconds"));
+		assertAllFormats(renderer, boot,
+				Set.of("jobs_running_seconds_max", "http_server_requests_active_seconds", "batch_running_seconds"));
+		assertThat(new String(boot.scrape(PrometheusOutputFormat.CONTENT_TYPE_004, null).getBody(),
+				StandardCharsets.UTF_8))
+			.contains("# TYPE batch_running_seconds_gcount gauge\nbatch_running_seconds_gcount{queue=\"a\"} 2\n");
 		second.stop();
 		assertAllFormats(renderer, boot, null);
 		assertThat(renderer.wholeScrapeFallbacks()).isZero();

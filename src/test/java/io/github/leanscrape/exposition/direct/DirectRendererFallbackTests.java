@@ -1,6 +1,6 @@
 package io.github.leanscrape.exposition.direct;
 
-import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 
@@ -10,7 +10,9 @@ import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.ReferenceRenderer;
 import io.github.leanscrape.support.FrozenClock;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.LongTaskTimer;
+import io.micrometer.core.instrument.Measurement;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Statistic;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.Collector;
@@ -129,10 +131,10 @@ class DirectRendererFallbackTests {
 		Fixture fixture = new Fixture(null, PrometheusConfig.DEFAULT.prometheusProperties());
 		fixture.assertSameAsSpringBoot(TEXT, null);
 		fixture.assertSameAsSpringBoot(OPENMETRICS, null);
-		fixture.assertSameAsSpringBoot(TEXT, Set.of("batch_seconds", "requests"));
+		fixture.assertSameAsSpringBoot(TEXT, Set.of("batch", "requests"));
 		assertThat(fixture.renderer.directScrapes()).isEqualTo(3);
 		assertThat(fixture.renderer.wholeScrapeFallbacks()).isZero();
-		// batch_seconds and batch_seconds_max, in each of the three scrapes
+		// batch and batch_sum in the first two scrapes, batch in the third
 		assertThat(fixture.renderer.familyFallbacks()).isEqualTo(5);
 	}
 
@@ -174,7 +176,7 @@ class DirectRendererFallbackTests {
 
 		final Counter counter;
 
-		final LongTaskTimer.Sample task;
+		final Meter custom;
 
 		Fixture(@Nullable SpanContext spanContext, Properties properties) {
 			PrometheusConfig config = SpringBootsBytes.config(properties);
@@ -182,11 +184,12 @@ class DirectRendererFallbackTests {
 					spanContext);
 			this.counter = Counter.builder("requests").tag("uri", "/a").register(this.registry);
 			this.counter.increment(2);
-			// With buckets: a gauge histogram, left to the reference path.
-			this.task = LongTaskTimer.builder("batch")
-				.serviceLevelObjectives(Duration.ofSeconds(1), Duration.ofSeconds(10))
-				.register(this.registry)
-				.start();
+			// A custom meter, left to the reference path: families batch and batch_sum.
+			this.custom = Meter
+				.builder("batch", Meter.Type.OTHER,
+						List.of(new Measurement(() -> 3.0, Statistic.COUNT),
+								new Measurement(() -> 1.5, Statistic.TOTAL)))
+				.register(this.registry);
 			this.renderer = new DirectRenderer(this.registry, config, properties,
 					new ReferenceRenderer(this.registry.getPrometheusRegistry(), properties), Long.MAX_VALUE);
 			this.boot = new PrometheusScrapeEndpoint(this.registry.getPrometheusRegistry(), properties);
