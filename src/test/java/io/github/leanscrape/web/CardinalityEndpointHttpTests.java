@@ -58,7 +58,7 @@ class CardinalityEndpointHttpTests {
 		assertThat(bytes).isEqualTo(scrape.body().length);
 		assertThat(series).isEqualTo(sampleLines);
 		assertThat(families).anyMatch(
-				(family) -> family.get("name").equals("rich_custom_sum") && family.get("renderer").equals("reference"));
+				(family) -> family.get("name").equals("rich_requests") && family.get("renderer").equals("reference"));
 		assertThat(families).anyMatch((family) -> family.get("name").equals("rich_long_task_histogram_seconds")
 				&& family.get("renderer").equals("direct"));
 		assertThat(families).anyMatch((family) -> family.get("renderer").equals("direct"));

@@ -42,11 +42,12 @@ final class CreatedTimestamps {
 		}
 		// Cleared first: a series added while the collector is read sets it again.
 		family.createdPending = false;
-		MultiCollector collector = this.internals.collector(family.name);
+		MultiCollector collector = this.internals.collector(family.collectorName);
 		Map<ByteBuffer, Long> created = new HashMap<>();
 		if (collector != null) {
 			for (MetricSnapshot snapshot : collector.collect()) {
-				if (snapshot instanceof CounterSnapshot counters) {
+				if (snapshot instanceof CounterSnapshot counters
+						&& counters.getMetadata().getPrometheusName().equals(family.name)) {
 					for (CounterDataPointSnapshot point : counters.getDataPoints()) {
 						created.put(ByteBuffer.wrap(LabelEncoder.encode(sortKey(point.getLabels()))),
 								point.hasCreatedTimestamp() ? point.getCreatedTimestampMillis() : 0L);

@@ -35,6 +35,12 @@ final class Family {
 
 	final SeriesKind kind;
 
+	/**
+	 * The Prometheus name of the meters that feed this family, under which the registry's
+	 * collector is found.
+	 */
+	final String collectorName;
+
 	final byte[] textMetadata;
 
 	final byte[] openMetricsMetadata;
@@ -107,8 +113,9 @@ final class Family {
 
 	private int liveCount;
 
-	Family(String name, SeriesKind kind, String help) {
+	Family(String name, SeriesKind kind, String help, String collectorName) {
 		this.name = name;
+		this.collectorName = collectorName;
 		this.kind = kind;
 		String sampleName = (kind == SeriesKind.COUNTER && !name.endsWith("_total")) ? name + "_total" : name;
 		if (kind == SeriesKind.INFO) {

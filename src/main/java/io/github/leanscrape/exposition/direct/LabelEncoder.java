@@ -136,6 +136,28 @@ final class LabelEncoder {
 			this.values = values;
 		}
 
+		/**
+		 * Return these labels with one more, in its place by name.
+		 * @param name the label's name, which none of these has
+		 * @param value its value
+		 * @return the labels
+		 */
+		SortKey with(String name, String value) {
+			int at = 0;
+			while (at < this.names.length && this.names[at].compareTo(name) < 0) {
+				at++;
+			}
+			String[] names = new String[this.names.length + 1];
+			String[] values = new String[this.values.length + 1];
+			System.arraycopy(this.names, 0, names, 0, at);
+			System.arraycopy(this.values, 0, values, 0, at);
+			names[at] = name;
+			values[at] = value;
+			System.arraycopy(this.names, at, names, at + 1, this.names.length - at);
+			System.arraycopy(this.values, at, values, at + 1, this.values.length - at);
+			return new SortKey(names, values);
+		}
+
 		@Override
 		public int compareTo(SortKey other) {
 			int result = compare(this.names, other.names);

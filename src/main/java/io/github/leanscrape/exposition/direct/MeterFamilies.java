@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Statistic;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.config.NamingConvention;
 import org.jspecify.annotations.Nullable;
@@ -38,6 +39,9 @@ final class MeterFamilies {
 
 	final Family[] families;
 
+	/** The statistics of the measurements of custom meters, which all must share. */
+	final @Nullable List<Statistic> statistics;
+
 	/**
 	 * The series of each meter: one {@link Series} when the meter feeds one family, a
 	 * {@code Series[]} (one per family, in the order of {@link #families}) when it feeds
@@ -57,7 +61,8 @@ final class MeterFamilies {
 		this.description = meter.getId().getDescription();
 		this.shape = shape;
 		this.referenceOnly = (shape == null);
-		this.families = (shape != null) ? shape.families(conventionName, help) : new Family[0];
+		this.families = (shape != null) ? shape.families(meter, conventionName, help) : new Family[0];
+		this.statistics = (shape == ShapeOfMeter.CUSTOM) ? CustomStatistics.of(meter) : null;
 	}
 
 	/**
@@ -76,6 +81,7 @@ final class MeterFamilies {
 		Meter.Id id = meter.getId();
 		return id.getName().equals(this.meterName) && id.getType() == this.meterType
 				&& Objects.equals(id.getDescription(), this.description) && Objects.equals(meterShape, this.shape)
+				&& (this.statistics == null || this.statistics.equals(CustomStatistics.of(meter)))
 				&& sameTagKeys(id, convention);
 	}
 
@@ -102,6 +108,20 @@ final class MeterFamilies {
 			}
 		}
 		return true;
+	}
+
+	/**
+	 * Return one of these families by name.
+	 * @param name its name
+	 * @return the family
+	 */
+	Family family(String name) {
+		for (Family family : this.families) {
+			if (family.name.equals(name)) {
+				return family;
+			}
+		}
+		throw new IllegalStateException("No family " + name + " for " + this.conventionName);
 	}
 
 	boolean isReferenceOnly() {

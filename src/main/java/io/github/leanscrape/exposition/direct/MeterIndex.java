@@ -8,8 +8,10 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 import io.github.leanscrape.exposition.direct.LabelEncoder.SortKey;
+import io.micrometer.core.instrument.Measurement;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Statistic;
 import io.micrometer.core.instrument.config.NamingConvention;
 import io.prometheus.metrics.model.snapshots.PrometheusNaming;
 import org.jspecify.annotations.Nullable;
@@ -93,6 +95,10 @@ final class MeterIndex {
 			entry.series.put(meter, NO_SERIES);
 			return;
 		}
+		if (shape == ShapeOfMeter.CUSTOM) {
+			addCustom(entry, meter, key);
+			return;
+		}
 		byte[] labels = LabelEncoder.encode(key);
 		boolean percentiles = hasPercentiles(meter);
 		Series[] series = new Series[entry.families.length];
@@ -105,6 +111,26 @@ final class MeterIndex {
 			entry.families[i].add(series[i]);
 		}
 		entry.series.put(meter, (series.length == 1) ? series[0] : series);
+	}
+
+	/**
+	 * Add the series of a custom meter: one per measurement, labelled with its statistic,
+	 * in the family of its statistic.
+	 * @param entry the meter's entry
+	 * @param meter the meter
+	 * @param key its labels, without the statistic
+	 */
+	private void addCustom(MeterFamilies entry, Meter meter, SortKey key) {
+		List<Series> series = new ArrayList<>();
+		for (Measurement measurement : meter.measure()) {
+			Statistic statistic = measurement.getStatistic();
+			Family family = entry.family(entry.conventionName + CustomStatistics.suffix(statistic));
+			byte[] labels = LabelEncoder.encode(key.with(CustomStatistics.LABEL, statistic.toString()));
+			CustomSeries each = new CustomSeries(meter, labels, measurement, family);
+			family.add(each);
+			series.add(each);
+		}
+		entry.series.put(meter, series.toArray(new Series[0]));
 	}
 
 	synchronized void remove(Meter meter) {
@@ -123,7 +149,8 @@ final class MeterIndex {
 		else {
 			Series[] each = (Series[]) series;
 			for (int i = 0; i < each.length; i++) {
-				entry.families[i].remove(each[i]);
+				Family family = (each[i] instanceof CustomSeries custom) ? custom.family : entry.families[i];
+				family.remove(each[i]);
 			}
 		}
 		if (entry.isEmpty()) {
@@ -175,7 +202,11 @@ final class MeterIndex {
 	private SortKey sortKey(Series series) {
 		SortKey key = this.labelEncoder.sortKey(series.meter.getId(), null);
 		// Accepted when added, so the labels are valid.
-		return (key != null) ? key : new SortKey(new String[0], new String[0]);
+		key = (key != null) ? key : new SortKey(new String[0], new String[0]);
+		if (series instanceof CustomSeries custom) {
+			return key.with(CustomStatistics.LABEL, custom.measurement.getStatistic().toString());
+		}
+		return key;
 	}
 
 	/**

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
@@ -22,12 +23,29 @@ final class MeterValues {
 	}
 
 	/**
-	 * Return the value of a counter or function counter.
-	 * @param meter the meter
+	 * Return the value of a counter series: a counter, a function counter, a custom
+	 * meter's count or total.
+	 * @param series the series
 	 * @return its count
 	 */
-	static double counter(Meter meter) {
-		return (meter instanceof Counter counter) ? counter.count() : ((FunctionCounter) meter).count();
+	static double counter(Series series) {
+		Meter meter = series.meter;
+		if (meter instanceof Counter counter) {
+			return counter.count();
+		}
+		if (meter instanceof FunctionCounter counter) {
+			return counter.count();
+		}
+		return ((CustomSeries) series).measurement.getValue();
+	}
+
+	/**
+	 * Return the value of a gauge series: a gauge or a custom meter's measurement.
+	 * @param series the series
+	 * @return its value
+	 */
+	static double gauge(Series series) {
+		return (series instanceof CustomSeries custom) ? custom.measurement.getValue() : ((Gauge) series.meter).value();
 	}
 
 	/**
@@ -66,11 +84,18 @@ final class MeterValues {
 	 * @param series its series
 	 */
 	static void evaluateFunctions(Family family, Series[] series) {
-		if (family.kind != SeriesKind.COUNTER && family.kind != SeriesKind.SUMMARY) {
+		if (family.kind != SeriesKind.COUNTER && family.kind != SeriesKind.SUMMARY && family.kind != SeriesKind.GAUGE) {
 			return;
 		}
 		for (Series each : series) {
-			if (each.meter instanceof FunctionCounter counter) {
+			if (each instanceof CustomSeries custom) {
+				// The registry's collector reads every measurement of a custom meter.
+				double value = custom.measurement.getValue();
+				if (family.kind == SeriesKind.COUNTER) {
+					checkCounter(value);
+				}
+			}
+			else if (each.meter instanceof FunctionCounter counter) {
 				checkCounter(counter.count());
 			}
 			else if (each.meter instanceof FunctionTimer timer) {

@@ -1,7 +1,6 @@
 package io.github.leanscrape.exposition.direct;
 
 import io.github.leanscrape.exposition.ChunkedOutput;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import io.prometheus.metrics.model.snapshots.Exemplar;
 import org.jspecify.annotations.Nullable;
@@ -111,7 +110,7 @@ final class ProtobufFamilyWriter {
 		for (int start = 0; start < series.length; start += values.length) {
 			int end = Math.min(series.length, start + values.length);
 			for (int i = start; i < end; i++) {
-				values[i - start] = MeterValues.counter(series[i].meter);
+				values[i - start] = MeterValues.counter(series[i]);
 			}
 			for (int i = start; i < end; i++) {
 				double value = values[i - start];
@@ -137,7 +136,7 @@ final class ProtobufFamilyWriter {
 		for (int start = 0; start < series.length; start += values.length) {
 			int end = Math.min(series.length, start + values.length);
 			for (int i = start; i < end; i++) {
-				values[i - start] = MeterValues.counter(series[i].meter);
+				values[i - start] = MeterValues.counter(series[i]);
 			}
 			for (int i = start; i < end; i++) {
 				block[i - start] = (series[i] instanceof ExemplarSeries sampled)
@@ -223,7 +222,7 @@ final class ProtobufFamilyWriter {
 				values[i - start] = switch (family.kind) {
 					case INFO -> 1.0;
 					case MAX -> MeterValues.max(series[i].meter);
-					default -> ((Gauge) series[i].meter).value();
+					default -> MeterValues.gauge(series[i]);
 				};
 			}
 			for (int i = start; i < end; i++) {

@@ -12,7 +12,7 @@ import io.micrometer.core.instrument.Meter;
  *
  * @author leanscrape
  */
-sealed class Series permits ExemplarSeries {
+sealed class Series permits ExemplarSeries, CustomSeries {
 
 	static final long UNKNOWN_CREATED = Long.MIN_VALUE;
 

@@ -1,7 +1,6 @@
 package io.github.leanscrape.exposition.direct;
 
 import io.github.leanscrape.exposition.ChunkedOutput;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import org.jspecify.annotations.Nullable;
 
@@ -70,7 +69,7 @@ final class TextFamilyWriter {
 		for (int start = 0; start < series.length; start += values.length) {
 			int end = Math.min(series.length, start + values.length);
 			for (int i = start; i < end; i++) {
-				values[i - start] = MeterValues.counter(series[i].meter);
+				values[i - start] = MeterValues.counter(series[i]);
 			}
 			if (exemplars != null) {
 				// The exemplars too, for the same reason: a chain of references each.
@@ -108,7 +107,7 @@ final class TextFamilyWriter {
 		for (int start = 0; start < series.length; start += values.length) {
 			int end = Math.min(series.length, start + values.length);
 			for (int i = start; i < end; i++) {
-				values[i - start] = ((Gauge) series[i].meter).value();
+				values[i - start] = MeterValues.gauge(series[i]);
 			}
 			for (int i = start; i < end; i++) {
 				writeSample(family.sampleName, series[i].labels, out);
