@@ -175,7 +175,7 @@ final class ProtobufFamilyWriter {
 			for (Series each : series) {
 				int value = (family.kind == SeriesKind.COUNTER)
 						? ProtobufWire.messageField(counterSize(each.created, 0)) : GAUGE_FIELD;
-				size += ProtobufWire.messageField(ProtobufLabels.size(each.labels) + value);
+				size += ProtobufWire.messageField(workspace.encodeLabels(each.labels) + value);
 			}
 			family.protobufSize = new Family.ProtobufSize(series, size);
 		}

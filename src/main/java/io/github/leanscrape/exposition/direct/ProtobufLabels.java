@@ -15,29 +15,6 @@ final class ProtobufLabels {
 	}
 
 	/**
-	 * Return how many bytes the labels take as {@code Metric.label} fields.
-	 * @param text the labels as the text formats write them, or no bytes
-	 * @return their size
-	 */
-	static int size(byte[] text) {
-		int size = 0;
-		int position = 1;
-		while (position < text.length) {
-			int nameStart = position;
-			int nameEnd = nameEnd(text, nameStart);
-			int valueStart = nameEnd + 2;
-			long scanned = scanValue(text, valueStart);
-			int valueEnd = (int) scanned;
-			int escapes = (int) (scanned >>> 32);
-			size += ProtobufWire
-				.messageField(ProtobufWire.labelPairSize(nameEnd - nameStart, valueEnd - valueStart - escapes));
-			// Past the closing quote and the comma or brace after it.
-			position = valueEnd + 2;
-		}
-		return size;
-	}
-
-	/**
 	 * Encode the labels as {@code Metric.label} fields into an array, in one pass.
 	 * @param text the labels as the text formats write them, or no bytes
 	 * @param into where to encode them, at least {@link #maxSize(byte[])} long
