@@ -309,12 +309,14 @@ final class ProtobufFamilyWriter {
 			values.read(each);
 			ExemplarSlots slots = (exemplars != null && each instanceof ExemplarSeries sampled) ? sampled.exemplars
 					: null;
-			@Nullable Exemplar[] bucketExemplars = bucketExemplars(values, slots, exemplars, workspace);
+			readBucketExemplars(values, slots, exemplars, workspace);
+			@Nullable Exemplar[] bucketExemplars = workspace.bucketExemplars;
+			int[] exemplarSizes = workspace.bucketExemplarSizes;
 			long count = values.count();
 			boolean hasSum = !Double.isNaN(values.sum);
 			int histogram = 1 + ProtobufWire.varintSize(count) + (hasSum ? ProtobufWire.DOUBLE_FIELD : 0);
 			for (int i = 0; i < values.buckets; i++) {
-				histogram += ProtobufWire.messageField(bucketSize(values.cumulative[i], bucketExemplars[i], slots));
+				histogram += ProtobufWire.messageField(bucketSize(values.cumulative[i], exemplarSizes[i]));
 			}
 			writeMetricStart(each, ProtobufWire.messageField(histogram), workspace, out);
 			out.write(ProtobufWire.FIELD_7_BYTES);
@@ -327,13 +329,13 @@ final class ProtobufFamilyWriter {
 			for (int i = 0; i < values.buckets; i++) {
 				Exemplar exemplar = bucketExemplars[i];
 				out.write(ProtobufWire.FIELD_3_BYTES);
-				out.writeVarint(bucketSize(values.cumulative[i], exemplar, slots));
+				out.writeVarint(bucketSize(values.cumulative[i], exemplarSizes[i]));
 				out.write(ProtobufWire.FIELD_1_VARINT);
 				out.writeVarint(values.cumulative[i]);
 				ProtobufWire.writeDouble(ProtobufWire.FIELD_2_DOUBLE, values.bounds[i], out);
 				if (exemplar != null && slots != null) {
 					out.write(ProtobufWire.FIELD_3_BYTES);
-					out.writeVarint(ProtobufExemplars.size(exemplar));
+					out.writeVarint(exemplarSizes[i]);
 					ProtobufExemplars.write(exemplar, slots, out);
 				}
 			}
@@ -343,36 +345,35 @@ final class ProtobufFamilyWriter {
 	}
 
 	/**
-	 * Read the exemplar of each bucket once, as client_java picks it: the newest one
-	 * whose value lies in the bucket.
+	 * Read the exemplar of each bucket once, as client_java picks it (the newest one
+	 * whose value lies in the bucket), and the size of its message, into the workspace.
 	 * @param values the histogram's values
 	 * @param slots its exemplars, or {@code null} when it has none
 	 * @param exemplars how exemplars are read, or {@code null} when none are written
 	 * @param workspace the workspace whose room they are kept in
-	 * @return the exemplars, by bucket
 	 */
-	private static @Nullable Exemplar[] bucketExemplars(HistogramValues values, @Nullable ExemplarSlots slots,
+	private static void readBucketExemplars(HistogramValues values, @Nullable ExemplarSlots slots,
 			@Nullable ExemplarScrape exemplars, ScrapeWorkspace workspace) {
-		@Nullable Exemplar[] bucketExemplars = workspace.bucketExemplars;
-		if (bucketExemplars.length < values.buckets) {
-			bucketExemplars = new Exemplar[values.buckets];
-			workspace.bucketExemplars = bucketExemplars;
-		}
+		workspace.ensureBuckets(values.buckets);
 		double lower = Double.NEGATIVE_INFINITY;
 		for (int i = 0; i < values.buckets; i++) {
-			bucketExemplars[i] = (slots != null && exemplars != null)
+			Exemplar exemplar = (slots != null && exemplars != null)
 					? slots.inBucket(exemplars.now(), lower, values.bounds[i]) : null;
+			workspace.bucketExemplars[i] = exemplar;
+			workspace.bucketExemplarSizes[i] = (exemplar != null) ? ProtobufExemplars.size(exemplar) : 0;
 			lower = values.bounds[i];
 		}
-		return bucketExemplars;
 	}
 
-	private static int bucketSize(long cumulative, @Nullable Exemplar exemplar, @Nullable ExemplarSlots slots) {
+	/**
+	 * Return the size of a {@code Bucket}.
+	 * @param cumulative its cumulative count
+	 * @param exemplarSize the size of its exemplar's message, 0 for none
+	 * @return its size
+	 */
+	private static int bucketSize(long cumulative, int exemplarSize) {
 		int size = 1 + ProtobufWire.varintSize(cumulative) + ProtobufWire.DOUBLE_FIELD;
-		if (exemplar != null && slots != null) {
-			size += ProtobufWire.messageField(ProtobufExemplars.size(exemplar));
-		}
-		return size;
+		return (exemplarSize > 0) ? size + ProtobufWire.messageField(exemplarSize) : size;
 	}
 
 }

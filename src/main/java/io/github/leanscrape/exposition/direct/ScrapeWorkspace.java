@@ -41,6 +41,9 @@ final class ScrapeWorkspace implements AutoCloseable {
 	/** The exemplar of each bucket of one histogram, for protobuf. */
 	@Nullable Exemplar[] bucketExemplars = new Exemplar[16];
 
+	/** The size of each of those exemplars' messages, 0 where there is none. */
+	int[] bucketExemplarSizes = new int[16];
+
 	private final ChunkedOutput out;
 
 	private @Nullable ChunkedOutput family;
@@ -67,6 +70,17 @@ final class ScrapeWorkspace implements AutoCloseable {
 			this.family = family;
 		}
 		return family;
+	}
+
+	/**
+	 * Make room for the exemplars of a histogram's buckets.
+	 * @param buckets how many buckets
+	 */
+	void ensureBuckets(int buckets) {
+		if (this.bucketExemplars.length < buckets) {
+			this.bucketExemplars = new Exemplar[buckets];
+			this.bucketExemplarSizes = new int[buckets];
+		}
 	}
 
 	/**

@@ -33,6 +33,8 @@ import static org.assertj.core.api.Assertions.assertThatException;
  */
 class DirectCustomMeterTests {
 
+	private static final Properties PROPERTIES = PrometheusConfig.DEFAULT.prometheusProperties();
+
 	private final ChunkPool pool = new ChunkPool(4096, 1 << 20);
 
 	@Test
@@ -55,10 +57,8 @@ class DirectCustomMeterTests {
 							new Measurement(() -> 0.25, Statistic.TOTAL_TIME)))
 			.tag("uri", "/ü")
 			.register(registry);
-		Properties properties = PrometheusConfig.DEFAULT.prometheusProperties();
-		DirectRenderer renderer = new DirectRenderer(registry, PrometheusConfig.DEFAULT, properties,
-				new ReferenceRenderer(registry.getPrometheusRegistry(), properties), Long.MAX_VALUE);
-		PrometheusScrapeEndpoint boot = new PrometheusScrapeEndpoint(registry.getPrometheusRegistry(), properties);
+		DirectRenderer renderer = renderer(registry);
+		PrometheusScrapeEndpoint boot = new PrometheusScrapeEndpoint(registry.getPrometheusRegistry(), PROPERTIES);
 		assertAllFormats(renderer, boot);
 		value.set(11);
 		clock.add(Duration.ofSeconds(5));
@@ -95,10 +95,8 @@ class DirectCustomMeterTests {
 		Meter.builder("statistic.tagged", Meter.Type.OTHER, List.of(new Measurement(() -> 1.0, Statistic.VALUE)))
 			.tag("statistic", "mine")
 			.register(registry);
-		Properties properties = PrometheusConfig.DEFAULT.prometheusProperties();
-		DirectRenderer renderer = new DirectRenderer(registry, PrometheusConfig.DEFAULT, properties,
-				new ReferenceRenderer(registry.getPrometheusRegistry(), properties), Long.MAX_VALUE);
-		PrometheusScrapeEndpoint boot = new PrometheusScrapeEndpoint(registry.getPrometheusRegistry(), properties);
+		DirectRenderer renderer = renderer(registry);
+		PrometheusScrapeEndpoint boot = new PrometheusScrapeEndpoint(registry.getPrometheusRegistry(), PROPERTIES);
 		for (PrometheusOutputFormat format : PrometheusOutputFormat.values()) {
 			byte[] expected;
 			try {
@@ -128,6 +126,11 @@ class DirectCustomMeterTests {
 		assertThat(CustomStatistics.createdOnce("1.15.9")).isFalse();
 		assertThat(CustomStatistics.createdOnce("unknown")).isFalse();
 		assertThat(CustomStatistics.createdOnce(null)).isFalse();
+	}
+
+	private static DirectRenderer renderer(PrometheusMeterRegistry registry) {
+		return new DirectRenderer(registry, PrometheusConfig.DEFAULT, PROPERTIES,
+				new ReferenceRenderer(registry.getPrometheusRegistry(), PROPERTIES), Long.MAX_VALUE);
 	}
 
 	private static Meter register(PrometheusMeterRegistry registry, String name, AtomicLong value, String... tags) {
