@@ -22,11 +22,18 @@ enum ScrapeConfiguration {
 	 * One small client_java collector registered in the Prometheus registry beside
 	 * Micrometer's.
 	 */
-	FOREIGN;
+	FOREIGN,
+
+	/**
+	 * Created timestamps on in the text formats (client_java's
+	 * {@code io.prometheus.exporter.includeCreatedTimestamps}, which a Spring Boot
+	 * application sets in {@code management.prometheus.metrics.export.properties}).
+	 */
+	CREATED;
 
 	/**
 	 * Return the configuration a benchmark parameter names.
-	 * @param name {@code plain}, {@code tracing} or {@code foreign}
+	 * @param name {@code plain}, {@code tracing}, {@code foreign} or {@code created}
 	 * @return the configuration
 	 */
 	static ScrapeConfiguration of(String name) {
@@ -34,6 +41,7 @@ enum ScrapeConfiguration {
 			case "plain" -> PLAIN;
 			case "tracing" -> TRACING;
 			case "foreign" -> FOREIGN;
+			case "created" -> CREATED;
 			default -> throw new IllegalArgumentException("Unknown configuration '" + name + "'");
 		};
 	}

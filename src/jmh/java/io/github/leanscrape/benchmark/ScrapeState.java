@@ -52,10 +52,11 @@ public class ScrapeState {
 	public String format = "text";
 
 	/**
-	 * What runs beside the meters: {@code plain}, {@code tracing} (exemplars) or
-	 * {@code foreign} (a client_java collector).
+	 * What runs beside the meters: {@code plain}, {@code tracing} (exemplars),
+	 * {@code foreign} (a client_java collector) or {@code created} (created timestamps in
+	 * the text formats).
 	 */
-	@Param({ "plain", "tracing", "foreign" })
+	@Param({ "plain", "tracing", "foreign", "created" })
 	public String configuration = "plain";
 
 	@Nullable SyntheticRegistry registry;
@@ -79,16 +80,17 @@ public class ScrapeState {
 		SyntheticRegistry registry = SyntheticRegistry.build(this.seriesCount,
 				ScrapeConfiguration.of(this.configuration));
 		PrometheusOutputFormat outputFormat = outputFormat(this.format);
-		// What Spring Boot passes with its default configuration (see
-		// PrometheusPropertiesConfigAdapter): exemplars on all metric types.
-		Properties exporterProperties = PrometheusConfig.DEFAULT.prometheusProperties();
+		// What Spring Boot passes (see PrometheusPropertiesConfigAdapter): its defaults
+		// (exemplars on all metric types), plus the configuration's own.
+		Properties exporterProperties = registry.config().prometheusProperties();
 		PrometheusScrapeEndpoint bootEndpoint = new PrometheusScrapeEndpoint(registry.prometheusRegistry(),
 				exporterProperties);
-		LeanscrapeStarter leanscrape = LeanscrapeStarter.create(registry.meterRegistry(), PrometheusConfig.DEFAULT);
+		LeanscrapeStarter leanscrape = LeanscrapeStarter.create(registry.meterRegistry(), registry.config());
 		if (Boolean.parseBoolean(System.getProperty("leanscrape.benchmark.check", "true"))) {
 			// Off only where Spring Boot's endpoint cannot scrape at all (1M series in a
-			// 1 GB heap): the check itself runs it.
-			assertSeriesCount(registry, exporterProperties);
+			// 1 GB heap): the check itself runs it. Series are counted without
+			// _created lines.
+			assertSeriesCount(registry, PrometheusConfig.DEFAULT.prometheusProperties());
 			assertSameBody(outputFormat, bootEndpoint, leanscrape);
 		}
 		this.registry = registry;

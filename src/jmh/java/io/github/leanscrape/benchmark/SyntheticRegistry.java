@@ -66,6 +66,8 @@ final class SyntheticRegistry {
 
 	private final PrometheusMeterRegistry meterRegistry;
 
+	private final PrometheusConfig config;
+
 	/**
 	 * What the gauges watch. Micrometer only holds it weakly: this reference keeps the
 	 * gauge values alive for as long as the registry is used.
@@ -74,8 +76,10 @@ final class SyntheticRegistry {
 
 	private final int seriesCount;
 
-	private SyntheticRegistry(PrometheusMeterRegistry meterRegistry, double[] gaugeValues, int seriesCount) {
+	private SyntheticRegistry(PrometheusMeterRegistry meterRegistry, PrometheusConfig config, double[] gaugeValues,
+			int seriesCount) {
 		this.meterRegistry = meterRegistry;
+		this.config = config;
 		this.gaugeValues = gaugeValues;
 		this.seriesCount = seriesCount;
 	}
@@ -103,17 +107,22 @@ final class SyntheticRegistry {
 		int gauges = seriesCount / 20;
 		int foreign = (configuration == ScrapeConfiguration.FOREIGN) ? ForeignCollector.SERIES : 0;
 		int counters = seriesCount - timers * SERIES_PER_TIMER - gauges - foreign;
+		PrometheusConfig config = switch (configuration) {
+			case TRACING -> TracingConfig.INSTANCE;
+			case CREATED -> CreatedTimestampsConfig.INSTANCE;
+			default -> PrometheusConfig.DEFAULT;
+		};
 		PrometheusMeterRegistry registry = (configuration == ScrapeConfiguration.TRACING)
-				? new PrometheusMeterRegistry(TracingConfig.INSTANCE, new PrometheusRegistry(), new FixedClock(),
+				? new PrometheusMeterRegistry(config, new PrometheusRegistry(), new FixedClock(),
 						new FixedSpanContext())
-				: new PrometheusMeterRegistry(PrometheusConfig.DEFAULT, new PrometheusRegistry(), new FixedClock());
+				: new PrometheusMeterRegistry(config, new PrometheusRegistry(), new FixedClock());
 		addCounters(registry, counters);
 		double[] gaugeValues = addGauges(registry, gauges);
 		addTimers(registry, timers);
 		if (configuration == ScrapeConfiguration.FOREIGN) {
 			registry.getPrometheusRegistry().register(new ForeignCollector());
 		}
-		return new SyntheticRegistry(registry, gaugeValues, seriesCount);
+		return new SyntheticRegistry(registry, config, gaugeValues, seriesCount);
 	}
 
 	private static void addCounters(PrometheusMeterRegistry registry, int count) {
@@ -183,6 +192,15 @@ final class SyntheticRegistry {
 	}
 
 	/**
+	 * Return the registry's configuration, whose client_java properties the endpoints are
+	 * given too.
+	 * @return the configuration
+	 */
+	PrometheusConfig config() {
+		return this.config;
+	}
+
+	/**
 	 * Return the client_java registry behind the meter registry, which both endpoints
 	 * scrape.
 	 * @return the registry
@@ -224,6 +242,27 @@ final class SyntheticRegistry {
 		public Properties prometheusProperties() {
 			Properties properties = PrometheusConfig.DEFAULT.prometheusProperties();
 			properties.setProperty("io.prometheus.exemplars.maxRetentionPeriodSeconds", "86400");
+			return properties;
+		}
+
+	}
+
+	/**
+	 * Spring Boot's default client_java properties with created timestamps turned on.
+	 */
+	private static final class CreatedTimestampsConfig implements PrometheusConfig {
+
+		static final CreatedTimestampsConfig INSTANCE = new CreatedTimestampsConfig();
+
+		@Override
+		public @Nullable String get(String key) {
+			return null;
+		}
+
+		@Override
+		public Properties prometheusProperties() {
+			Properties properties = PrometheusConfig.DEFAULT.prometheusProperties();
+			properties.setProperty("io.prometheus.exporter.includeCreatedTimestamps", "true");
 			return properties;
 		}
 

@@ -6,17 +6,17 @@ import java.util.Map;
 
 import io.github.leanscrape.exposition.direct.LabelEncoder.SortKey;
 import io.prometheus.metrics.model.registry.MultiCollector;
-import io.prometheus.metrics.model.snapshots.CounterSnapshot;
-import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.DataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 
 /**
- * Learns when counters were created, which the protobuf format writes with every counter.
- * Micrometer's registry reads its clock when it registers a counter and keeps the time
- * only inside its collector, so the collector of a family is asked once, the first time a
- * protobuf scrape writes series of it whose time is not known, and each series keeps its
- * time from then on.
+ * Learns when counters, summaries and histograms were created: the protobuf format writes
+ * a counter's with it, and the text formats write them all as {@code _created} samples
+ * when client_java is told to. Micrometer's registry reads its clock when it registers a
+ * meter and keeps the time only inside its collector, so the collector of a family is
+ * asked once, the first time a scrape writes series of it whose time is not known, and
+ * each series keeps its time from then on.
  *
  * @author leanscrape
  */
@@ -29,7 +29,7 @@ final class CreatedTimestamps {
 	}
 
 	/**
-	 * Make sure the created timestamps of a counter family's series are known.
+	 * Make sure the created timestamps of a family's series are known.
 	 * @param family the family
 	 * @param series its series in this scrape
 	 * @return {@code true} when every series' time is known, {@code false} when some
@@ -46,9 +46,10 @@ final class CreatedTimestamps {
 		Map<ByteBuffer, Long> created = new HashMap<>();
 		if (collector != null) {
 			for (MetricSnapshot snapshot : collector.collect()) {
-				if (snapshot instanceof CounterSnapshot counters
-						&& counters.getMetadata().getPrometheusName().equals(family.name)) {
-					for (CounterDataPointSnapshot point : counters.getDataPoints()) {
+				// One collector's families have names of their own: the family's
+				// snapshot is the one of its name.
+				if (snapshot.getMetadata().getPrometheusName().equals(family.name)) {
+					for (DataPointSnapshot point : snapshot.getDataPoints()) {
 						created.put(ByteBuffer.wrap(LabelEncoder.encode(sortKey(point.getLabels()))),
 								point.hasCreatedTimestamp() ? point.getCreatedTimestampMillis() : 0L);
 					}

@@ -51,6 +51,16 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 
 	private final CreatedTimestamps createdTimestamps;
 
+	/**
+	 * Whether the text formats write {@code _created} samples, as client_java is set up.
+	 */
+	private final boolean createdInText;
+
+	/**
+	 * Whether text 0.0.4 writes them in integer milliseconds rather than in seconds.
+	 */
+	private final boolean createdInMillis;
+
 	private final AtomicLong directScrapes = new AtomicLong();
 
 	/** Whether OpenMetrics scrapes carry exemplars, read from the meters. */
@@ -80,11 +90,12 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 			.getExporterProperties();
 		boolean exemplars = internals.exemplarsPossible();
 		this.exemplarsOnAllMetricTypes = exporter.getExemplarsOnAllMetricTypes();
-		this.fallbacks = new FallbackPolicy(internals, exporter.getIncludeCreatedTimestamps(),
-				meterRegistry.getPrometheusRegistry() == reference.registry(),
+		this.createdInText = exporter.getIncludeCreatedTimestamps();
+		this.createdInMillis = exporter.getPrometheusTimestampsInMs();
+		this.fallbacks = new FallbackPolicy(internals, meterRegistry.getPrometheusRegistry() == reference.registry(),
 				exemplars && !ExemplarLocator.isUsable());
 		this.writesExemplars = exemplars && ExemplarLocator.isUsable();
-		this.referenceFamilies = new ReferenceFamilies(internals, reference);
+		this.referenceFamilies = new ReferenceFamilies(internals, reference, this.createdInText);
 		this.createdTimestamps = new CreatedTimestamps(internals);
 		this.cardinality = new CardinalityTracker(cardinalityWarnThreshold);
 		this.index = new MeterIndex(meterRegistry, internals.descriptions(config),
@@ -101,8 +112,8 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 		}
 		ScrapePlan plan = this.index.plan();
 		TextFormat textFormat = TextFormat.of(format);
-		if (textFormat == null && !learnCreatedTimestamps(plan, includedNames)) {
-			renderReference("counters whose created timestamps cannot be read", format, out, includedNames);
+		if ((textFormat == null || this.createdInText) && !learnCreatedTimestamps(plan, includedNames, textFormat)) {
+			renderReference("created timestamps that cannot be read", format, out, includedNames);
 			return;
 		}
 		List<MetricSnapshot> referenceSnapshots = this.referenceFamilies.collect(plan, includedNames);
@@ -122,7 +133,7 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 		long samples = 0;
 		ExemplarScrape exemplars = (this.writesExemplars && textFormat != TextFormat.TEXT_004)
 				? new ExemplarScrape(System.currentTimeMillis(), this.exemplarsOnAllMetricTypes) : null;
-		try (ScrapeWorkspace workspace = new ScrapeWorkspace(out, exemplars)) {
+		try (ScrapeWorkspace workspace = new ScrapeWorkspace(out, exemplars, this.createdInText)) {
 			for (int i = 0; i < families.length; i++) {
 				Family family = families[i];
 				if (includedNames != null && !includedNames.contains(family.name)) {
@@ -148,6 +159,9 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 			samples += this.referenceFamilies.write(referenceSnapshots.get(next), format, out, referenceReports, next);
 			next++;
 		}
+		if (textFormat == TextFormat.TEXT_004 && this.createdInText) {
+			samples += writeCreatedFamilies(plan, includedNames, referenceSnapshots, out, referenceReports);
+		}
 		if (textFormat != null) {
 			textFormat.end(out);
 		}
@@ -159,16 +173,67 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 	}
 
 	/**
-	 * Learn the created timestamps that a protobuf scrape writes with its counters.
+	 * Write the {@code _created} gauge families that text 0.0.4 has after every other
+	 * family, in the order of the families they belong to, the reference path's among
+	 * them.
 	 * @param plan the scrape's plan
 	 * @param includedNames the families to include, or {@code null} for all
+	 * @param referenceSnapshots the families the reference path writes, in order
+	 * @param out the output
+	 * @param referenceReports where a full scrape keeps the reference families' figures,
+	 * or {@code null}
+	 * @return the sample lines written
+	 * @throws IOException when client_java's writer fails
+	 */
+	private long writeCreatedFamilies(ScrapePlan plan, @Nullable Set<String> includedNames,
+			List<MetricSnapshot> referenceSnapshots, ChunkedOutput out, FamilyReport @Nullable [] referenceReports)
+			throws IOException {
+		Family[] families = plan.families();
+		Series[][] series = plan.series();
+		int next = 0;
+		long samples = 0;
+		for (int i = 0; i < families.length; i++) {
+			Family family = families[i];
+			if (!family.kind.hasCreated() || (includedNames != null && !includedNames.contains(family.name))) {
+				continue;
+			}
+			while (next < referenceSnapshots.size()
+					&& ReferenceFamilies.name(referenceSnapshots.get(next)).compareTo(family.name) < 0) {
+				samples += this.referenceFamilies.writeCreated(referenceSnapshots.get(next), out, referenceReports,
+						next);
+				next++;
+			}
+			long start = out.size();
+			int lines = CreatedLines.writeFamily(family, series[i], this.createdInMillis, out);
+			if (includedNames == null) {
+				family.lastLines += lines;
+				family.lastBytes += out.size() - start;
+			}
+			samples += lines;
+		}
+		while (next < referenceSnapshots.size()) {
+			samples += this.referenceFamilies.writeCreated(referenceSnapshots.get(next), out, referenceReports, next);
+			next++;
+		}
+		return samples;
+	}
+
+	/**
+	 * Learn the created timestamps that a scrape writes: a protobuf scrape's counters',
+	 * or, when the text formats write {@code _created} samples, those of all counters,
+	 * summaries and histograms.
+	 * @param plan the scrape's plan
+	 * @param includedNames the families to include, or {@code null} for all
+	 * @param textFormat the scrape's text format, or {@code null} for protobuf
 	 * @return {@code false} when some could not be learned
 	 */
-	private boolean learnCreatedTimestamps(ScrapePlan plan, @Nullable Set<String> includedNames) {
+	private boolean learnCreatedTimestamps(ScrapePlan plan, @Nullable Set<String> includedNames,
+			@Nullable TextFormat textFormat) {
 		Family[] families = plan.families();
 		for (int i = 0; i < families.length; i++) {
 			Family family = families[i];
-			if (family.kind == SeriesKind.COUNTER && (includedNames == null || includedNames.contains(family.name))
+			boolean written = (textFormat != null) ? family.kind.hasCreated() : family.kind == SeriesKind.COUNTER;
+			if (written && (includedNames == null || includedNames.contains(family.name))
 					&& !this.createdTimestamps.learn(family, plan.series()[i])) {
 				return false;
 			}

@@ -16,9 +16,8 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * is logged once, at debug level.
  * <p>
  * A whole scrape goes to the reference path when the direct path cannot promise its
- * bytes: created timestamps in the text formats, exemplars that cannot be read from the
- * meters, a meter registry that is not the one behind the scraped registry, registry
- * internals that cannot be read.
+ * bytes: exemplars that cannot be read from the meters, a meter registry that is not the
+ * one behind the scraped registry, registry internals that cannot be read.
  *
  * @author leanscrape
  */
@@ -27,8 +26,6 @@ final class FallbackPolicy {
 	private static final Log logger = LogFactory.getLog(FallbackPolicy.class);
 
 	private final MicrometerInternals internals;
-
-	private final boolean createdTimestamps;
 
 	private final boolean scrapedRegistryIsTheMeterRegistrys;
 
@@ -43,16 +40,14 @@ final class FallbackPolicy {
 	/**
 	 * Create a new policy.
 	 * @param internals what the registries' public API does not tell
-	 * @param createdTimestamps whether client_java writes created timestamps
 	 * @param scrapedRegistryIsTheMeterRegistrys whether the registry that is scraped is
 	 * the one behind the meter registry whose meters the direct path writes
 	 * @param exemplarsUnreadable whether the registry samples exemplars that the direct
 	 * path cannot read
 	 */
-	FallbackPolicy(MicrometerInternals internals, boolean createdTimestamps, boolean scrapedRegistryIsTheMeterRegistrys,
+	FallbackPolicy(MicrometerInternals internals, boolean scrapedRegistryIsTheMeterRegistrys,
 			boolean exemplarsUnreadable) {
 		this.internals = internals;
-		this.createdTimestamps = createdTimestamps;
 		this.scrapedRegistryIsTheMeterRegistrys = scrapedRegistryIsTheMeterRegistrys;
 		this.exemplarsUnreadable = exemplarsUnreadable;
 	}
@@ -65,11 +60,6 @@ final class FallbackPolicy {
 	@Nullable String wholeScrapeReason(PrometheusOutputFormat format) {
 		if (!this.scrapedRegistryIsTheMeterRegistrys) {
 			return "the scraped registry is not the meter registry's";
-		}
-		if (this.createdTimestamps && format != PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF) {
-			// The text formats write _created samples only when client_java is told to;
-			// protobuf always writes a counter's, and the direct path writes it there.
-			return "created timestamps in text";
 		}
 		if (!this.internals.isUsable()) {
 			return "registry internals not visible";

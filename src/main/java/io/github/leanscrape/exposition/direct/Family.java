@@ -59,7 +59,8 @@ final class Family {
 	volatile @Nullable ProtobufSize protobufSize;
 
 	/**
-	 * Whether series were added whose created timestamp is not known yet: counters only.
+	 * Whether series were added whose created timestamp is not known yet: counters,
+	 * summaries and histograms only.
 	 */
 	volatile boolean createdPending;
 
@@ -96,6 +97,18 @@ final class Family {
 	 * lines; empty for other kinds.
 	 */
 	final byte[] gaugeSumMetadata;
+
+	/**
+	 * The sample name of {@code _created} lines; empty unless this kind has created
+	 * timestamps.
+	 */
+	final byte[] createdName;
+
+	/**
+	 * The text 0.0.4 metadata of the gauge family of the {@code _created} lines; empty
+	 * unless this kind has created timestamps.
+	 */
+	final byte[] createdMetadata;
 
 	/**
 	 * Sample lines and bytes this family had in the last full scrape, for the cardinality
@@ -146,6 +159,11 @@ final class Family {
 		String textHelp = escapeTextHelp(help);
 		this.gaugeCountMetadata = gaugeHistogram ? metadata(name + "_gcount", "gauge", textHelp, false) : UNUSED;
 		this.gaugeSumMetadata = gaugeHistogram ? metadata(name + "_gsum", "gauge", textHelp, false) : UNUSED;
+		// client_java names a counter's _created samples after the counter without
+		// _total, and the others' after the family.
+		String createdName = openMetricsName + "_created";
+		this.createdName = kind.hasCreated() ? ascii(createdName) : UNUSED;
+		this.createdMetadata = kind.hasCreated() ? metadata(createdName, "gauge", textHelp, false) : UNUSED;
 	}
 
 	private static byte[] metadata(String name, String type, String escapedHelp, boolean openMetrics) {
@@ -175,7 +193,7 @@ final class Family {
 	void add(Series series) {
 		this.added.add(series);
 		this.liveCount++;
-		if (this.kind == SeriesKind.COUNTER) {
+		if (this.kind.hasCreated()) {
 			this.createdPending = true;
 		}
 	}

@@ -2,6 +2,8 @@ package io.github.leanscrape.exposition.direct;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -10,10 +12,16 @@ import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.FamilyReport;
 import io.github.leanscrape.exposition.ReferenceRenderer;
 import io.github.leanscrape.exposition.direct.MeterIndex.ScrapePlan;
+import io.prometheus.metrics.config.EscapingScheme;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.prometheus.metrics.model.snapshots.SnapshotEscaper;
+import io.prometheus.metrics.model.snapshots.SummarySnapshot;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
@@ -22,19 +30,32 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * The families of a direct scrape that the reference path writes: collected from the
  * meter registry's own collectors for the names the direct path leaves alone (see
  * {@link ShapeOfMeter}), and written one by one by client_java's writer, in their place
- * among the direct families.
+ * among the direct families. In text 0.0.4 with created timestamps, their
+ * {@code _created} families are kept apart and written after every other family, where
+ * client_java puts them.
  *
  * @author leanscrape
  */
 final class ReferenceFamilies {
 
+	private static final byte[] NO_BYTES = new byte[0];
+
 	private final MicrometerInternals internals;
 
 	private final ReferenceRenderer reference;
 
-	ReferenceFamilies(MicrometerInternals internals, ReferenceRenderer reference) {
+	private final boolean createdTimestamps;
+
+	/**
+	 * Create the reference families of a renderer.
+	 * @param internals what the registries' public API does not tell
+	 * @param reference the reference renderer of the registry that is scraped
+	 * @param createdTimestamps whether client_java writes created timestamps
+	 */
+	ReferenceFamilies(MicrometerInternals internals, ReferenceRenderer reference, boolean createdTimestamps) {
 		this.internals = internals;
 		this.reference = reference;
+		this.createdTimestamps = createdTimestamps;
 	}
 
 	/**
@@ -83,8 +104,9 @@ final class ReferenceFamilies {
 	}
 
 	/**
-	 * Write one family as client_java writes it, without the end of the exposition: one
-	 * delimited message in protobuf.
+	 * Write one family as client_java writes it, without the end of the exposition (one
+	 * delimited message in protobuf) and without the {@code _created} family that text
+	 * 0.0.4 writes after every other family ({@link #writeCreated}).
 	 * @param snapshot the family
 	 * @param format the format
 	 * @param out the output
@@ -108,6 +130,11 @@ final class ReferenceFamilies {
 			// family of a larger exposition.
 			length -= TextFormat.EOF.length;
 		}
+		else if (format == PrometheusOutputFormat.CONTENT_TYPE_004 && this.createdTimestamps) {
+			// client_java wrote the _created family right after this one: it goes
+			// after the last family instead.
+			length -= createdFamily(snapshot).length;
+		}
 		out.write(bytes, 0, length);
 		// Protobuf has no lines: its data points are counted instead.
 		int lines = (format == PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF) ? snapshot.getDataPoints().size()
@@ -116,6 +143,54 @@ final class ReferenceFamilies {
 			reports[index] = new FamilyReport(name(snapshot), lines, length, "reference");
 		}
 		return lines;
+	}
+
+	/**
+	 * Write the {@code _created} family of one family in text 0.0.4, as client_java
+	 * writes it after every other family when it is told to include created timestamps.
+	 * @param snapshot the family
+	 * @param out the output
+	 * @param reports where a full scrape keeps the family's figures, or {@code null}
+	 * @param index the family's place in {@code reports}
+	 * @return the sample lines written
+	 * @throws IOException when client_java's writer fails
+	 */
+	int writeCreated(MetricSnapshot snapshot, ChunkedOutput out, @Nullable FamilyReport @Nullable [] reports, int index)
+			throws IOException {
+		if (snapshot.getDataPoints().isEmpty()) {
+			return 0;
+		}
+		byte[] bytes = createdFamily(snapshot);
+		out.write(bytes);
+		int lines = sampleLines(bytes, bytes.length);
+		FamilyReport report = (reports != null) ? reports[index] : null;
+		if (reports != null && report != null) {
+			reports[index] = new FamilyReport(report.name(), report.series() + lines, report.bytes() + bytes.length,
+					report.renderer());
+		}
+		return lines;
+	}
+
+	/**
+	 * Return the {@code _created} family that client_java's text 0.0.4 writer writes for
+	 * a family, as its {@code write} does: from the escaped snapshot, in the default
+	 * escaping scheme.
+	 * @param snapshot the family
+	 * @return the family's bytes, empty when it has none
+	 * @throws IOException when client_java's writer fails
+	 */
+	private byte[] createdFamily(MetricSnapshot snapshot) throws IOException {
+		if (!(snapshot instanceof CounterSnapshot || snapshot instanceof HistogramSnapshot
+				|| snapshot instanceof SummarySnapshot)) {
+			// The only kinds client_java writes a _created family for.
+			return NO_BYTES;
+		}
+		PrometheusTextFormatWriter writer = (PrometheusTextFormatWriter) this.reference
+			.writer(PrometheusOutputFormat.CONTENT_TYPE_004);
+		StringWriter created = new StringWriter();
+		writer.writeCreated(created, SnapshotEscaper.escapeMetricSnapshot(snapshot, EscapingScheme.DEFAULT),
+				EscapingScheme.DEFAULT);
+		return created.toString().getBytes(StandardCharsets.UTF_8);
 	}
 
 	private static int sampleLines(byte[] bytes, int length) {

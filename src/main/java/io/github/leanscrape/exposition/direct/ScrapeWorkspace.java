@@ -29,6 +29,9 @@ final class ScrapeWorkspace implements AutoCloseable {
 	/** How exemplars are read, or {@code null} when the scrape writes none. */
 	final @Nullable ExemplarScrape exemplars;
 
+	/** Whether a text scrape writes {@code _created} samples. */
+	final boolean createdLines;
+
 	/** The counts of a gauge histogram's series, for text 0.0.4. */
 	long[] counts = new long[0];
 
@@ -52,10 +55,12 @@ final class ScrapeWorkspace implements AutoCloseable {
 	 * Create the workspace of one scrape.
 	 * @param out the scrape's output, whose pool lends the protobuf family buffer
 	 * @param exemplars how exemplars are read, or {@code null} when none are written
+	 * @param createdLines whether a text scrape writes {@code _created} samples
 	 */
-	ScrapeWorkspace(ChunkedOutput out, @Nullable ExemplarScrape exemplars) {
+	ScrapeWorkspace(ChunkedOutput out, @Nullable ExemplarScrape exemplars, boolean createdLines) {
 		this.out = out;
 		this.exemplars = exemplars;
+		this.createdLines = createdLines;
 	}
 
 	/**

@@ -31,9 +31,9 @@ sealed class Series permits ExemplarSeries, CustomSeries {
 	volatile boolean removed;
 
 	/**
-	 * When a counter was created, in milliseconds since the epoch, as Micrometer's
-	 * collector reports it (0 for none), or {@link #UNKNOWN_CREATED} until the first
-	 * protobuf scrape that writes it learns it.
+	 * When the meter of a counter, summary or histogram was created, in milliseconds
+	 * since the epoch, as Micrometer's collector reports it (0 for none), or
+	 * {@link #UNKNOWN_CREATED} until the first scrape that writes it learns it.
 	 */
 	volatile long created = UNKNOWN_CREATED;
 

@@ -10,29 +10,29 @@ enum SeriesKind {
 	/**
 	 * {@code name_total{labels} value}: counters and function counters.
 	 */
-	COUNTER("counter", 0),
+	COUNTER("counter", 0, true),
 
 	/**
 	 * {@code name{labels} value}: gauges, time gauges and multi-gauge rows.
 	 */
-	GAUGE("gauge", 1),
+	GAUGE("gauge", 1, false),
 
 	/**
 	 * {@code name_max{labels} value}: the maximum of a timer or distribution summary.
 	 */
-	MAX("gauge", 1),
+	MAX("gauge", 1, false),
 
 	/**
 	 * Quantiles, {@code _count} and {@code _sum}: timers and distribution summaries
 	 * without a histogram, function timers.
 	 */
-	SUMMARY("summary", 2),
+	SUMMARY("summary", 2, true),
 
 	/**
 	 * Cumulative {@code _bucket} lines, {@code _count} and {@code _sum}: timers and
 	 * distribution summaries that publish a histogram.
 	 */
-	HISTOGRAM("histogram", 4),
+	HISTOGRAM("histogram", 4, true),
 
 	/**
 	 * Cumulative {@code _bucket} lines, {@code _gcount} and {@code _gsum}: long task
@@ -40,21 +40,24 @@ enum SeriesKind {
 	 * {@code histogram} and writes {@code _gcount} and {@code _gsum} as gauge families of
 	 * their own after the buckets.
 	 */
-	GAUGE_HISTOGRAM("histogram", 5),
+	GAUGE_HISTOGRAM("histogram", 5, true),
 
 	/**
 	 * {@code name_info{labels} 1}: gauges named {@code *.info}, which Micrometer exports
 	 * as info metrics; typed {@code gauge} in text 0.0.4 and {@code info} in OpenMetrics.
 	 */
-	INFO("gauge", 1);
+	INFO("gauge", 1, false);
 
 	private final String type;
 
 	private final int protobufType;
 
-	SeriesKind(String type, int protobufType) {
+	private final boolean created;
+
+	SeriesKind(String type, int protobufType, boolean created) {
 		this.type = type;
 		this.protobufType = protobufType;
+		this.created = created;
 	}
 
 	String type() {
@@ -68,6 +71,15 @@ enum SeriesKind {
 	 */
 	int protobufType() {
 		return this.protobufType;
+	}
+
+	/**
+	 * Return whether series of this kind have a created timestamp: Micrometer's registry
+	 * gives one to counters, summaries and histograms, none to gauges.
+	 * @return {@code true} for counters, summaries and histograms
+	 */
+	boolean hasCreated() {
+		return this.created;
 	}
 
 }

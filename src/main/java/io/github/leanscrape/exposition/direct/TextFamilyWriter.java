@@ -36,12 +36,14 @@ final class TextFamilyWriter {
 		long start = out.size();
 		out.write(format.metadata(family));
 		ExemplarScrape exemplars = (format == TextFormat.OPENMETRICS_100) ? workspace.exemplars : null;
+		boolean created = workspace.createdLines && format.writesCreatedInline();
 		int lines = switch (family.kind) {
-			case COUNTER -> writeCounters(family, series, workspace.values, out, exemplars);
+			case COUNTER -> writeCounters(family, series, workspace.values, out, exemplars, created);
 			case GAUGE -> writeGauges(family, series, workspace.values, out);
 			case MAX -> writeMaxima(family, series, out);
-			case SUMMARY -> writeSummaries(family, series, out, exemplars, workspace.summary);
-			case HISTOGRAM, GAUGE_HISTOGRAM -> writeHistograms(family, series, format, out, exemplars, workspace);
+			case SUMMARY -> writeSummaries(family, series, out, exemplars, workspace.summary, created);
+			case HISTOGRAM, GAUGE_HISTOGRAM ->
+				writeHistograms(family, series, format, out, exemplars, workspace, created);
 			case INFO -> writeInfos(family, series, out);
 		};
 		if (full) {
@@ -62,10 +64,12 @@ final class TextFamilyWriter {
 	 * @param values room for a block of values
 	 * @param out the output
 	 * @param exemplars how to write exemplars, or {@code null} when none are written
+	 * @param created whether each series' {@code _created} line follows its line
 	 * @return the lines written
 	 */
 	private static int writeCounters(Family family, Series[] series, double[] values, ChunkedOutput out,
-			@Nullable ExemplarScrape exemplars) {
+			@Nullable ExemplarScrape exemplars, boolean created) {
+		int lines = series.length;
 		for (int start = 0; start < series.length; start += values.length) {
 			int end = Math.min(series.length, start + values.length);
 			for (int i = start; i < end; i++) {
@@ -89,9 +93,12 @@ final class TextFamilyWriter {
 					ExemplarWriter.write(exemplars.block[i - start], sampled.exemplars, out);
 				}
 				out.write('\n');
+				if (created) {
+					lines += CreatedLines.writeLine(family, series[i], out);
+				}
 			}
 		}
-		return series.length;
+		return lines;
 	}
 
 	/**
@@ -152,10 +159,11 @@ final class TextFamilyWriter {
 	 * @param out the output
 	 * @param exemplars how to write exemplars, or {@code null} when none are written
 	 * @param values room for one series' values
+	 * @param created whether each series' {@code _created} line follows its lines
 	 * @return the lines written
 	 */
 	private static int writeSummaries(Family family, Series[] series, ChunkedOutput out,
-			@Nullable ExemplarScrape exemplars, SummaryValues values) {
+			@Nullable ExemplarScrape exemplars, SummaryValues values, boolean created) {
 		int lines = 0;
 		for (Series each : series) {
 			// Long task timers have no exemplars.
@@ -165,6 +173,9 @@ final class TextFamilyWriter {
 			values.read(each);
 			lines += writeQuantiles(family, each, values, out, slots, now);
 			lines += writeCountAndSum(family, each, values.count, values.sum, out, slots, now);
+			if (created) {
+				lines += CreatedLines.writeLine(family, each, out);
+			}
 		}
 		return lines;
 	}
@@ -211,10 +222,11 @@ final class TextFamilyWriter {
 	 * @param out the output
 	 * @param exemplars how to write exemplars, or {@code null} when none are written
 	 * @param workspace room for one series' values, and for a gauge histogram's totals
+	 * @param created whether each series' {@code _created} line follows its lines
 	 * @return the lines written
 	 */
 	private static int writeHistograms(Family family, Series[] series, TextFormat format, ChunkedOutput out,
-			@Nullable ExemplarScrape exemplars, ScrapeWorkspace workspace) {
+			@Nullable ExemplarScrape exemplars, ScrapeWorkspace workspace, boolean created) {
 		HistogramValues values = workspace.histogram;
 		boolean totalsApart = family.kind == SeriesKind.GAUGE_HISTOGRAM && format.writesGaugeHistogramTotalsApart();
 		if (totalsApart) {
@@ -246,6 +258,10 @@ final class TextFamilyWriter {
 			else if (format.writesCountAndSum(values.sum)) {
 				ExemplarSlots countSlots = (exemplars != null && exemplars.allMetricTypes()) ? slots : null;
 				lines += writeCountAndSum(family, each, values.count(), values.sum, out, countSlots, now);
+			}
+			if (created) {
+				// Whether or not _count and _sum were written.
+				lines += CreatedLines.writeLine(family, each, out);
 			}
 		}
 		if (totalsApart) {

@@ -35,6 +35,11 @@ enum TextFormat {
 		}
 
 		@Override
+		boolean writesCreatedInline() {
+			return false;
+		}
+
+		@Override
 		void end(ChunkedOutput out) {
 		}
 
@@ -59,6 +64,11 @@ enum TextFormat {
 		@Override
 		boolean writesGaugeHistogramTotalsApart() {
 			return false;
+		}
+
+		@Override
+		boolean writesCreatedInline() {
+			return true;
 		}
 
 		@Override
@@ -95,6 +105,13 @@ enum TextFormat {
 	 * @return {@code true} in text 0.0.4, which has no gauge histograms
 	 */
 	abstract boolean writesGaugeHistogramTotalsApart();
+
+	/**
+	 * Return whether a series' {@code _created} line follows its own lines, rather than
+	 * going into a gauge family of its own after every other family.
+	 * @return {@code true} in OpenMetrics
+	 */
+	abstract boolean writesCreatedInline();
 
 	/**
 	 * Write what ends an exposition in this format.

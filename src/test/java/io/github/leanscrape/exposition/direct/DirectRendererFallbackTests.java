@@ -93,16 +93,6 @@ class DirectRendererFallbackTests {
 	}
 
 	@Test
-	void createdTimestampsSendTextScrapesToTheReferencePath() {
-		Properties properties = PrometheusConfig.DEFAULT.prometheusProperties();
-		properties.setProperty("io.prometheus.exporter.includeCreatedTimestamps", "true");
-		Fixture fixture = new Fixture(null, properties);
-		fixture.assertSameAsSpringBoot(TEXT, null);
-		fixture.assertSameAsSpringBoot(OPENMETRICS, null);
-		assertThat(fixture.renderer.wholeScrapeFallbacks()).isEqualTo(2);
-	}
-
-	@Test
 	void exemplarsAreWrittenDirectlyInOpenMetricsAndNeverInText() {
 		SpanContext spanContext = new SampledSpanContext();
 		Fixture fixture = new Fixture(spanContext, PrometheusConfig.DEFAULT.prometheusProperties());

@@ -59,9 +59,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * removals: the bytes must be equal, or both must fail. The registries run what real
  * services run, at random: tracing (exemplars, on all metric types or not), collectors
  * registered outside Micrometer (some with the name of a meter), descriptions off, a
- * naming convention of the application's own, a clock that moves between scrapes (max and
- * percentile windows rotate, long task timers grow) and values recorded again between
- * scrapes. The seed of a failing registry is in the failure message;
+ * naming convention of the application's own, created timestamps in the text formats, a
+ * clock that moves between scrapes (max and percentile windows rotate, long task timers
+ * grow, meters registered later have other created timestamps) and values recorded again
+ * between scrapes. The seed of a failing registry is in the failure message;
  * {@code -Dleanscrape.random.seed=N} replays it alone.
  */
 class RandomRegistryDifferentialTests {
@@ -90,6 +91,8 @@ class RandomRegistryDifferentialTests {
 
 	private long scrapesWithExemplars;
 
+	private long scrapesWithCreated;
+
 	@Test
 	void directPathEqualsSpringBootsEndpointOnRandomRegistries() {
 		Long only = Long.getLong("leanscrape.random.seed");
@@ -112,6 +115,7 @@ class RandomRegistryDifferentialTests {
 			assertThat(this.directScrapes).isGreaterThan(9 * this.referenceScrapes);
 			assertThat(this.referenceFamilies).isPositive();
 			assertThat(this.scrapesWithExemplars).as("scrapes with exemplars").isPositive();
+			assertThat(this.scrapesWithCreated).as("text scrapes with created timestamps").isPositive();
 		}
 	}
 
@@ -125,6 +129,11 @@ class RandomRegistryDifferentialTests {
 			// Sample every recording, so that many slots fill.
 			properties.setProperty("io.prometheus.exemplars.sampleIntervalMilliseconds", "1");
 			properties.setProperty("io.prometheus.exemplars.minRetentionPeriodSeconds", "1");
+		}
+		if (random.nextInt(3) == 0) {
+			properties.setProperty("io.prometheus.exporter.includeCreatedTimestamps", "true");
+			properties.setProperty("io.prometheus.exporter.prometheusTimestampsInMs",
+					String.valueOf(random.nextBoolean()));
 		}
 		PrometheusConfig config = new RandomConfig(properties, random.nextInt(5) != 0);
 		MockClock movingClock = (random.nextInt(3) == 0) ? new MockClock() : null;
@@ -175,7 +184,9 @@ class RandomRegistryDifferentialTests {
 		PrometheusScrapeEndpoint boot = new PrometheusScrapeEndpoint(registry.getPrometheusRegistry(), properties);
 		compareAll(direct, boot, random, registry);
 		if (movingClock != null) {
-			movingClock.add(Duration.ofSeconds(1 + random.nextInt(300)));
+			// Milliseconds too: meters registered from now on have other created
+			// timestamps.
+			movingClock.add(Duration.ofMillis(1 + random.nextInt(300_000)));
 		}
 		recordAgain(registry, random);
 		compareAll(direct, boot, random, registry);
@@ -247,8 +258,12 @@ class RandomRegistryDifferentialTests {
 							+ names + ":\n" + new String(actual, StandardCharsets.UTF_8));
 		}
 		SpringBootsBytes.assertSameBytes(actual, expected, format, names);
-		if (new String(expected, StandardCharsets.UTF_8).contains(" # {")) {
+		String text = new String(expected, StandardCharsets.UTF_8);
+		if (text.contains(" # {")) {
 			this.scrapesWithExemplars++;
+		}
+		if (format != PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF && text.contains("_created ")) {
+			this.scrapesWithCreated++;
 		}
 		assertThat(pool.leasedChunks()).isZero();
 	}
@@ -392,6 +407,7 @@ class RandomRegistryDifferentialTests {
 		String help = pick(random, new String[] { "", "Foreign \"help\"\twith\rodd\ncharacters", "Grüße" });
 		String value = pick(random, VALUES);
 		double number = value(random);
+		long created = random.nextInt(3) * 1_234_567_891L;
 		Collector gauge = () -> GaugeSnapshot.builder()
 			.name(name)
 			.help(help)
@@ -406,7 +422,10 @@ class RandomRegistryDifferentialTests {
 				registry.getPrometheusRegistry()
 					.register((MultiCollector) () -> MetricSnapshots.of(CounterSnapshot.builder()
 						.name("zz_foreign_events")
-						.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().value(Math.abs(number)).build())
+						.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
+							.value(Math.abs(number))
+							.createdTimestampMillis(created)
+							.build())
 						.build()));
 			}
 		}
