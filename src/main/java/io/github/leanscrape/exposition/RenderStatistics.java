@@ -25,8 +25,10 @@ public interface RenderStatistics {
 	long familyFallbacks();
 
 	/**
-	 * Return what the last full direct scrape held, family by family, largest first.
-	 * @return the report, or {@code null} before the first full direct scrape
+	 * Return what the last full direct scrape held, family by family, largest first, and
+	 * why scrapes went to the reference path as a whole.
+	 * @return the report, or {@code null} before the first full direct scrape and the
+	 * first whole-scrape fallback
 	 */
 	@Nullable CardinalityReport cardinality();
 

@@ -40,6 +40,8 @@ class CardinalityEndpointHttpTests {
 		assertThat(response.statusCode()).isEqualTo(200);
 		Map<String, Object> report = new JsonMapper().readValue(response.body(), Map.class);
 		assertThat(report.get("format")).isEqualTo("text");
+		assertThat(report.get("wholeScrapeFallbacks")).isEqualTo(0);
+		assertThat((Map<String, Object>) report.get("wholeScrapeFallbackReasons")).isEmpty();
 		assertThat(((Number) report.get("series")).longValue()).isEqualTo(sampleLines);
 		assertThat(((Number) report.get("bytes")).longValue()).isEqualTo(scrape.body().length);
 		List<Map<String, Object>> families = (List<Map<String, Object>>) report.get("families");

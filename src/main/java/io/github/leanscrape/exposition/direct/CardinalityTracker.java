@@ -2,6 +2,7 @@ package io.github.leanscrape.exposition.direct;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import io.github.leanscrape.exposition.CardinalityReport;
 import io.github.leanscrape.exposition.FamilyReport;
@@ -59,12 +60,16 @@ final class CardinalityTracker {
 	/**
 	 * Return the report of the last full direct scrape, family by family, largest first.
 	 * @param wholeScrapeFallbacks the scrapes that went to the reference path as a whole
-	 * @return the report, or {@code null} before the first full direct scrape
+	 * @param reasons how many went there for each reason
+	 * @return the report, or {@code null} before the first full direct scrape and the
+	 * first whole-scrape fallback
 	 */
-	@Nullable CardinalityReport report(long wholeScrapeFallbacks) {
+	@Nullable CardinalityReport report(long wholeScrapeFallbacks, Map<String, Long> reasons) {
 		LastScrape last = this.lastFullScrape;
 		if (last == null) {
-			return null;
+			// Only whole-scrape fallbacks so far: why is worth reporting by itself.
+			return reasons.isEmpty() ? null
+					: new CardinalityReport(null, 0, 0, wholeScrapeFallbacks, reasons, List.of());
 		}
 		List<FamilyReport> reports = new ArrayList<>();
 		for (Family family : last.plan.families()) {
@@ -77,7 +82,7 @@ final class CardinalityTracker {
 		}
 		reports.sort(
 				(a, b) -> (a.bytes() != b.bytes()) ? Long.compare(b.bytes(), a.bytes()) : a.name().compareTo(b.name()));
-		return new CardinalityReport(FormatNames.of(last.format), last.lines, last.bytes, wholeScrapeFallbacks,
+		return new CardinalityReport(FormatNames.of(last.format), last.lines, last.bytes, wholeScrapeFallbacks, reasons,
 				reports);
 	}
 

@@ -267,7 +267,7 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 
 	@Override
 	public @Nullable CardinalityReport cardinality() {
-		return this.cardinality.report(this.fallbacks.wholeScrapes());
+		return this.cardinality.report(this.fallbacks.wholeScrapes(), this.fallbacks.wholeScrapeReasons());
 	}
 
 }

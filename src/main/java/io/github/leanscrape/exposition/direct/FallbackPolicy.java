@@ -1,8 +1,11 @@
 package io.github.leanscrape.exposition.direct;
 
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -34,6 +37,8 @@ final class FallbackPolicy {
 	private final AtomicLong wholeScrapes = new AtomicLong();
 
 	private final AtomicLong families = new AtomicLong();
+
+	private final Map<String, LongAdder> wholeScrapeReasons = new ConcurrentHashMap<>();
 
 	private final Set<String> loggedReasons = ConcurrentHashMap.newKeySet();
 
@@ -77,6 +82,7 @@ final class FallbackPolicy {
 	 */
 	void wholeScrape(String reason, PrometheusOutputFormat format) {
 		this.wholeScrapes.incrementAndGet();
+		this.wholeScrapeReasons.computeIfAbsent(reason, (key) -> new LongAdder()).increment();
 		logOnce(reason, "Scrape in " + format + " served by the reference path: " + reason);
 	}
 
@@ -98,6 +104,16 @@ final class FallbackPolicy {
 
 	long families() {
 		return this.families.get();
+	}
+
+	/**
+	 * Return how many scrapes went to the reference path as a whole for each reason.
+	 * @return the counts by reason, in the order of the reasons
+	 */
+	Map<String, Long> wholeScrapeReasons() {
+		Map<String, Long> reasons = new TreeMap<>();
+		this.wholeScrapeReasons.forEach((reason, count) -> reasons.put(reason, count.sum()));
+		return reasons;
 	}
 
 	private void logOnce(String reason, String message) {

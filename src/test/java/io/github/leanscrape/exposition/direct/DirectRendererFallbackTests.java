@@ -1,9 +1,11 @@
 package io.github.leanscrape.exposition.direct;
 
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 
 import io.github.leanscrape.exposition.BodyKind;
+import io.github.leanscrape.exposition.CardinalityReport;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.ReferenceRenderer;
@@ -122,6 +124,31 @@ class DirectRendererFallbackTests {
 		assertThat(fixture.renderer.wholeScrapeFallbacks()).isZero();
 		// batch, in each of the three scrapes
 		assertThat(fixture.renderer.familyFallbacks()).isEqualTo(3);
+	}
+
+	@Test
+	void scrapesOfARegistryOtherThanTheMeterRegistrysGoWholeToTheReferencePathWhoseReasonIsReported() throws Exception {
+		Properties properties = PrometheusConfig.DEFAULT.prometheusProperties();
+		PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT, new PrometheusRegistry(),
+				new FrozenClock());
+		Counter.builder("requests").register(meters).increment();
+		PrometheusMeterRegistry scraped = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT,
+				new PrometheusRegistry(), new FrozenClock());
+		Counter.builder("other").register(scraped).increment(3);
+		DirectRenderer renderer = new DirectRenderer(meters, PrometheusConfig.DEFAULT, properties,
+				new ReferenceRenderer(scraped.getPrometheusRegistry(), properties), Long.MAX_VALUE);
+		assertThat(renderer.cardinality()).isNull();
+		ChunkPool pool = new ChunkPool(4096, 1 << 20);
+		PrometheusScrapeEndpoint boot = new PrometheusScrapeEndpoint(scraped.getPrometheusRegistry(), properties);
+		SpringBootsBytes.assertSame(renderer, boot, pool, TEXT, null);
+		SpringBootsBytes.assertSame(renderer, boot, pool, OPENMETRICS, null);
+		CardinalityReport report = renderer.cardinality();
+		assertThat(report).isNotNull();
+		assertThat(report.format()).isNull();
+		assertThat(report.families()).isEmpty();
+		assertThat(report.wholeScrapeFallbacks()).isEqualTo(2);
+		assertThat(report.wholeScrapeFallbackReasons())
+			.containsExactly(Map.entry("the scraped registry is not the meter registry's", 2L));
 	}
 
 	@Test
