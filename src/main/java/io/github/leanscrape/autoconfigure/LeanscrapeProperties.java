@@ -256,7 +256,8 @@ public class LeanscrapeProperties {
 	public static class Compression {
 
 		/**
-		 * Whether to gzip the body when the request accepts gzip.
+		 * Whether to compress the body when the request accepts gzip (or zstd, when
+		 * zstd-jni is on the class path).
 		 */
 		private boolean enabled = true;
 
@@ -264,6 +265,11 @@ public class LeanscrapeProperties {
 		 * Deflate level of the gzip body, from 1 (fastest) to 9 (smallest).
 		 */
 		private int level = 1;
+
+		/**
+		 * Zstandard compression, offered when zstd-jni is on the class path.
+		 */
+		private final Zstd zstd = new Zstd();
 
 		public boolean isEnabled() {
 			return this.enabled;
@@ -279,6 +285,45 @@ public class LeanscrapeProperties {
 
 		public void setLevel(int level) {
 			this.level = level;
+		}
+
+		public Zstd getZstd() {
+			return this.zstd;
+		}
+
+		/**
+		 * Zstandard compression settings.
+		 */
+		public static class Zstd {
+
+			/**
+			 * Whether to send a zstd body when the request accepts zstd (named in
+			 * Accept-Encoding, with a q-value no lower than gzip's) and
+			 * com.github.luben:zstd-jni is on the class path.
+			 */
+			private boolean enabled = true;
+
+			/**
+			 * Zstandard level of the zstd body, from 1 (fastest) to 19 (smallest).
+			 */
+			private int level = 1;
+
+			public boolean isEnabled() {
+				return this.enabled;
+			}
+
+			public void setEnabled(boolean enabled) {
+				this.enabled = enabled;
+			}
+
+			public int getLevel() {
+				return this.level;
+			}
+
+			public void setLevel(int level) {
+				this.level = level;
+			}
+
 		}
 
 	}

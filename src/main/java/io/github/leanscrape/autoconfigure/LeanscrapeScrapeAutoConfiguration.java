@@ -2,12 +2,14 @@ package io.github.leanscrape.autoconfigure;
 
 import io.github.leanscrape.endpoint.CardinalityEndpoint;
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
+import io.github.leanscrape.exposition.BodyEncoder;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ExpositionRenderer;
 import io.github.leanscrape.exposition.GzipEncoder;
 import io.github.leanscrape.exposition.ReferenceRenderer;
 import io.github.leanscrape.exposition.RenderStatistics;
 import io.github.leanscrape.exposition.SizeHints;
+import io.github.leanscrape.exposition.ZstdEncoder;
 import io.github.leanscrape.exposition.direct.DirectRenderer;
 import io.github.leanscrape.serve.Deadlines;
 import io.github.leanscrape.serve.MicrometerSelfMetrics;
@@ -24,6 +26,7 @@ import org.springframework.boot.actuate.autoconfigure.endpoint.condition.Conditi
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
@@ -35,31 +38,21 @@ import org.springframework.context.annotation.Import;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
- * Auto-configuration} of the leanscrape {@code prometheus} endpoint.
- * <p>
- * Ordered before Spring Boot's Prometheus export configuration, whose own endpoint bean
- * then backs off; its conditions are the same as Spring Boot's, so the starter serves the
- * endpoint exactly when Spring Boot would. Each choice the properties make is a bean with
- * its own condition: the direct renderer (else the reference renderer), gzip compression,
- * the starter's own metrics.
- *
- * @author leanscrape
- */
-/**
- * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} of what serves the scrapes of the leanscrape {@code prometheus}
  * endpoint, when that endpoint is the starter's. Ordered after Spring Boot's Prometheus
  * export configuration, so that its conditions see the registries.
  * <p>
  * Each choice the properties make is a bean with its own condition: the direct renderer
- * (else the reference renderer), gzip compression, the starter's own metrics.
+ * (else the reference renderer), gzip compression, zstd compression (when zstd-jni is on
+ * the class path), the starter's own metrics.
  *
  * @author leanscrape
  */
 @AutoConfiguration(after = { PrometheusMetricsExportAutoConfiguration.class, LeanscrapeAutoConfiguration.class })
 @ConditionalOnBean(LeanscrapeScrapeEndpoint.class)
 @Import({ LeanscrapeScrapeAutoConfiguration.DirectRendererConfiguration.class,
-		LeanscrapeScrapeAutoConfiguration.ReferenceRendererConfiguration.class })
+		LeanscrapeScrapeAutoConfiguration.ReferenceRendererConfiguration.class,
+		LeanscrapeScrapeAutoConfiguration.ZstdConfiguration.class })
 public final class LeanscrapeScrapeAutoConfiguration {
 
 	@Bean
@@ -97,8 +90,8 @@ public final class LeanscrapeScrapeAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	Scraper leanscrapeScraper(ExpositionRenderer renderer, ChunkPool pool, SizeHints sizeHints,
-			ObjectProvider<GzipEncoder> gzipEncoder, LeanscrapeProperties properties) {
-		return new Scraper(renderer, pool, sizeHints, gzipEncoder.getIfAvailable(),
+			ObjectProvider<BodyEncoder> encoders, LeanscrapeProperties properties) {
+		return new Scraper(renderer, pool, sizeHints, encoders.orderedStream().toList(),
 				properties.getMaxConcurrentRenders(), properties.getCache().getTimeToLive(),
 				properties.getBuffer().getMaxHeldBodies());
 	}
@@ -116,6 +109,23 @@ public final class LeanscrapeScrapeAutoConfiguration {
 	@ConditionalOnMissingBean
 	ScrapeResponder leanscrapeResponder(Scraper scraper, Deadlines deadlines, ObjectProvider<SelfMetrics> metrics) {
 		return new ScrapeResponder(scraper, deadlines, metrics.getIfAvailable(() -> SelfMetrics.NONE));
+	}
+
+	/**
+	 * zstd compression, when compression is on and zstd-jni is on the class path.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "com.github.luben.zstd.ZstdCompressCtx")
+	@ConditionalOnBooleanProperty(name = "leanscrape.compression.enabled", matchIfMissing = true)
+	@ConditionalOnBooleanProperty(name = "leanscrape.compression.zstd.enabled", matchIfMissing = true)
+	static class ZstdConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		ZstdEncoder leanscrapeZstdEncoder(ChunkPool pool, LeanscrapeProperties properties) {
+			return new ZstdEncoder(pool, properties.getCompression().getZstd().getLevel());
+		}
+
 	}
 
 	/**

@@ -7,16 +7,17 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 
 /**
- * What a body holds: a format, a name filter and an encoding. Two scrapes that ask for
- * the same kind are interchangeable: they share a rendering when they overlap, a cached
- * body within its time to live, and a size hint.
+ * What a body holds: a format, a name filter and a content coding. Two scrapes that ask
+ * for the same kind are interchangeable: they share a rendering when they overlap, a
+ * cached body within its time to live, and a size hint.
  *
  * @param format the format
  * @param includedNames the families to include, or {@code null} for all
- * @param gzip whether this is the compressed body
+ * @param coding the content coding of the body, or {@code null} when it is not compressed
  * @author leanscrape
  */
-public record BodyKind(PrometheusOutputFormat format, @Nullable Set<String> includedNames, boolean gzip) {
+public record BodyKind(PrometheusOutputFormat format, @Nullable Set<String> includedNames,
+		@Nullable ContentCoding coding) {
 
 	/**
 	 * Return the kind of an uncompressed body.
@@ -25,15 +26,16 @@ public record BodyKind(PrometheusOutputFormat format, @Nullable Set<String> incl
 	 * @return the kind
 	 */
 	public static BodyKind of(PrometheusOutputFormat format, @Nullable Set<String> includedNames) {
-		return new BodyKind(format, includedNames, false);
+		return new BodyKind(format, includedNames, null);
 	}
 
 	/**
-	 * Return the kind of the compressed body of this kind's scrapes.
-	 * @return the compressed kind
+	 * Return the kind of the body of this kind's scrapes in a content coding.
+	 * @param coding the content coding
+	 * @return the encoded kind
 	 */
-	public BodyKind compressed() {
-		return new BodyKind(this.format, this.includedNames, true);
+	public BodyKind encoded(ContentCoding coding) {
+		return new BodyKind(this.format, this.includedNames, coding);
 	}
 
 }

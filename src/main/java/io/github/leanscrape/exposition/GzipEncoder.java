@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author leanscrape
  */
-public final class GzipEncoder {
+public final class GzipEncoder implements BodyEncoder {
 
 	private static final byte[] HEADER = { 0x1f, (byte) 0x8b, Deflater.DEFLATED, 0, 0, 0, 0, 0, 0, 0 };
 
@@ -46,13 +46,12 @@ public final class GzipEncoder {
 		this.level = level;
 	}
 
-	/**
-	 * Compress a body. The input is not released.
-	 * @param body the body to compress
-	 * @param kind the kind of the compressed body
-	 * @param expectedSize the expected compressed size
-	 * @return a new body holding the gzip stream
-	 */
+	@Override
+	public ContentCoding coding() {
+		return ContentCoding.GZIP;
+	}
+
+	@Override
 	public PooledBody encode(PooledBody body, BodyKind kind, long expectedSize) {
 		Compressor compressor = take();
 		ChunkedOutput out = new ChunkedOutput(this.pool, kind, expectedSize);

@@ -21,6 +21,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class PooledBody {
 
+	private static final ContentCoding[] CODINGS = ContentCoding.values();
+
 	private final ChunkPool pool;
 
 	private final BodyKind kind;
@@ -38,7 +40,13 @@ public final class PooledBody {
 
 	private final AtomicInteger references = new AtomicInteger(1);
 
-	private @Nullable PooledBody compressed;
+	/**
+	 * This body in each content coding, made when first asked for; each slot guarded by
+	 * its lock in {@link #encodingLocks}, so that two codings compress at the same time.
+	 */
+	private final @Nullable PooledBody[] encoded = new PooledBody[CODINGS.length];
+
+	private final Object[] encodingLocks = new Object[CODINGS.length];
 
 	PooledBody(ChunkPool pool, BodyKind kind, byte[] @Nullable [] chunks, int chunkCount, int lastChunkLength) {
 		this.pool = pool;
@@ -47,6 +55,9 @@ public final class PooledBody {
 		this.chunkCount = chunkCount;
 		this.lastChunkLength = lastChunkLength;
 		this.length = (long) (chunkCount - 1) * pool.chunkSize() + lastChunkLength;
+		for (int i = 0; i < this.encodingLocks.length; i++) {
+			this.encodingLocks[i] = new Object();
+		}
 	}
 
 	/**
@@ -158,20 +169,25 @@ public final class PooledBody {
 	}
 
 	/**
-	 * Return the compressed form of this body, made once by the given encoder and shared
-	 * by every reader of this body. The caller owns a reference to the result.
-	 * @param encoder makes the compressed body from this one
-	 * @return the compressed body
+	 * Return this body in a content coding, made once by the given encoder and shared by
+	 * every reader of this body that asks for that coding. The caller owns a reference to
+	 * the result.
+	 * @param coding the content coding
+	 * @param encoder makes the encoded body from this one
+	 * @return the encoded body
 	 */
-	public PooledBody compressed(Function<PooledBody, PooledBody> encoder) {
-		synchronized (this) {
+	public PooledBody encoded(ContentCoding coding, Function<PooledBody, PooledBody> encoder) {
+		int slot = coding.ordinal();
+		synchronized (this.encodingLocks[slot]) {
 			assertLive();
-			if (this.compressed == null) {
+			PooledBody encodedBody = this.encoded[slot];
+			if (encodedBody == null) {
 				// This body keeps one reference to it, dropped when this body is
 				// released.
-				this.compressed = encoder.apply(this);
+				encodedBody = encoder.apply(this);
+				this.encoded[slot] = encodedBody;
 			}
-			return this.compressed.retain();
+			return encodedBody.retain();
 		}
 	}
 
@@ -189,13 +205,15 @@ public final class PooledBody {
 		}
 		while (!this.references.compareAndSet(current, current - 1));
 		if (current == 1) {
-			PooledBody compressedBody;
-			synchronized (this) {
-				compressedBody = this.compressed;
-				this.compressed = null;
-			}
-			if (compressedBody != null) {
-				compressedBody.release();
+			for (int slot = 0; slot < this.encoded.length; slot++) {
+				PooledBody encodedBody;
+				synchronized (this.encodingLocks[slot]) {
+					encodedBody = this.encoded[slot];
+					this.encoded[slot] = null;
+				}
+				if (encodedBody != null) {
+					encodedBody.release();
+				}
 			}
 			for (int i = 0; i < this.chunkCount; i++) {
 				this.pool.release(chunkAt(i));

@@ -1,10 +1,12 @@
 package io.github.leanscrape.serve;
 
+import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
+import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.SizeHints;
 
 /**
@@ -22,7 +24,7 @@ final class RenderAdmission {
 
 	private final SizeHints sizeHints;
 
-	private final boolean compresses;
+	private final Set<ContentCoding> codings;
 
 	private final int maxConcurrentRenders;
 
@@ -36,21 +38,21 @@ final class RenderAdmission {
 	 * Create a new admission.
 	 * @param pool the pool whose chunks are reserved
 	 * @param sizeHints the expected size of each kind of body
-	 * @param compresses whether renderings are expected to be compressed too
+	 * @param codings the content codings renderings may be compressed in too
 	 * @param maxConcurrentRenders how many renderings may run at once
 	 * @param maxHeldBodies the most memory that bodies may hold at once, in multiples of
 	 * the largest recent body, or zero (or less) for no limit
 	 * @param beforeWaitingForMemory run before a rendering waits for memory, to free what
 	 * can be freed
 	 */
-	RenderAdmission(ChunkPool pool, SizeHints sizeHints, boolean compresses, int maxConcurrentRenders,
+	RenderAdmission(ChunkPool pool, SizeHints sizeHints, Set<ContentCoding> codings, int maxConcurrentRenders,
 			double maxHeldBodies, Runnable beforeWaitingForMemory) {
 		if (maxConcurrentRenders < 1) {
 			throw new IllegalArgumentException("maxConcurrentRenders must be at least 1");
 		}
 		this.pool = pool;
 		this.sizeHints = sizeHints;
-		this.compresses = compresses;
+		this.codings = codings;
 		this.maxConcurrentRenders = maxConcurrentRenders;
 		this.permits = new Semaphore(maxConcurrentRenders);
 		this.maxHeldBodies = maxHeldBodies;
@@ -121,9 +123,12 @@ final class RenderAdmission {
 		}
 		long chunkSize = this.pool.chunkSize();
 		long wanted = chunks(this.sizeHints.expectedSize(kind), chunkSize);
-		if (this.compresses) {
-			wanted += chunks(this.sizeHints.expectedSize(kind.compressed()), chunkSize);
+		long encoded = 0;
+		for (ContentCoding coding : this.codings) {
+			// Scrapers usually ask for one coding; the largest is reserved.
+			encoded = Math.max(encoded, chunks(this.sizeHints.expectedSize(kind.encoded(coding)), chunkSize));
 		}
+		wanted += encoded;
 		long limit = (long) (this.maxHeldBodies * chunks(largest, chunkSize));
 		this.beforeWaitingForMemory.run();
 		try {

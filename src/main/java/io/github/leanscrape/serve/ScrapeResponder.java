@@ -2,6 +2,7 @@ package io.github.leanscrape.serve;
 
 import java.util.List;
 
+import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -68,11 +69,12 @@ public final class ScrapeResponder {
 					"Scrape failed: " + ex.getClass().getSimpleName());
 		}
 		PooledBody plain = scrape.body();
-		if (!this.scraper.canCompress() || !AcceptEncoding.acceptsGzip(acceptEncoding)) {
+		ContentCoding coding = AcceptEncoding.choose(acceptEncoding, this.scraper.codings());
+		if (coding == null) {
 			return new ScrapeResponse(pending, started, 200, scrape.outcome(), plain, null, null);
 		}
 		try {
-			PooledBody compressed = this.scraper.gzip(plain);
+			PooledBody compressed = this.scraper.encode(plain, coding);
 			return new ScrapeResponse(pending, started, 200, scrape.outcome(), plain, compressed, null);
 		}
 		catch (RuntimeException ex) {
@@ -107,7 +109,7 @@ public final class ScrapeResponder {
 	 * @return {@code true} when compression is on
 	 */
 	public boolean compresses() {
-		return this.scraper.canCompress();
+		return !this.scraper.codings().isEmpty();
 	}
 
 	private void logFailure(RuntimeException ex) {

@@ -2,6 +2,7 @@ package io.github.leanscrape.serve;
 
 import java.nio.charset.StandardCharsets;
 
+import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
 import org.jspecify.annotations.Nullable;
 
@@ -62,10 +63,12 @@ public final class ScrapeResponse {
 
 	/**
 	 * Return the content coding of the body.
-	 * @return {@code gzip}, or {@code null} when the body is not compressed
+	 * @return {@code gzip} or {@code zstd}, or {@code null} when the body is not
+	 * compressed
 	 */
 	public @Nullable String contentEncoding() {
-		return (this.compressed != null) ? AcceptEncoding.GZIP : null;
+		ContentCoding coding = (this.compressed != null) ? this.compressed.kind().coding() : null;
+		return (coding != null) ? coding.token() : null;
 	}
 
 	/**

@@ -3,13 +3,17 @@ package io.github.leanscrape.serve;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 
+import io.github.leanscrape.exposition.BodyEncoder;
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ChunkedOutput;
+import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.ExpositionRenderer;
-import io.github.leanscrape.exposition.GzipEncoder;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.SizeHints;
 import io.github.leanscrape.serve.SharedRenderings.Turn;
@@ -34,7 +38,10 @@ public final class Scraper {
 
 	private final SizeHints sizeHints;
 
-	private final @Nullable GzipEncoder gzipEncoder;
+	/** The encoder of each content coding, by its ordinal; {@code null} where none. */
+	private final @Nullable BodyEncoder[] encoders = new BodyEncoder[ContentCoding.values().length];
+
+	private final Set<ContentCoding> codings;
 
 	private final BodyCache cache;
 
@@ -47,21 +54,26 @@ public final class Scraper {
 	 * @param renderer the renderer that writes the exposition
 	 * @param pool the pool of output chunks
 	 * @param sizeHints the size hints of each kind of body
-	 * @param gzipEncoder the encoder for compressed bodies, or {@code null} when
-	 * compression is off
+	 * @param encoders the encoders of the content codings bodies may be sent in, none
+	 * when compression is off
 	 * @param maxConcurrentRenders how many renderings may run at once
 	 * @param cacheTimeToLive how long a body may be served again, or zero for never
 	 * @param maxHeldBodies the most memory that bodies may hold at once, in multiples of
 	 * the largest recent body, or zero (or less) for no limit
 	 */
-	public Scraper(ExpositionRenderer renderer, ChunkPool pool, SizeHints sizeHints, @Nullable GzipEncoder gzipEncoder,
+	public Scraper(ExpositionRenderer renderer, ChunkPool pool, SizeHints sizeHints, List<BodyEncoder> encoders,
 			int maxConcurrentRenders, Duration cacheTimeToLive, double maxHeldBodies) {
 		this.renderer = renderer;
 		this.pool = pool;
 		this.sizeHints = sizeHints;
-		this.gzipEncoder = gzipEncoder;
+		Set<ContentCoding> codings = EnumSet.noneOf(ContentCoding.class);
+		for (BodyEncoder encoder : encoders) {
+			this.encoders[encoder.coding().ordinal()] = encoder;
+			codings.add(encoder.coding());
+		}
+		this.codings = Collections.unmodifiableSet(codings);
 		this.cache = new BodyCache(cacheTimeToLive);
-		this.admission = new RenderAdmission(pool, sizeHints, gzipEncoder != null, maxConcurrentRenders, maxHeldBodies,
+		this.admission = new RenderAdmission(pool, sizeHints, this.codings, maxConcurrentRenders, maxHeldBodies,
 				this.cache::evictExpired);
 	}
 
@@ -134,26 +146,27 @@ public final class Scraper {
 	}
 
 	/**
-	 * Return whether bodies can be compressed.
-	 * @return {@code true} when compression is on
+	 * Return the content codings bodies can be sent in.
+	 * @return the codings, none when compression is off
 	 */
-	public boolean canCompress() {
-		return this.gzipEncoder != null;
+	public Set<ContentCoding> codings() {
+		return this.codings;
 	}
 
 	/**
-	 * Return the gzip form of a body, compressed once however many readers want it. The
-	 * caller owns a reference to the result and must release it.
+	 * Return a body in a content coding, compressed once however many readers want it in
+	 * that coding. The caller owns a reference to the result and must release it.
 	 * @param body a body from {@link #scrape}
+	 * @param coding one of the {@link #codings()}
 	 * @return the compressed body
 	 */
-	public PooledBody gzip(PooledBody body) {
-		GzipEncoder encoder = this.gzipEncoder;
+	public PooledBody encode(PooledBody body, ContentCoding coding) {
+		BodyEncoder encoder = this.encoders[coding.ordinal()];
 		if (encoder == null) {
-			throw new IllegalStateException("Compression is off");
+			throw new IllegalStateException("No encoder for " + coding.token());
 		}
-		return body.compressed((plain) -> {
-			BodyKind kind = plain.kind().compressed();
+		return body.encoded(coding, (plain) -> {
+			BodyKind kind = plain.kind().encoded(coding);
 			PooledBody encoded = encoder.encode(plain, kind, this.sizeHints.expectedSize(kind));
 			this.sizeHints.record(kind, encoded.length());
 			return encoded;

@@ -1,15 +1,18 @@
 package io.github.leanscrape.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.github.leanscrape.endpoint.CardinalityEndpoint;
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
 import io.github.leanscrape.exposition.ChunkPool;
+import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.ExpositionRenderer;
 import io.github.leanscrape.exposition.GzipEncoder;
 import io.github.leanscrape.exposition.ReferenceRenderer;
 import io.github.leanscrape.exposition.RenderStatistics;
 import io.github.leanscrape.exposition.SizeHints;
+import io.github.leanscrape.exposition.ZstdEncoder;
 import io.github.leanscrape.exposition.direct.DirectRenderer;
 import io.github.leanscrape.serve.MicrometerSelfMetrics;
 import io.github.leanscrape.serve.ScrapeResponder;
@@ -141,13 +144,40 @@ class LeanscrapeAutoConfigurationTests {
 	@Test
 	void compressionCanBeTurnedOff() {
 		this.runner.withPropertyValues("leanscrape.compression.enabled=false").run((context) -> {
-			assertThat(context.getBean(Scraper.class).canCompress()).isFalse();
+			assertThat(context.getBean(Scraper.class).codings()).isEmpty();
 			assertThat(context).doesNotHaveBean(GzipEncoder.class);
+			assertThat(context).doesNotHaveBean(ZstdEncoder.class);
 		});
 		this.runner.run((context) -> {
-			assertThat(context.getBean(Scraper.class).canCompress()).isTrue();
+			assertThat(context.getBean(Scraper.class).codings()).containsExactlyInAnyOrder(ContentCoding.GZIP,
+					ContentCoding.ZSTD);
 			assertThat(context).hasSingleBean(GzipEncoder.class);
+			assertThat(context).hasSingleBean(ZstdEncoder.class);
 		});
+	}
+
+	@Test
+	void zstdCanBeTurnedOffAlone() {
+		this.runner.withPropertyValues("leanscrape.compression.zstd.enabled=false", "leanscrape.compression.level=6")
+			.run((context) -> {
+				assertThat(context.getBean(Scraper.class).codings()).containsExactly(ContentCoding.GZIP);
+				assertThat(context).doesNotHaveBean(ZstdEncoder.class);
+				assertThat(context.getBean(GzipEncoder.class)).hasFieldOrPropertyWithValue("level", 6);
+			});
+	}
+
+	@Test
+	void zstdIsOfferedOnlyWithZstdJniOnTheClassPath() {
+		this.runner.withClassLoader(new FilteredClassLoader("com.github.luben.zstd")).run((context) -> {
+			assertThat(context.getBean(Scraper.class).codings()).containsExactly(ContentCoding.GZIP);
+			assertThat(context).doesNotHaveBean(ZstdEncoder.class);
+		});
+	}
+
+	@Test
+	void zstdLevelIsTheProperty() {
+		this.runner.withPropertyValues("leanscrape.compression.zstd.level=7")
+			.run((context) -> assertThat(context.getBean(ZstdEncoder.class)).hasFieldOrPropertyWithValue("level", 7));
 	}
 
 	@Test
@@ -315,7 +345,7 @@ class LeanscrapeAutoConfigurationTests {
 		@Bean
 		Scraper userScraper(ExpositionRenderer renderer) {
 			ChunkPool pool = new ChunkPool(ChunkPool.DEFAULT_CHUNK_SIZE, 0);
-			this.scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), null, 1, Duration.ZERO, 0);
+			this.scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(), 1, Duration.ZERO, 0);
 			return this.scraper;
 		}
 

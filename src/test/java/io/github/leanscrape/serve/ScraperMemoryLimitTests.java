@@ -1,6 +1,7 @@
 package io.github.leanscrape.serve;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -68,7 +69,8 @@ class ScraperMemoryLimitTests {
 
 	private Scraper scraper(double maxHeldBodies) {
 		// No headroom: a scrape is expected to need what the last one of its kind did.
-		return new Scraper(FOUR_CHUNKS, this.pool, new SizeHints(this.pool, 0), null, 2, Duration.ZERO, maxHeldBodies);
+		return new Scraper(FOUR_CHUNKS, this.pool, new SizeHints(this.pool, 0), List.of(), 2, Duration.ZERO,
+				maxHeldBodies);
 	}
 
 	private static long deadline(Duration timeout) {

@@ -14,13 +14,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ChunkedOutput;
+import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.ExpositionRenderer;
 import io.github.leanscrape.exposition.GzipEncoder;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.SizeHints;
+import io.github.leanscrape.exposition.ZstdEncoder;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 
@@ -51,8 +55,9 @@ class ScraperTests {
 	private final ChunkPool pool = new ChunkPool(ChunkPool.DEFAULT_CHUNK_SIZE, 1 << 20);
 
 	private Scraper scraper(int maxConcurrentRenders, Duration timeToLive) {
-		return new Scraper(this.renderer, this.pool, new SizeHints(this.pool, 1024), new GzipEncoder(this.pool, 1),
-				maxConcurrentRenders, timeToLive, 0);
+		return new Scraper(this.renderer, this.pool, new SizeHints(this.pool, 1024),
+				List.of(new GzipEncoder(this.pool, 1), new ZstdEncoder(this.pool, 1)), maxConcurrentRenders, timeToLive,
+				0);
 	}
 
 	private static long in(Duration duration) {
@@ -218,18 +223,26 @@ class ScraperTests {
 		assertThat(this.renderer.started).hasValue(2);
 	}
 
-	@Test
-	void gzipIsMadeOnceAndSharedByReadersOfOneBody() throws Exception {
+	@ParameterizedTest
+	@EnumSource(ContentCoding.class)
+	void eachCodingIsMadeOnceAndSharedByReadersOfOneBody(ContentCoding coding) throws Exception {
 		Scraper scraper = scraper(2, Duration.ZERO);
 		Served scrape = scraper.scrape(TEXT, null, in(Duration.ofSeconds(5)));
-		PooledBody first = scraper.gzip(scrape.body());
-		PooledBody second = scraper.gzip(scrape.body());
+		PooledBody first = scraper.encode(scrape.body(), coding);
+		PooledBody second = scraper.encode(scrape.body(), coding);
 		assertThat(second).isSameAs(first);
+		assertThat(first.kind().coding()).isEqualTo(coding);
+		ContentCoding other = (coding == ContentCoding.GZIP) ? ContentCoding.ZSTD : ContentCoding.GZIP;
+		PooledBody otherCoding = scraper.encode(scrape.body(), other);
+		assertThat(otherCoding).isNotSameAs(first);
+		assertThat(otherCoding.kind().coding()).isEqualTo(other);
 		first.release();
 		second.release();
+		otherCoding.release();
 		assertThat(first.isReleased()).isFalse();
 		scrape.body().release();
 		assertThat(first.isReleased()).isTrue();
+		assertThat(otherCoding.isReleased()).isTrue();
 		assertThat(this.pool.leasedChunks()).isZero();
 	}
 

@@ -12,6 +12,7 @@ import java.util.Set;
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.support.HttpScraper;
+import io.github.leanscrape.support.ZstdTool;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -128,7 +129,41 @@ abstract class AbstractScrapeHttpTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "identity", "gzip;q=0", "br", "deflate, *;q=0" })
+	@EnumSource(PrometheusOutputFormat.class)
+	void zstdWhenAcceptedDecodedByTheReferenceTool(PrometheusOutputFormat format) {
+		HttpResponse<byte[]> response = this.http.get(PATH, "Accept", format.getProducedMimeType().toString(),
+				"Accept-Encoding", "zstd, gzip");
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.headers().firstValue("Content-Encoding")).hasValue("zstd");
+		assertThat(response.headers().allValues("Vary")).anyMatch((vary) -> vary.contains("Accept-Encoding"));
+		assertThat(response.headers().firstValue("Content-Type")).hasValue(format.getProducedMimeType().toString());
+		byte[] plain = ZstdTool.decode(response.body());
+		assertSameBody(plain, bootBody(format, null), format);
+		assertThat(response.body().length).isLessThan(plain.length);
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiterString = "->", textBlock = """
+			zstd                     -> zstd
+			gzip, zstd               -> zstd
+			zstd;q=0.5, gzip         -> gzip
+			gzip;q=0.4, zstd;q=0.8   -> zstd
+			zstd;q=0, gzip           -> gzip
+			*                        -> gzip
+			zstd;q=0, *              -> gzip
+			ZSTD;Q=1                 -> zstd
+			""")
+	void codingByQuality(String acceptEncoding, String coding) {
+		HttpResponse<byte[]> response = this.http.get(PATH, "Accept-Encoding", acceptEncoding);
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.headers().firstValue("Content-Encoding")).hasValue(coding);
+		byte[] plain = coding.equals("zstd") ? ZstdTool.decode(response.body()) : HttpScraper.gunzip(response.body());
+		assertSameBody(plain, bootBody(PrometheusOutputFormat.CONTENT_TYPE_004, null),
+				PrometheusOutputFormat.CONTENT_TYPE_004);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "identity", "gzip;q=0", "br", "deflate, *;q=0", "zstd;q=0" })
 	void noGzipWhenNotAccepted(String acceptEncoding) {
 		HttpResponse<byte[]> response = this.http.get(PATH, "Accept-Encoding", acceptEncoding);
 		assertThat(response.statusCode()).isEqualTo(200);

@@ -1,0 +1,154 @@
+package io.github.leanscrape.exposition;
+
+import java.nio.ByteBuffer;
+import java.util.Objects;
+
+import com.github.luben.zstd.EndDirective;
+import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Compresses a {@link PooledBody} into a Zstandard frame (RFC 8878), also of pooled
+ * chunks, with zstd-jni (the zstd library's own code, through JNI): an optional
+ * dependency, so this class is only loaded when it is on the class path.
+ * <p>
+ * The native streaming API reads and writes direct buffers: each chunk is copied into one
+ * and the frame out of another, a small cost beside compressing it. Compression contexts,
+ * which hold the native window and tables, are reused from a small stack, as
+ * {@link GzipEncoder} reuses its deflaters.
+ *
+ * @author leanscrape
+ */
+public final class ZstdEncoder implements BodyEncoder {
+
+	private static final int MAX_POOLED = 4;
+
+	private final ChunkPool pool;
+
+	private final int level;
+
+	/**
+	 * A stack: the slots below {@link #idleCount} hold idle compressors, the others none.
+	 */
+	private final @Nullable Compressor[] idle = new Compressor[MAX_POOLED];
+
+	private int idleCount;
+
+	/**
+	 * Create a new encoder.
+	 * @param pool the pool for the compressed chunks
+	 * @param level the zstd level, from 1 (fastest) to 19 (smallest)
+	 */
+	public ZstdEncoder(ChunkPool pool, int level) {
+		if (level < 1 || level > 19) {
+			throw new IllegalArgumentException("Zstandard level must be between 1 and 19, not " + level);
+		}
+		this.pool = pool;
+		this.level = level;
+	}
+
+	@Override
+	public ContentCoding coding() {
+		return ContentCoding.ZSTD;
+	}
+
+	@Override
+	public PooledBody encode(PooledBody body, BodyKind kind, long expectedSize) {
+		Compressor compressor = take();
+		ChunkedOutput out = new ChunkedOutput(this.pool, kind, expectedSize);
+		try {
+			compressor.compress(body, out);
+			PooledBody encoded = out.toBody();
+			give(compressor);
+			return encoded;
+		}
+		catch (RuntimeException | Error ex) {
+			out.discard();
+			compressor.close();
+			throw ex;
+		}
+	}
+
+	private Compressor take() {
+		synchronized (this) {
+			if (this.idleCount > 0) {
+				Compressor compressor = Objects.requireNonNull(this.idle[--this.idleCount]);
+				this.idle[this.idleCount] = null;
+				return compressor;
+			}
+		}
+		return new Compressor(this.level, this.pool.chunkSize());
+	}
+
+	private void give(Compressor compressor) {
+		synchronized (this) {
+			if (this.idleCount < MAX_POOLED) {
+				this.idle[this.idleCount++] = compressor;
+				return;
+			}
+		}
+		compressor.close();
+	}
+
+	/**
+	 * A reusable compression context with its direct input and output buffers. A frame
+	 * that ended leaves the context ready for the next one.
+	 */
+	private static final class Compressor {
+
+		private final ZstdCompressCtx context;
+
+		private final ByteBuffer input;
+
+		private final ByteBuffer output;
+
+		private final byte[] window;
+
+		Compressor(int level, int chunkSize) {
+			this.context = new ZstdCompressCtx();
+			this.context.setLevel(level);
+			this.input = ByteBuffer.allocateDirect(chunkSize);
+			// The size zstd recommends for a streaming output buffer: a whole block.
+			int outputSize = (int) Zstd.compressBound(128 * 1024);
+			this.output = ByteBuffer.allocateDirect(outputSize);
+			this.window = new byte[outputSize];
+		}
+
+		void compress(PooledBody body, ChunkedOutput out) {
+			for (int i = 0; i < body.chunkCount(); i++) {
+				this.input.clear();
+				this.input.put(body.chunk(i), 0, body.chunkLength(i));
+				this.input.flip();
+				while (this.input.hasRemaining()) {
+					this.context.compressDirectByteBufferStream(this.output, this.input, EndDirective.CONTINUE);
+					drain(out);
+				}
+			}
+			this.input.clear();
+			this.input.flip();
+			boolean flushed;
+			do {
+				flushed = this.context.compressDirectByteBufferStream(this.output, this.input, EndDirective.END);
+				drain(out);
+			}
+			while (!flushed);
+		}
+
+		private void drain(ChunkedOutput out) {
+			this.output.flip();
+			int length = this.output.remaining();
+			if (length > 0) {
+				this.output.get(this.window, 0, length);
+				out.write(this.window, 0, length);
+			}
+			this.output.clear();
+		}
+
+		void close() {
+			this.context.close();
+		}
+
+	}
+
+}
