@@ -112,12 +112,14 @@ public final class LeanscrapeScrapeAutoConfiguration {
 	}
 
 	/**
-	 * zstd compression, when compression is on and zstd-jni is on the class path.
+	 * zstd compression, when compression is on and zstd-jni is on the class path with a
+	 * native library for this platform.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(name = "com.github.luben.zstd.ZstdCompressCtx")
 	@ConditionalOnBooleanProperty(name = "leanscrape.compression.enabled", matchIfMissing = true)
 	@ConditionalOnBooleanProperty(name = "leanscrape.compression.zstd.enabled", matchIfMissing = true)
+	@Conditional(OnZstdNativeLibraryCondition.class)
 	static class ZstdConfiguration {
 
 		@Bean

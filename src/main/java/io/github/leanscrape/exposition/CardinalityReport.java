@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * @param series the sample lines it had
  * @param bytes its size
  * @param wholeScrapeFallbacks how many scrapes so far went to the reference path as a
- * whole (and are not reported here)
+ * whole (their families are not in this report)
  * @param wholeScrapeFallbackReasons how many of those went there for each reason
  * @param families each family, largest first
  * @author leanscrape

@@ -16,11 +16,12 @@ import org.jspecify.annotations.Nullable;
  * The native streaming API reads and writes direct buffers: each chunk is copied into one
  * and the frame out of another, a small cost beside compressing it. Compression contexts,
  * which hold the native window and tables, are reused from a small stack, as
- * {@link GzipEncoder} reuses its deflaters.
+ * {@link GzipEncoder} reuses its deflaters, and freed when the encoder is closed
+ * (zstd-jni frees a context only when told to).
  *
  * @author leanscrape
  */
-public final class ZstdEncoder implements BodyEncoder {
+public final class ZstdEncoder implements BodyEncoder, AutoCloseable {
 
 	private static final int MAX_POOLED = 4;
 
@@ -34,6 +35,8 @@ public final class ZstdEncoder implements BodyEncoder {
 	private final @Nullable Compressor[] idle = new Compressor[MAX_POOLED];
 
 	private int idleCount;
+
+	private boolean closed;
 
 	/**
 	 * Create a new encoder.
@@ -55,8 +58,15 @@ public final class ZstdEncoder implements BodyEncoder {
 
 	@Override
 	public PooledBody encode(PooledBody body, BodyKind kind, long expectedSize) {
-		Compressor compressor = take();
 		ChunkedOutput out = new ChunkedOutput(this.pool, kind, expectedSize);
+		Compressor compressor;
+		try {
+			compressor = take();
+		}
+		catch (RuntimeException | Error ex) {
+			out.discard();
+			throw ex;
+		}
 		try {
 			compressor.compress(body, out);
 			PooledBody encoded = out.toBody();
@@ -67,6 +77,27 @@ public final class ZstdEncoder implements BodyEncoder {
 			out.discard();
 			compressor.close();
 			throw ex;
+		}
+	}
+
+	/**
+	 * Free the native memory of the idle compression contexts. Contexts in use when this
+	 * is called are freed when they are given back.
+	 */
+	@Override
+	public void close() {
+		Compressor[] idle;
+		synchronized (this) {
+			this.closed = true;
+			idle = new Compressor[this.idleCount];
+			for (int i = 0; i < this.idleCount; i++) {
+				idle[i] = Objects.requireNonNull(this.idle[i]);
+				this.idle[i] = null;
+			}
+			this.idleCount = 0;
+		}
+		for (Compressor compressor : idle) {
+			compressor.close();
 		}
 	}
 
@@ -83,7 +114,7 @@ public final class ZstdEncoder implements BodyEncoder {
 
 	private void give(Compressor compressor) {
 		synchronized (this) {
-			if (this.idleCount < MAX_POOLED) {
+			if (!this.closed && this.idleCount < MAX_POOLED) {
 				this.idle[this.idleCount++] = compressor;
 				return;
 			}

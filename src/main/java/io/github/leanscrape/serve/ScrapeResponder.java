@@ -77,10 +77,11 @@ public final class ScrapeResponder {
 			PooledBody compressed = this.scraper.encode(plain, coding);
 			return new ScrapeResponse(pending, started, 200, scrape.outcome(), plain, compressed, null);
 		}
-		catch (RuntimeException ex) {
-			logFailure(ex);
-			return ScrapeResponse.error(pending, started, 500, Outcome.ERROR,
-					"Scrape failed: " + ex.getClass().getSimpleName());
+		catch (RuntimeException | LinkageError ex) {
+			// The body is there: a scrape whose compression failed (a codec's native
+			// library, say) still gets it, uncompressed.
+			logFailure("Compressing a scrape failed; it was sent uncompressed", ex);
+			return new ScrapeResponse(pending, started, 200, scrape.outcome(), plain, null, null);
 		}
 	}
 
@@ -112,13 +113,17 @@ public final class ScrapeResponder {
 		return !this.scraper.codings().isEmpty();
 	}
 
-	private void logFailure(RuntimeException ex) {
+	private void logFailure(Throwable ex) {
+		logFailure("Scrape failed", ex);
+	}
+
+	private void logFailure(String what, Throwable ex) {
 		if (!this.failureLogged) {
 			this.failureLogged = true;
-			logger.error("Scrape failed; later failures are logged at debug level", ex);
+			logger.error(what + "; later failures are logged at debug level", ex);
 		}
 		else if (logger.isDebugEnabled()) {
-			logger.debug("Scrape failed", ex);
+			logger.debug(what, ex);
 		}
 	}
 

@@ -12,6 +12,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.leanscrape.exposition.BodyEncoder;
+import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.ContentCoding;
@@ -243,6 +245,35 @@ class ScraperTests {
 		scrape.body().release();
 		assertThat(first.isReleased()).isTrue();
 		assertThat(otherCoding.isReleased()).isTrue();
+		assertThat(this.pool.leasedChunks()).isZero();
+	}
+
+	@Test
+	void aScrapeWhoseCompressionFailsIsSentUncompressed() {
+		BodyEncoder failing = new BodyEncoder() {
+
+			@Override
+			public ContentCoding coding() {
+				return ContentCoding.ZSTD;
+			}
+
+			@Override
+			public PooledBody encode(PooledBody body, BodyKind kind, long expectedSize) {
+				throw new UnsatisfiedLinkError("no native library");
+			}
+
+		};
+		Scraper scraper = new Scraper(this.renderer, this.pool, new SizeHints(this.pool, 1024),
+				List.of(new GzipEncoder(this.pool, 1), failing), 2, Duration.ZERO, 0);
+		ScrapeResponder responder = new ScrapeResponder(scraper,
+				new Deadlines(Duration.ofSeconds(5), Duration.ofSeconds(5)), SelfMetrics.NONE);
+		ScrapeResponse response = responder.respond(new PendingScrape(scraper, TEXT, null), List.of("zstd"), null);
+		assertThat(response.status()).isEqualTo(200);
+		assertThat(response.contentEncoding()).isNull();
+		PooledBody body = response.body();
+		assertThat(body).isNotNull();
+		assertThat(new String(body.toByteArray(), StandardCharsets.UTF_8)).isEqualTo("body 1\n");
+		responder.finish(response, false);
 		assertThat(this.pool.leasedChunks()).isZero();
 	}
 

@@ -37,11 +37,13 @@ final class CreatedTimestamps {
 	 * that cannot be found)
 	 */
 	boolean learn(Family family, Series[] series) {
-		if (!family.createdPending) {
+		if (family.createdKnown == series || allKnown(series)) {
+			// Checked against this scrape's own array, not a flag of the family: a series
+			// added after the scrape took its plan, or learned by an overlapping scrape
+			// still under way, cannot be taken for known.
+			family.createdKnown = series;
 			return true;
 		}
-		// Cleared first: a series added while the collector is read sets it again.
-		family.createdPending = false;
 		MultiCollector collector = this.internals.collector(family.collectorName);
 		Map<ByteBuffer, Long> created = new HashMap<>();
 		if (collector != null) {
@@ -68,10 +70,19 @@ final class CreatedTimestamps {
 				}
 			}
 		}
-		if (!known) {
-			family.createdPending = true;
+		if (known) {
+			family.createdKnown = series;
 		}
 		return known;
+	}
+
+	private static boolean allKnown(Series[] series) {
+		for (Series each : series) {
+			if (each.created == Series.UNKNOWN_CREATED) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	private static SortKey sortKey(Labels labels) {

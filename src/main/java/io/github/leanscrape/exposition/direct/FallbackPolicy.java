@@ -20,7 +20,9 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * <p>
  * A whole scrape goes to the reference path when the direct path cannot promise its
  * bytes: exemplars that cannot be read from the meters, a meter registry that is not the
- * one behind the scraped registry, registry internals that cannot be read.
+ * one behind the scraped registry, registry internals that cannot be read, created
+ * timestamps that cannot be learned from the registry's collector, a family fed by more
+ * than one source. Each is counted by reason, for the cardinality report.
  *
  * @author leanscrape
  */

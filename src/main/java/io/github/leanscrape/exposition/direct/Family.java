@@ -59,10 +59,11 @@ final class Family {
 	volatile @Nullable ProtobufSize protobufSize;
 
 	/**
-	 * Whether series were added whose created timestamp is not known yet: counters,
-	 * summaries and histograms only.
+	 * The array of series whose created timestamps were all found known, so that a scrape
+	 * of the same array need not look again: arrays are never modified once published,
+	 * and a known timestamp never changes. Counters, summaries and histograms only.
 	 */
-	volatile boolean createdPending;
+	volatile Series @Nullable [] createdKnown;
 
 	/**
 	 * The sample name of counter and gauge lines, and of quantile lines.
@@ -193,9 +194,6 @@ final class Family {
 	void add(Series series) {
 		this.added.add(series);
 		this.liveCount++;
-		if (this.kind.hasCreated()) {
-			this.createdPending = true;
-		}
 	}
 
 	void remove(Series series) {

@@ -1,0 +1,226 @@
+package io.github.leanscrape.benchmark;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * A scrape as Prometheus sees it: {@code GET /actuator/prometheus} over real HTTP,
+ * through a real server (Tomcat for Spring MVC, Reactor Netty for WebFlux) of a Spring
+ * Boot application whose meter registry is a {@link SyntheticRegistry}, read by a client
+ * on one kept-alive loopback connection, as Prometheus asks (OpenMetrics, with or without
+ * gzip).
+ * <p>
+ * Three endpoints, each in an application of its own: Spring Boot's ({@code boot}, the
+ * starter turned off), the starter's ({@code leanscrape}), and the transfer floor
+ * ({@code floor}): the starter's body for the same request, taken once and sent again
+ * from memory by a controller of the same server, so the same bytes through the same
+ * server and client with nothing rendered or compressed. What a scrape costs above the
+ * floor is what the endpoint adds. The client reads into one reused buffer and keeps
+ * nothing, so the bytes allocated per scrape ({@code -prof gc}) are the server's but for
+ * a few hundred bytes of header strings (see {@link RawHttpClient}); it does not
+ * decompress (that is the scraper's cost, the same for every endpoint).
+ *
+ * @author leanscrape
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(3)
+public class HttpScrapeBenchmark {
+
+	private static final String OPENMETRICS = "application/openmetrics-text;version=1.0.0";
+
+	private static final String PATH = "/actuator/prometheus";
+
+	/**
+	 * Spring Security is on the test class path for the security tests; the scraped
+	 * application is open.
+	 */
+	private static final String[] SECURITY = {
+			"org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration",
+			"org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration",
+			"org.springframework.boot.security.autoconfigure.ReactiveUserDetailsServiceAutoConfiguration",
+			"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration",
+			"org.springframework.boot.security.autoconfigure.actuate.web.reactive.ReactiveManagementWebSecurityAutoConfiguration",
+			"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
+			"org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration",
+			"org.springframework.boot.security.autoconfigure.web.reactive.ReactiveWebSecurityAutoConfiguration" };
+
+	@Param({ "10000", "100000" })
+	public int seriesCount = 10_000;
+
+	/**
+	 * The server: {@code tomcat} (Spring MVC) or {@code netty} (WebFlux).
+	 */
+	@Param({ "tomcat", "netty" })
+	public String server = "tomcat";
+
+	/**
+	 * What the scraper accepts: {@code identity} or {@code gzip}.
+	 */
+	@Param({ "identity", "gzip" })
+	public String encoding = "identity";
+
+	/**
+	 * Who answers: {@code floor}, {@code leanscrape} or {@code boot}.
+	 */
+	@Param({ "floor", "leanscrape", "boot" })
+	public String endpoint = "leanscrape";
+
+	private @Nullable ConfigurableApplicationContext application;
+
+	private @Nullable RawHttpClient client;
+
+	/**
+	 * Start the application and connect.
+	 * @throws Exception when the application does not start or answer
+	 */
+	@Setup(Level.Trial)
+	public void setUp() throws Exception {
+		SyntheticRegistry registry = SyntheticRegistry.build(this.seriesCount);
+		FloorBody floor = new FloorBody();
+		ConfigurableApplicationContext application = new SpringApplicationBuilder(ScrapedApplication.class)
+			.web(this.server.equals("netty") ? WebApplicationType.REACTIVE : WebApplicationType.SERVLET)
+			.initializers((context) -> {
+				context.getBeanFactory().registerSingleton("prometheusMeterRegistry", registry.meterRegistry());
+				context.getBeanFactory().registerSingleton("prometheusRegistry", registry.prometheusRegistry());
+				context.getBeanFactory().registerSingleton("floorBody", floor);
+			})
+			.properties("server.port=0", "server.address=127.0.0.1", "spring.main.banner-mode=off",
+					"logging.level.root=warn", "management.endpoints.web.exposure.include=prometheus",
+					"leanscrape.enabled=" + !this.endpoint.equals("boot"),
+					"spring.autoconfigure.exclude=" + String.join(",", SECURITY))
+			.run();
+		this.application = application;
+		int port = port(application);
+		String acceptEncoding = "Accept-Encoding: " + this.encoding;
+		String path = PATH;
+		if (this.endpoint.equals("floor")) {
+			HttpResponse<byte[]> body = HttpClient.newHttpClient()
+				.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + PATH))
+					.header("Accept", OPENMETRICS)
+					.header("Accept-Encoding", this.encoding)
+					.build(), HttpResponse.BodyHandlers.ofByteArray());
+			floor.set(body.body(), body.headers().firstValue(HttpHeaders.CONTENT_TYPE).orElseThrow(),
+					body.headers().firstValue(HttpHeaders.CONTENT_ENCODING).orElse(null));
+			path = "/floor";
+		}
+		this.client = new RawHttpClient(port, path, "Accept: " + OPENMETRICS, acceptEncoding);
+		System.out.println("sent: server=" + this.server + " endpoint=" + this.endpoint + " encoding=" + this.encoding
+				+ " series=" + this.seriesCount + " bytes=" + scrape());
+	}
+
+	private static int port(ConfigurableApplicationContext application) {
+		String port = application.getEnvironment().getProperty("local.server.port");
+		if (port == null) {
+			throw new IllegalStateException("No server port");
+		}
+		return Integer.parseInt(port);
+	}
+
+	/**
+	 * Close the connection and stop the application.
+	 * @throws IOException when closing fails
+	 */
+	@TearDown(Level.Trial)
+	public void tearDown() throws IOException {
+		if (this.client != null) {
+			this.client.close();
+		}
+		if (this.application != null) {
+			this.application.close();
+		}
+	}
+
+	/**
+	 * One scrape, read to its last byte.
+	 * @return the bytes sent
+	 * @throws IOException when the scrape fails
+	 */
+	@Benchmark
+	public long scrape() throws IOException {
+		return ScrapeState.nonNull(this.client).get();
+	}
+
+	/**
+	 * The scraped application: Spring Boot's auto-configuration, with the benchmark's
+	 * registries, and the controller that sends the floor.
+	 */
+	@SpringBootConfiguration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class ScrapedApplication {
+
+		@RestController
+		static class FloorController {
+
+			private final FloorBody floor;
+
+			FloorController(FloorBody floor) {
+				this.floor = floor;
+			}
+
+			@GetMapping("/floor")
+			ResponseEntity<byte[]> floor() {
+				ResponseEntity.BodyBuilder response = ResponseEntity.ok()
+					.header(HttpHeaders.CONTENT_TYPE, this.floor.contentType);
+				if (this.floor.contentEncoding != null) {
+					response.header(HttpHeaders.CONTENT_ENCODING, this.floor.contentEncoding);
+				}
+				return response.body(this.floor.bytes);
+			}
+
+		}
+
+	}
+
+	/**
+	 * The bytes the floor sends, with their headers.
+	 */
+	static final class FloorBody {
+
+		volatile byte[] bytes = new byte[0];
+
+		volatile String contentType = "text/plain";
+
+		volatile @Nullable String contentEncoding;
+
+		void set(byte[] bytes, String contentType, @Nullable String contentEncoding) {
+			this.bytes = bytes;
+			this.contentType = contentType;
+			this.contentEncoding = contentEncoding;
+		}
+
+	}
+
+}
