@@ -36,8 +36,8 @@ import org.springframework.web.bind.annotation.RestController;
  * A scrape as Prometheus sees it: {@code GET /actuator/prometheus} over real HTTP,
  * through a real server (Tomcat for Spring MVC, Reactor Netty for WebFlux) of a Spring
  * Boot application whose meter registry is a {@link SyntheticRegistry}, read by a client
- * on one kept-alive loopback connection, as Prometheus asks (OpenMetrics, with or without
- * gzip).
+ * on one kept-alive loopback connection, as Prometheus asks (OpenMetrics, uncompressed,
+ * gzip or zstd).
  * <p>
  * Three endpoints, each in an application of its own: Spring Boot's ({@code boot}, the
  * starter turned off), the starter's ({@code leanscrape}), and the transfer floor
@@ -87,9 +87,10 @@ public class HttpScrapeBenchmark {
 	public String server = "tomcat";
 
 	/**
-	 * What the scraper accepts: {@code identity} or {@code gzip}.
+	 * What the scraper accepts: {@code identity}, {@code gzip} or {@code zstd} (which the
+	 * starter sends when zstd-jni is on the class path, as it is here).
 	 */
-	@Param({ "identity", "gzip" })
+	@Param({ "identity", "gzip", "zstd" })
 	public String encoding = "identity";
 
 	/**
