@@ -94,7 +94,9 @@ public class HttpScrapeBenchmark {
 	public String encoding = "identity";
 
 	/**
-	 * Who answers: {@code floor}, {@code leanscrape} or {@code boot}.
+	 * Who answers: {@code floor}, {@code leanscrape}, {@code boot}, or {@code cached}:
+	 * the starter serving every scrape from its body cache, so its whole path but
+	 * rendering.
 	 */
 	@Param({ "floor", "leanscrape", "boot" })
 	public String endpoint = "leanscrape";
@@ -121,6 +123,7 @@ public class HttpScrapeBenchmark {
 			.properties("server.port=0", "server.address=127.0.0.1", "spring.main.banner-mode=off",
 					"logging.level.root=warn", "management.endpoints.web.exposure.include=prometheus",
 					"leanscrape.enabled=" + !this.endpoint.equals("boot"),
+					"leanscrape.cache.time-to-live=" + (this.endpoint.equals("cached") ? "1h" : "0s"),
 					"spring.autoconfigure.exclude=" + String.join(",", SECURITY))
 			.run();
 		this.application = application;

@@ -88,6 +88,25 @@ class PublishedFiguresTests {
 	}
 
 	@Test
+	void whereTheTimeAboveTheFloorGoesTableIsItsRawResults() throws IOException {
+		List<JsonNode> results = results("http-scrape-cached.json");
+		List<List<String>> rows = table("| Server | floor: ms | cached: ms |");
+		assertThat(rows).hasSize(2);
+		for (List<String> row : rows) {
+			String server = row.get(0).toLowerCase();
+			Forks floor = forks(find(results, "scrape", httpParams("100000", server, "identity", "floor")));
+			Forks cached = forks(find(results, "scrape", httpParams("100000", server, "identity", "cached")));
+			Forks leanscrape = forks(find(results, "scrape", httpParams("100000", server, "identity", "leanscrape")));
+			assertTimes(server + " floor", row.get(1), floor.times());
+			assertTimes(server + " cached", row.get(2), cached.times());
+			assertTimes(server + " leanscrape", row.get(3), leanscrape.times());
+			assertNumber(server + " cached above the floor", row.get(4),
+					median(cached.times()) - median(floor.times()));
+			assertNumber(server + " rendering", row.get(5), median(leanscrape.times()) - median(cached.times()));
+		}
+	}
+
+	@Test
 	void compressionTableIsItsRawResults() throws IOException {
 		List<JsonNode> results = results("compression-100k.json");
 		String sizes = Files.readString(JMH.resolve("compression-100k-sizes.txt"));
