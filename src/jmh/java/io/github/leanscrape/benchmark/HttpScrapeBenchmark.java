@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.concurrent.TimeUnit;
 
+import io.github.leanscrape.load.HttpConnection;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -46,7 +47,7 @@ import org.springframework.web.bind.annotation.RestController;
  * server and client with nothing rendered or compressed. What a scrape costs above the
  * floor is what the endpoint adds. The client reads into one reused buffer and keeps
  * nothing, so the bytes allocated per scrape ({@code -prof gc}) are the server's but for
- * a few hundred bytes of header strings (see {@link RawHttpClient}); it does not
+ * a few hundred bytes of header strings (see {@link HttpConnection}); it does not
  * decompress (that is the scraper's cost, the same for every endpoint).
  *
  * @author leanscrape
@@ -103,7 +104,7 @@ public class HttpScrapeBenchmark {
 
 	private @Nullable ConfigurableApplicationContext application;
 
-	private @Nullable RawHttpClient client;
+	private @Nullable HttpConnection client;
 
 	/**
 	 * Start the application and connect.
@@ -140,7 +141,7 @@ public class HttpScrapeBenchmark {
 					body.headers().firstValue(HttpHeaders.CONTENT_ENCODING).orElse(null));
 			path = "/floor";
 		}
-		this.client = new RawHttpClient(port, path, "Accept: " + OPENMETRICS, acceptEncoding);
+		this.client = new HttpConnection("127.0.0.1", port, 60_000, path, "Accept: " + OPENMETRICS, acceptEncoding);
 		System.out.println("sent: server=" + this.server + " endpoint=" + this.endpoint + " encoding=" + this.encoding
 				+ " series=" + this.seriesCount + " bytes=" + scrape());
 	}
@@ -174,7 +175,12 @@ public class HttpScrapeBenchmark {
 	 */
 	@Benchmark
 	public long scrape() throws IOException {
-		return ScrapeState.nonNull(this.client).get();
+		HttpConnection client = ScrapeState.nonNull(this.client);
+		int status = client.exchange();
+		if (status != 200) {
+			throw new IOException("Scrape answered " + status);
+		}
+		return client.bodyLength();
 	}
 
 	/**

@@ -108,8 +108,8 @@ final class SyntheticRegistry {
 		int foreign = (configuration == ScrapeConfiguration.FOREIGN) ? ForeignCollector.SERIES : 0;
 		int counters = seriesCount - timers * SERIES_PER_TIMER - gauges - foreign;
 		PrometheusConfig config = switch (configuration) {
-			case TRACING -> TracingConfig.INSTANCE;
-			case CREATED -> CreatedTimestampsConfig.INSTANCE;
+			case TRACING -> PropertyConfig.TRACING;
+			case CREATED -> PropertyConfig.CREATED;
 			default -> PrometheusConfig.DEFAULT;
 		};
 		PrometheusMeterRegistry registry = (configuration == ScrapeConfiguration.TRACING)
@@ -226,12 +226,31 @@ final class SyntheticRegistry {
 	}
 
 	/**
-	 * Micrometer's defaults, with exemplars kept for a day instead of 70 seconds, so that
-	 * they are still there when a benchmark measures, long after the meters recorded.
+	 * Micrometer's defaults and one client_java property of a configuration's own.
 	 */
-	private static final class TracingConfig implements PrometheusConfig {
+	private static final class PropertyConfig implements PrometheusConfig {
 
-		static final TracingConfig INSTANCE = new TracingConfig();
+		/**
+		 * Exemplars kept for a day instead of 70 seconds, so that they are still there
+		 * when a benchmark measures, long after the meters recorded.
+		 */
+		static final PropertyConfig TRACING = new PropertyConfig("io.prometheus.exemplars.maxRetentionPeriodSeconds",
+				"86400");
+
+		/**
+		 * Created timestamps turned on in the text formats.
+		 */
+		static final PropertyConfig CREATED = new PropertyConfig("io.prometheus.exporter.includeCreatedTimestamps",
+				"true");
+
+		private final String key;
+
+		private final String value;
+
+		private PropertyConfig(String key, String value) {
+			this.key = key;
+			this.value = value;
+		}
 
 		@Override
 		public @Nullable String get(String key) {
@@ -241,28 +260,7 @@ final class SyntheticRegistry {
 		@Override
 		public Properties prometheusProperties() {
 			Properties properties = PrometheusConfig.DEFAULT.prometheusProperties();
-			properties.setProperty("io.prometheus.exemplars.maxRetentionPeriodSeconds", "86400");
-			return properties;
-		}
-
-	}
-
-	/**
-	 * Spring Boot's default client_java properties with created timestamps turned on.
-	 */
-	private static final class CreatedTimestampsConfig implements PrometheusConfig {
-
-		static final CreatedTimestampsConfig INSTANCE = new CreatedTimestampsConfig();
-
-		@Override
-		public @Nullable String get(String key) {
-			return null;
-		}
-
-		@Override
-		public Properties prometheusProperties() {
-			Properties properties = PrometheusConfig.DEFAULT.prometheusProperties();
-			properties.setProperty("io.prometheus.exporter.includeCreatedTimestamps", "true");
+			properties.setProperty(this.key, this.value);
 			return properties;
 		}
 

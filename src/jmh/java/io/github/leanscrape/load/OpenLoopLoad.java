@@ -1,12 +1,6 @@
 package io.github.leanscrape.load;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -26,8 +20,9 @@ import org.HdrHistogram.Histogram;
  * When a connection is still waiting for an earlier answer at that time, the request goes
  * out as soon as it can, and the delay counts as latency.
  * <p>
- * A plain HTTP/1.1 client over blocking sockets, one thread per connection: it costs the
- * machine little next to the application it measures, and allocates almost nothing.
+ * A plain HTTP/1.1 client over blocking sockets ({@link HttpConnection}), one thread per
+ * connection: it costs the machine little next to the application it measures, and
+ * allocates almost nothing.
  *
  * @author leanscrape
  */
@@ -45,7 +40,7 @@ final class OpenLoopLoad {
 
 	private final int port;
 
-	private final byte[] request;
+	private final String path;
 
 	private final int ratePerSecond;
 
@@ -56,8 +51,7 @@ final class OpenLoopLoad {
 	OpenLoopLoad(String host, int port, String path, int ratePerSecond, int connections) {
 		this.host = host;
 		this.port = port;
-		this.request = ("GET " + path + " HTTP/1.1\r\nHost: " + host + ":" + port + "\r\nAccept: */*\r\n\r\n")
-			.getBytes(StandardCharsets.US_ASCII);
+		this.path = path;
 		this.ratePerSecond = ratePerSecond;
 		this.connections = connections;
 	}
@@ -138,17 +132,11 @@ final class OpenLoopLoad {
 
 		private final Histogram latencies = new Histogram(3);
 
-		private final byte[] line = new byte[8192];
+		private final HttpConnection http;
 
 		private long requests;
 
 		private long errors;
-
-		private volatile Socket socket;
-
-		private InputStream in;
-
-		private OutputStream out;
 
 		Connection(int index, long start, long interval, long measureFrom, long end) {
 			this.index = index;
@@ -156,6 +144,8 @@ final class OpenLoopLoad {
 			this.interval = interval;
 			this.measureFrom = measureFrom;
 			this.end = end;
+			this.http = new HttpConnection(OpenLoopLoad.this.host, OpenLoopLoad.this.port, READ_TIMEOUT_MILLIS,
+					OpenLoopLoad.this.path, "Accept: */*");
 		}
 
 		@Override
@@ -197,122 +187,19 @@ final class OpenLoopLoad {
 
 		private boolean exchange() {
 			try {
-				if (this.socket == null) {
-					if (OpenLoopLoad.this.stopped) {
-						return false;
-					}
-					connect();
+				if (!this.http.isOpen() && OpenLoopLoad.this.stopped) {
+					return false;
 				}
-				this.out.write(OpenLoopLoad.this.request);
-				this.out.flush();
-				return readResponse() == 200;
+				return this.http.exchange() == 200;
 			}
 			catch (IOException | RuntimeException ex) {
-				close();
+				this.http.close();
 				return false;
 			}
 		}
 
-		private void connect() throws IOException {
-			Socket socket = new Socket();
-			socket.setTcpNoDelay(true);
-			socket.setSoTimeout(READ_TIMEOUT_MILLIS);
-			socket.connect(new InetSocketAddress(OpenLoopLoad.this.host, OpenLoopLoad.this.port), 5_000);
-			this.socket = socket;
-			this.in = new BufferedInputStream(socket.getInputStream(), 16 * 1024);
-			this.out = socket.getOutputStream();
-		}
-
-		/**
-		 * Read one response, its body included, and return its status.
-		 */
-		private int readResponse() throws IOException {
-			int length = readLine();
-			// "HTTP/1.1 200 ..."
-			if (length < 12) {
-				throw new IOException("Bad status line");
-			}
-			int status = (this.line[9] - '0') * 100 + (this.line[10] - '0') * 10 + (this.line[11] - '0');
-			long contentLength = -1;
-			boolean chunked = false;
-			boolean close = false;
-			while ((length = readLine()) > 0) {
-				String header = new String(this.line, 0, length, StandardCharsets.US_ASCII);
-				int colon = header.indexOf(':');
-				if (colon < 0) {
-					continue;
-				}
-				String name = header.substring(0, colon).trim();
-				String value = header.substring(colon + 1).trim();
-				if (name.equalsIgnoreCase("Content-Length")) {
-					contentLength = Long.parseLong(value);
-				}
-				else if (name.equalsIgnoreCase("Transfer-Encoding") && value.equalsIgnoreCase("chunked")) {
-					chunked = true;
-				}
-				else if (name.equalsIgnoreCase("Connection") && value.equalsIgnoreCase("close")) {
-					close = true;
-				}
-			}
-			if (chunked) {
-				long size;
-				while ((size = Long.parseLong(
-						new String(this.line, 0, readLine(), StandardCharsets.US_ASCII).split(";")[0].trim(),
-						16)) > 0) {
-					skip(size);
-					readLine();
-				}
-				// Trailers, up to the empty line.
-				while (readLine() > 0) {
-				}
-			}
-			else if (contentLength > 0) {
-				skip(contentLength);
-			}
-			if (close) {
-				close();
-			}
-			return status;
-		}
-
-		private int readLine() throws IOException {
-			int length = 0;
-			int b;
-			while ((b = this.in.read()) != '\n') {
-				if (b < 0) {
-					throw new IOException("Connection closed");
-				}
-				if (b != '\r' && length < this.line.length) {
-					this.line[length++] = (byte) b;
-				}
-			}
-			return length;
-		}
-
-		private void skip(long bytes) throws IOException {
-			while (bytes > 0) {
-				long skipped = this.in.skip(bytes);
-				if (skipped <= 0) {
-					if (this.in.read() < 0) {
-						throw new IOException("Connection closed");
-					}
-					skipped = 1;
-				}
-				bytes -= skipped;
-			}
-		}
-
 		void close() {
-			Socket socket = this.socket;
-			if (socket != null) {
-				try {
-					socket.close();
-				}
-				catch (IOException ex) {
-					// Going away anyway.
-				}
-				this.socket = null;
-			}
+			this.http.close();
 		}
 
 	}

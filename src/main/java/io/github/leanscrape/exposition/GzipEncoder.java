@@ -1,37 +1,25 @@
 package io.github.leanscrape.exposition;
 
-import java.util.Objects;
 import java.util.zip.CRC32;
 import java.util.zip.Deflater;
-
-import org.jspecify.annotations.Nullable;
 
 /**
  * Compresses a {@link PooledBody} into a gzip body, also of pooled chunks.
  * <p>
  * {@link java.util.zip.GZIPOutputStream} makes a new {@link Deflater} (and its native
  * memory) per stream and cannot be handed one; this class writes the gzip header and
- * trailer (RFC 1952) itself around a raw deflate stream so that deflaters are reused. A
- * small stack of them is kept, enough for the scrapes that compress at the same time.
+ * trailer (RFC 1952) itself around a raw deflate stream so that deflaters are reused
+ * ({@link ReusedCompressors}).
  *
  * @author leanscrape
  */
-public final class GzipEncoder implements BodyEncoder {
+public final class GzipEncoder implements BodyEncoder, AutoCloseable {
 
 	private static final byte[] HEADER = { 0x1f, (byte) 0x8b, Deflater.DEFLATED, 0, 0, 0, 0, 0, 0, 0 };
 
-	private static final int MAX_POOLED = 4;
-
-	private final ChunkPool pool;
-
 	private final int level;
 
-	/**
-	 * A stack: the slots below {@link #idleCount} hold idle compressors, the others none.
-	 */
-	private final @Nullable Compressor[] idle = new Compressor[MAX_POOLED];
-
-	private int idleCount;
+	private final ReusedCompressors<Compressor> compressors;
 
 	/**
 	 * Create a new encoder.
@@ -42,8 +30,8 @@ public final class GzipEncoder implements BodyEncoder {
 		if (level < Deflater.BEST_SPEED || level > Deflater.BEST_COMPRESSION) {
 			throw new IllegalArgumentException("Compression level must be between 1 and 9, not " + level);
 		}
-		this.pool = pool;
 		this.level = level;
+		this.compressors = new ReusedCompressors<>(pool, () -> new Compressor(level));
 	}
 
 	@Override
@@ -53,47 +41,21 @@ public final class GzipEncoder implements BodyEncoder {
 
 	@Override
 	public PooledBody encode(PooledBody body, BodyKind kind, long expectedSize) {
-		Compressor compressor = take();
-		ChunkedOutput out = new ChunkedOutput(this.pool, kind, expectedSize);
-		try {
-			compressor.compress(body, out);
-			PooledBody encoded = out.toBody();
-			give(compressor);
-			return encoded;
-		}
-		catch (RuntimeException | Error ex) {
-			out.discard();
-			compressor.end();
-			throw ex;
-		}
+		return this.compressors.encode(body, kind, expectedSize);
 	}
 
-	private Compressor take() {
-		synchronized (this) {
-			if (this.idleCount > 0) {
-				Compressor compressor = Objects.requireNonNull(this.idle[--this.idleCount]);
-				this.idle[this.idleCount] = null;
-				return compressor;
-			}
-		}
-		return new Compressor(this.level);
-	}
-
-	private void give(Compressor compressor) {
-		compressor.reset();
-		synchronized (this) {
-			if (this.idleCount < MAX_POOLED) {
-				this.idle[this.idleCount++] = compressor;
-				return;
-			}
-		}
-		compressor.end();
+	/**
+	 * Free the idle deflaters' native memory now rather than when they are collected.
+	 */
+	@Override
+	public void close() {
+		this.compressors.close();
 	}
 
 	/**
 	 * A reusable deflater, checksum and output window.
 	 */
-	private static final class Compressor {
+	private static final class Compressor implements ReusedCompressors.Compressor {
 
 		private final Deflater deflater;
 
@@ -105,7 +67,8 @@ public final class GzipEncoder implements BodyEncoder {
 			this.deflater = new Deflater(level, true);
 		}
 
-		void compress(PooledBody body, ChunkedOutput out) {
+		@Override
+		public void compress(PooledBody body, ChunkedOutput out) {
 			out.write(HEADER, 0, HEADER.length);
 			for (int i = 0; i < body.chunkCount(); i++) {
 				byte[] chunk = body.chunk(i);
@@ -138,12 +101,14 @@ public final class GzipEncoder implements BodyEncoder {
 			out.write((value >>> 24) & 0xFF);
 		}
 
-		void reset() {
+		@Override
+		public void reset() {
 			this.deflater.reset();
 			this.crc.reset();
 		}
 
-		void end() {
+		@Override
+		public void free() {
 			this.deflater.end();
 		}
 

@@ -1,12 +1,10 @@
 package io.github.leanscrape.exposition;
 
 import java.nio.ByteBuffer;
-import java.util.Objects;
 
 import com.github.luben.zstd.EndDirective;
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Compresses a {@link PooledBody} into a Zstandard frame (RFC 8878), also of pooled
@@ -23,20 +21,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ZstdEncoder implements BodyEncoder, AutoCloseable {
 
-	private static final int MAX_POOLED = 4;
-
-	private final ChunkPool pool;
-
 	private final int level;
 
-	/**
-	 * A stack: the slots below {@link #idleCount} hold idle compressors, the others none.
-	 */
-	private final @Nullable Compressor[] idle = new Compressor[MAX_POOLED];
-
-	private int idleCount;
-
-	private boolean closed;
+	private final ReusedCompressors<Compressor> compressors;
 
 	/**
 	 * Create a new encoder.
@@ -47,8 +34,8 @@ public final class ZstdEncoder implements BodyEncoder, AutoCloseable {
 		if (level < 1 || level > 19) {
 			throw new IllegalArgumentException("Zstandard level must be between 1 and 19, not " + level);
 		}
-		this.pool = pool;
 		this.level = level;
+		this.compressors = new ReusedCompressors<>(pool, () -> new Compressor(level, pool.chunkSize()));
 	}
 
 	@Override
@@ -58,26 +45,7 @@ public final class ZstdEncoder implements BodyEncoder, AutoCloseable {
 
 	@Override
 	public PooledBody encode(PooledBody body, BodyKind kind, long expectedSize) {
-		ChunkedOutput out = new ChunkedOutput(this.pool, kind, expectedSize);
-		Compressor compressor;
-		try {
-			compressor = take();
-		}
-		catch (RuntimeException | Error ex) {
-			out.discard();
-			throw ex;
-		}
-		try {
-			compressor.compress(body, out);
-			PooledBody encoded = out.toBody();
-			give(compressor);
-			return encoded;
-		}
-		catch (RuntimeException | Error ex) {
-			out.discard();
-			compressor.close();
-			throw ex;
-		}
+		return this.compressors.encode(body, kind, expectedSize);
 	}
 
 	/**
@@ -86,47 +54,14 @@ public final class ZstdEncoder implements BodyEncoder, AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		Compressor[] idle;
-		synchronized (this) {
-			this.closed = true;
-			idle = new Compressor[this.idleCount];
-			for (int i = 0; i < this.idleCount; i++) {
-				idle[i] = Objects.requireNonNull(this.idle[i]);
-				this.idle[i] = null;
-			}
-			this.idleCount = 0;
-		}
-		for (Compressor compressor : idle) {
-			compressor.close();
-		}
-	}
-
-	private Compressor take() {
-		synchronized (this) {
-			if (this.idleCount > 0) {
-				Compressor compressor = Objects.requireNonNull(this.idle[--this.idleCount]);
-				this.idle[this.idleCount] = null;
-				return compressor;
-			}
-		}
-		return new Compressor(this.level, this.pool.chunkSize());
-	}
-
-	private void give(Compressor compressor) {
-		synchronized (this) {
-			if (!this.closed && this.idleCount < MAX_POOLED) {
-				this.idle[this.idleCount++] = compressor;
-				return;
-			}
-		}
-		compressor.close();
+		this.compressors.close();
 	}
 
 	/**
 	 * A reusable compression context with its direct input and output buffers. A frame
 	 * that ended leaves the context ready for the next one.
 	 */
-	private static final class Compressor {
+	private static final class Compressor implements ReusedCompressors.Compressor {
 
 		private final ZstdCompressCtx context;
 
@@ -146,7 +81,8 @@ public final class ZstdEncoder implements BodyEncoder, AutoCloseable {
 			this.window = new byte[outputSize];
 		}
 
-		void compress(PooledBody body, ChunkedOutput out) {
+		@Override
+		public void compress(PooledBody body, ChunkedOutput out) {
 			for (int i = 0; i < body.chunkCount(); i++) {
 				this.input.clear();
 				this.input.put(body.chunk(i), 0, body.chunkLength(i));
@@ -176,7 +112,13 @@ public final class ZstdEncoder implements BodyEncoder, AutoCloseable {
 			this.output.clear();
 		}
 
-		void close() {
+		@Override
+		public void reset() {
+			// A frame that ended leaves the context ready for the next one.
+		}
+
+		@Override
+		public void free() {
 			this.context.close();
 		}
 

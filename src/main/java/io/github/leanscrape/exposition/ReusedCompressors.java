@@ -1,0 +1,144 @@
+package io.github.leanscrape.exposition;
+
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The compressors of one encoder, reused from scrape to scrape, and how a body goes
+ * through one: a small stack of idle compressors, enough for the scrapes that compress at
+ * the same time. A compressor that fails, one given back when the stack is full, and
+ * those idle when the encoder closes are freed at once: they hold native memory (a
+ * deflater's, a zstd context's) that only they can give back.
+ *
+ * @param <C> the type of compressor
+ * @author leanscrape
+ */
+final class ReusedCompressors<C extends ReusedCompressors.Compressor> implements AutoCloseable {
+
+	private static final int MAX_IDLE = 4;
+
+	private final ChunkPool pool;
+
+	private final Supplier<C> factory;
+
+	/**
+	 * A stack: the slots below {@link #idleCount} hold idle compressors, the others none.
+	 */
+	private final @Nullable Object[] idle = new Object[MAX_IDLE];
+
+	private int idleCount;
+
+	private boolean closed;
+
+	/**
+	 * Create the compressors of an encoder.
+	 * @param pool the pool for the compressed chunks
+	 * @param factory makes a compressor when none is idle
+	 */
+	ReusedCompressors(ChunkPool pool, Supplier<C> factory) {
+		this.pool = pool;
+		this.factory = factory;
+	}
+
+	/**
+	 * Compress a body with an idle compressor, or a new one. The input is not released.
+	 * @param body the body to compress
+	 * @param kind the kind of the compressed body
+	 * @param expectedSize the expected compressed size
+	 * @return a new body holding the compressed stream
+	 */
+	PooledBody encode(PooledBody body, BodyKind kind, long expectedSize) {
+		ChunkedOutput out = new ChunkedOutput(this.pool, kind, expectedSize);
+		C compressor;
+		try {
+			compressor = take();
+		}
+		catch (RuntimeException | Error ex) {
+			out.discard();
+			throw ex;
+		}
+		try {
+			compressor.compress(body, out);
+			PooledBody encoded = out.toBody();
+			give(compressor);
+			return encoded;
+		}
+		catch (RuntimeException | Error ex) {
+			out.discard();
+			compressor.free();
+			throw ex;
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private C take() {
+		synchronized (this) {
+			if (this.idleCount > 0) {
+				C compressor = (C) this.idle[--this.idleCount];
+				this.idle[this.idleCount] = null;
+				if (compressor != null) {
+					return compressor;
+				}
+			}
+		}
+		return this.factory.get();
+	}
+
+	private void give(C compressor) {
+		compressor.reset();
+		synchronized (this) {
+			if (!this.closed && this.idleCount < MAX_IDLE) {
+				this.idle[this.idleCount++] = compressor;
+				return;
+			}
+		}
+		compressor.free();
+	}
+
+	/**
+	 * Free the idle compressors; those in use are freed when they are given back.
+	 */
+	@Override
+	public void close() {
+		@Nullable Object[] idle = new Object[MAX_IDLE];
+		synchronized (this) {
+			this.closed = true;
+			for (int i = 0; i < this.idleCount; i++) {
+				idle[i] = this.idle[i];
+				this.idle[i] = null;
+			}
+			this.idleCount = 0;
+		}
+		for (Object compressor : idle) {
+			if (compressor != null) {
+				((Compressor) compressor).free();
+			}
+		}
+	}
+
+	/**
+	 * A compressor that writes a whole compressed stream for a body, and can start again.
+	 */
+	interface Compressor {
+
+		/**
+		 * Write the compressed stream of a body.
+		 * @param body the body
+		 * @param out where the stream goes
+		 */
+		void compress(PooledBody body, ChunkedOutput out);
+
+		/**
+		 * Get ready for the next body.
+		 */
+		void reset();
+
+		/**
+		 * Give back what the compressor holds; it is not used again.
+		 */
+		void free();
+
+	}
+
+}
