@@ -58,7 +58,7 @@ import org.springframework.web.bind.annotation.RestController;
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 @Fork(3)
-public class HttpScrapeBenchmark {
+public class ScrapeOverHttpBenchmark {
 
 	private static final String OPENMETRICS = "application/openmetrics-text;version=1.0.0";
 
