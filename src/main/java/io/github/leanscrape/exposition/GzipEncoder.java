@@ -9,17 +9,15 @@ import java.util.zip.Deflater;
  * {@link java.util.zip.GZIPOutputStream} makes a new {@link Deflater} (and its native
  * memory) per stream and cannot be handed one; this class writes the gzip header and
  * trailer (RFC 1952) itself around a raw deflate stream so that deflaters are reused
- * ({@link ReusedCompressors}).
+ * ({@link ReusingEncoder}).
  *
  * @author leanscrape
  */
-public final class GzipEncoder implements BodyEncoder, AutoCloseable {
+public final class GzipEncoder extends ReusingEncoder {
 
 	private static final byte[] HEADER = { 0x1f, (byte) 0x8b, Deflater.DEFLATED, 0, 0, 0, 0, 0, 0, 0 };
 
 	private final int level;
-
-	private final ReusedCompressors<Compressor> compressors;
 
 	/**
 	 * Create a new encoder.
@@ -27,35 +25,21 @@ public final class GzipEncoder implements BodyEncoder, AutoCloseable {
 	 * @param level the deflate level, 1 (fastest) to 9 (smallest)
 	 */
 	public GzipEncoder(ChunkPool pool, int level) {
+		super(pool, ContentCoding.GZIP, () -> new Compressor(level));
+		this.level = checkLevel(level);
+	}
+
+	private static int checkLevel(int level) {
 		if (level < Deflater.BEST_SPEED || level > Deflater.BEST_COMPRESSION) {
 			throw new IllegalArgumentException("Compression level must be between 1 and 9, not " + level);
 		}
-		this.level = level;
-		this.compressors = new ReusedCompressors<>(pool, () -> new Compressor(level));
-	}
-
-	@Override
-	public ContentCoding coding() {
-		return ContentCoding.GZIP;
-	}
-
-	@Override
-	public PooledBody encode(PooledBody body, BodyKind kind, long expectedSize) {
-		return this.compressors.encode(body, kind, expectedSize);
-	}
-
-	/**
-	 * Free the idle deflaters' native memory now rather than when they are collected.
-	 */
-	@Override
-	public void close() {
-		this.compressors.close();
+		return level;
 	}
 
 	/**
 	 * A reusable deflater, checksum and output window.
 	 */
-	private static final class Compressor implements ReusedCompressors.Compressor {
+	private static final class Compressor implements ReusingEncoder.Compressor {
 
 		private final Deflater deflater;
 

@@ -19,11 +19,9 @@ import com.github.luben.zstd.ZstdCompressCtx;
  *
  * @author leanscrape
  */
-public final class ZstdEncoder implements BodyEncoder, AutoCloseable {
+public final class ZstdEncoder extends ReusingEncoder {
 
 	private final int level;
-
-	private final ReusedCompressors<Compressor> compressors;
 
 	/**
 	 * Create a new encoder.
@@ -31,37 +29,22 @@ public final class ZstdEncoder implements BodyEncoder, AutoCloseable {
 	 * @param level the zstd level, from 1 (fastest) to 19 (smallest)
 	 */
 	public ZstdEncoder(ChunkPool pool, int level) {
+		super(pool, ContentCoding.ZSTD, () -> new Compressor(level, pool.chunkSize()));
+		this.level = checkLevel(level);
+	}
+
+	private static int checkLevel(int level) {
 		if (level < 1 || level > 19) {
 			throw new IllegalArgumentException("Zstandard level must be between 1 and 19, not " + level);
 		}
-		this.level = level;
-		this.compressors = new ReusedCompressors<>(pool, () -> new Compressor(level, pool.chunkSize()));
-	}
-
-	@Override
-	public ContentCoding coding() {
-		return ContentCoding.ZSTD;
-	}
-
-	@Override
-	public PooledBody encode(PooledBody body, BodyKind kind, long expectedSize) {
-		return this.compressors.encode(body, kind, expectedSize);
-	}
-
-	/**
-	 * Free the native memory of the idle compression contexts. Contexts in use when this
-	 * is called are freed when they are given back.
-	 */
-	@Override
-	public void close() {
-		this.compressors.close();
+		return level;
 	}
 
 	/**
 	 * A reusable compression context with its direct input and output buffers. A frame
 	 * that ended leaves the context ready for the next one.
 	 */
-	private static final class Compressor implements ReusedCompressors.Compressor {
+	private static final class Compressor implements ReusingEncoder.Compressor {
 
 		private final ZstdCompressCtx context;
 

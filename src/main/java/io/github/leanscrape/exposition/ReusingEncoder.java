@@ -5,52 +5,58 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The compressors of one encoder, reused from scrape to scrape, and how a body goes
+ * An encoder whose compressors are reused from scrape to scrape, and how a body goes
  * through one: a small stack of idle compressors, enough for the scrapes that compress at
  * the same time. A compressor that fails, one given back when the stack is full, and
  * those idle when the encoder closes are freed at once: they hold native memory (a
- * deflater's, a zstd context's) that only they can give back.
+ * deflater's, a zstd context's) that only they can give back. Each content coding
+ * supplies its compressor.
  *
- * @param <C> the type of compressor
  * @author leanscrape
  */
-final class ReusedCompressors<C extends ReusedCompressors.Compressor> implements AutoCloseable {
+abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 
 	private static final int MAX_IDLE = 4;
 
 	private final ChunkPool pool;
 
-	private final Supplier<C> factory;
+	private final ContentCoding coding;
+
+	private final Supplier<Compressor> factory;
 
 	/**
 	 * A stack: the slots below {@link #idleCount} hold idle compressors, the others none.
 	 */
-	private final @Nullable Object[] idle = new Object[MAX_IDLE];
+	private final @Nullable Compressor[] idle = new Compressor[MAX_IDLE];
 
 	private int idleCount;
 
 	private boolean closed;
 
 	/**
-	 * Create the compressors of an encoder.
+	 * Create an encoder.
 	 * @param pool the pool for the compressed chunks
+	 * @param coding the content coding of its bodies
 	 * @param factory makes a compressor when none is idle
 	 */
-	ReusedCompressors(ChunkPool pool, Supplier<C> factory) {
+	ReusingEncoder(ChunkPool pool, ContentCoding coding, Supplier<Compressor> factory) {
 		this.pool = pool;
+		this.coding = coding;
 		this.factory = factory;
+	}
+
+	@Override
+	public final ContentCoding coding() {
+		return this.coding;
 	}
 
 	/**
 	 * Compress a body with an idle compressor, or a new one. The input is not released.
-	 * @param body the body to compress
-	 * @param kind the kind of the compressed body
-	 * @param expectedSize the expected compressed size
-	 * @return a new body holding the compressed stream
 	 */
-	PooledBody encode(PooledBody body, BodyKind kind, long expectedSize) {
+	@Override
+	public final PooledBody encode(PooledBody body, BodyKind kind, long expectedSize) {
 		ChunkedOutput out = new ChunkedOutput(this.pool, kind, expectedSize);
-		C compressor;
+		Compressor compressor;
 		try {
 			compressor = take();
 		}
@@ -71,11 +77,10 @@ final class ReusedCompressors<C extends ReusedCompressors.Compressor> implements
 		}
 	}
 
-	@SuppressWarnings("unchecked")
-	private C take() {
+	private Compressor take() {
 		synchronized (this) {
 			if (this.idleCount > 0) {
-				C compressor = (C) this.idle[--this.idleCount];
+				Compressor compressor = this.idle[--this.idleCount];
 				this.idle[this.idleCount] = null;
 				if (compressor != null) {
 					return compressor;
@@ -85,7 +90,7 @@ final class ReusedCompressors<C extends ReusedCompressors.Compressor> implements
 		return this.factory.get();
 	}
 
-	private void give(C compressor) {
+	private void give(Compressor compressor) {
 		compressor.reset();
 		synchronized (this) {
 			if (!this.closed && this.idleCount < MAX_IDLE) {
@@ -97,11 +102,12 @@ final class ReusedCompressors<C extends ReusedCompressors.Compressor> implements
 	}
 
 	/**
-	 * Free the idle compressors; those in use are freed when they are given back.
+	 * Free the idle compressors' native memory now rather than when (if ever) they are
+	 * collected; those in use are freed when they are given back.
 	 */
 	@Override
-	public void close() {
-		@Nullable Object[] idle = new Object[MAX_IDLE];
+	public final void close() {
+		@Nullable Compressor[] idle = new Compressor[MAX_IDLE];
 		synchronized (this) {
 			this.closed = true;
 			for (int i = 0; i < this.idleCount; i++) {
@@ -110,9 +116,9 @@ final class ReusedCompressors<C extends ReusedCompressors.Compressor> implements
 			}
 			this.idleCount = 0;
 		}
-		for (Object compressor : idle) {
+		for (Compressor compressor : idle) {
 			if (compressor != null) {
-				((Compressor) compressor).free();
+				compressor.free();
 			}
 		}
 	}
