@@ -58,12 +58,16 @@ final class ScrapeLoop implements Runnable {
 	 * @param interval the scrape interval
 	 * @param timeout the scrape timeout, sent in the header and enforced
 	 * @param firstNanos the {@link System#nanoTime()} of the first scrape
+	 * @param acceptEncoding the {@code Accept-Encoding} to send: {@code gzip} as
+	 * Prometheus 2 does, {@code zstd} as Prometheus 3 with its {@code zstd-scrape}
+	 * feature
 	 */
-	ScrapeLoop(HttpClient client, URI uri, Duration interval, Duration timeout, long firstNanos) {
+	ScrapeLoop(HttpClient client, URI uri, Duration interval, Duration timeout, long firstNanos,
+			String acceptEncoding) {
 		this.client = client;
 		this.request = HttpRequest.newBuilder(uri)
 			.header("Accept", ACCEPT)
-			.header("Accept-Encoding", "gzip")
+			.header("Accept-Encoding", acceptEncoding)
 			.header("X-Prometheus-Scrape-Timeout-Seconds", Double.toString(timeout.toMillis() / 1000.0))
 			.GET()
 			.build();

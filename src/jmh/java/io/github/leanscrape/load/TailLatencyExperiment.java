@@ -1,8 +1,5 @@
 package io.github.leanscrape.load;
 
-import java.awt.Color;
-import java.io.IOException;
-import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
@@ -10,9 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,34 +18,42 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
-import org.HdrHistogram.Histogram;
+import io.github.leanscrape.docs.RunRecord;
+import io.github.leanscrape.docs.TailLatencyTrials;
 
 /**
  * The tail-latency experiment: what scraping does to the latency of an application's
- * other requests.
+ * other requests, measured in trials that pair windows with and without scraping in one
+ * application.
  * <p>
  * For each scenario the demo application (100,000 series by default) starts in a JVM of
  * its own, always with the same heap and collector, and a GC log. This JVM sends it
- * {@code GET /hello} at a constant rate, open loop (see {@link OpenLoopLoad}), while
- * Prometheus-like scrapers (see {@link ScrapeLoop}) scrape {@code /actuator/prometheus}
- * every second: none, one, or a storm of them, against Spring Boot's own endpoint
- * ({@code leanscrape.enabled=false}) or the starter's. After a warm-up, the latencies of
- * the requests due during the measurement are recorded, with the GC pauses of the
- * application in that window.
+ * {@code GET /hello} at a constant rate, open loop (see {@link OpenLoopLoad}), all the
+ * time. After a warm-up with scraping, it measures pairs of windows: one alone (no
+ * scraper), one scraped (Prometheus-like scrapers, see {@link ScrapeLoop}, scraping
+ * {@code /actuator/prometheus} every second), in the order alone-scraped, then
+ * scraped-alone, and so on, so that a drift of the machine or the application over the
+ * run weighs on both kinds alike. Each window first lets the change settle, then records
+ * the latencies of the requests due in it, the application's GC pauses and CPU time, and
+ * the scrapes. A scenario's figures are the medians over its pairs, and each pair's ratio
+ * of scraped to alone, with their range: the no-scrape baseline moves between runs on a
+ * shared machine, a ratio within one application and a few seconds moves much less.
  * <p>
- * Writes a markdown table to standard output and {@code tail-latency.md}, a chart to
- * {@code tail-latency.png}, and per scenario the latency distribution ({@code .hgrm}),
- * the application's log and its GC log under {@code tail-latency/}, all in the output
- * directory. Run it with
+ * Writes the raw result ({@code tail-latency.tsv}: every window, with the date, commit,
+ * JDK, machine and command), the table ({@code tail-latency.md}) and the chart
+ * ({@code tail-latency.png}) to the output directory, and per scenario the application's
+ * log and GC log under {@code tail-latency/}. Run it with
  * {@code ./mvnw -Pjmh -DskipTests test-compile exec:exec@tail-latency}, passing options
- * in {@code -Dtail-latency.args="--duration=60s ..."}:
+ * in {@code -Dtail-latency.args="--pairs=5 ..."}:
  * <ul>
- * <li>{@code --scenarios=no-scrape,boot,leanscrape,boot-storm,leanscrape-storm}: in this
- * order; list one more than once to see how much runs vary. Also
- * {@code leanscrape-no-gzip}: the starter with compression off, sending what Spring
- * Boot's endpoint sends</li>
- * <li>{@code --warmup=20s}, {@code --duration=30s}: per scenario</li>
- * <li>{@code --rate=2000}: requests per second, over {@code --connections=16}</li>
+ * <li>{@code --scenarios=leanscrape,leanscrape-zstd,leanscrape-storm,leanscrape-storm-zstd,boot}:
+ * in this order. Also {@code boot-storm} (Spring Boot's endpoint under the storm, which
+ * takes the application down) and {@code leanscrape-identity} (the starter, asked for no
+ * compression)</li>
+ * <li>{@code --pairs=3}: pairs of windows per scenario</li>
+ * <li>{@code --warmup=20s}: scraped, before the first pair; {@code --settle=3s}: after
+ * each change, not measured; {@code --duration=20s}: each measured window</li>
+ * <li>{@code --rate=1000}: requests per second, over {@code --connections=16}</li>
  * <li>{@code --series=100000}, {@code --heap=1g}</li>
  * <li>{@code --storm=20}: scrapers of the storm scenarios</li>
  * <li>{@code --interval=1s}, {@code --scrape-timeout=1s}: as Prometheus, which wants the
@@ -67,11 +69,9 @@ public final class TailLatencyExperiment {
 
 	private static final String COMMAND = "./mvnw -Pjmh -DskipTests test-compile exec:exec@tail-latency";
 
-	private static final double[] CHART_PERCENTILES = { 50, 90, 99, 99.9, 99.99, 100 };
-
-	private static final List<String> CHART_COLUMNS = List.of("p50", "p90", "p99", "p99.9", "p99.99", "max");
-
 	private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(3);
+
+	private static final double[] PERCENTILES = { 50, 90, 99, 99.9, 99.99, 100 };
 
 	private final Options options;
 
@@ -91,88 +91,132 @@ public final class TailLatencyExperiment {
 	private void run(String arguments) throws Exception {
 		Path directory = this.options.out.resolve("tail-latency");
 		Files.createDirectories(directory);
-		String started = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm"))
-				+ " UTC";
-		List<Row> rows = new ArrayList<>();
-		for (int i = 0; i < this.options.scenarios.size(); i++) {
-			Scenario scenario = this.options.scenarios.get(i);
+		Map<String, String> header = new LinkedHashMap<>(RunRecord
+			.describe(COMMAND + (arguments.isBlank() ? "" : " -Dtail-latency.args=\"" + arguments + "\"")));
+		header.put("options", this.options.describe());
+		List<TailLatencyTrials.Window> windows = new ArrayList<>();
+		Path raw = this.options.out.resolve("tail-latency.tsv");
+		for (Scenario scenario : this.options.scenarios) {
 			System.out.printf(Locale.ROOT, "%n== %s: %s%n", scenario.id, scenario.describe(this.options));
-			// Numbered: a scenario may be listed more than once, to see how much runs
-			// vary.
-			Row row = run(scenario, directory, (i + 1) + "-" + scenario.id);
-			rows.add(row);
-			System.out.println(row.summary());
+			windows.addAll(run(scenario, directory));
+			// Written after every scenario: a run cut short keeps what it measured.
+			new TailLatencyTrials(header, windows).write(raw);
 		}
-		String report = report(rows, started, arguments);
+		TailLatencyTrials trials = new TailLatencyTrials(header, windows);
+		String table = trials.table();
 		System.out.println();
-		System.out.println(report);
-		Files.writeString(this.options.out.resolve("tail-latency.md"), report, StandardCharsets.UTF_8);
-		List<LatencyChart.Series> series = new ArrayList<>();
-		for (Row row : rows) {
-			double[] millis = new double[CHART_PERCENTILES.length];
-			for (int i = 0; i < millis.length; i++) {
-				millis[i] = millis(row.latencies, CHART_PERCENTILES[i]);
-			}
-			series.add(new LatencyChart.Series(row.scenario.describe(this.options), row.scenario.color,
-					row.scenario.scrapers(this.options) > 1, millis));
-		}
-		LatencyChart.write(this.options.out.resolve("tail-latency.png"),
-				"GET /hello latency while the application is scraped",
-				String.format(Locale.ROOT,
-						"%d req/s open loop over %d connections, %d series, a scrape every %s s per scraper, "
-								+ "-Xmx%s G1, %s s measured per scenario",
-						this.options.rate, this.options.connections, this.options.series,
-						seconds(this.options.interval), this.options.heap, seconds(this.options.duration)),
-				CHART_COLUMNS, series);
-		System.out.println("Wrote " + this.options.out.resolve("tail-latency.md") + " and "
+		System.out.println(table);
+		Files.writeString(this.options.out.resolve("tail-latency.md"), table, StandardCharsets.UTF_8);
+		trials.chart(this.options.out.resolve("tail-latency.png"));
+		System.out.println("Wrote " + raw + ", " + this.options.out.resolve("tail-latency.md") + " and "
 				+ this.options.out.resolve("tail-latency.png"));
 	}
 
-	private Row run(Scenario scenario, Path directory, String name) throws Exception {
-		Path gcLog = directory.resolve(name + "-gc.log");
+	private List<TailLatencyTrials.Window> run(Scenario scenario, Path directory) throws Exception {
+		Path gcLog = directory.resolve(scenario.id + "-gc.log");
 		Files.deleteIfExists(gcLog);
 		List<String> jvm = List.of("-Xms" + this.options.heap, "-Xmx" + this.options.heap, "-XX:+UseG1GC",
 				GcLog.option(gcLog));
 		List<String> arguments = new ArrayList<>();
 		arguments.add("--demo.series=" + this.options.series);
 		arguments.add("--leanscrape.enabled=" + !scenario.boot);
-		arguments.addAll(scenario.arguments);
 		ExecutorService scrapeExecutor = Executors.newFixedThreadPool(4, daemon("scrape-client"));
-		try (DemoProcess demo = DemoProcess.start(jvm, arguments, directory.resolve(name + "-app.log"),
+		List<TailLatencyTrials.Window> windows = new ArrayList<>();
+		try (DemoProcess demo = DemoProcess.start(jvm, arguments, directory.resolve(scenario.id + "-app.log"),
 				STARTUP_TIMEOUT)) {
 			// The scrapers share a client; the measured requests have connections of
 			// their own.
 			HttpClient scrapeClient = client(scrapeExecutor);
+			Trial trial = new Trial(scenario, demo, scrapeClient, gcLog);
+			trial.window(0, true, this.options.warmup.toNanos() - TimeUnit.SECONDS.toNanos(1),
+					TimeUnit.SECONDS.toNanos(1));
+			System.out.println("warmed up");
+			for (int pair = 1; pair <= this.options.pairs; pair++) {
+				// Alone first in odd pairs, scraped first in even ones.
+				boolean scrapedFirst = pair % 2 == 0;
+				for (boolean scraped : new boolean[] { scrapedFirst, !scrapedFirst }) {
+					TailLatencyTrials.Window window = trial.window(pair, scraped, this.options.settle.toNanos(),
+							this.options.duration.toNanos());
+					System.out.println(summary(window));
+					windows.add(window);
+				}
+			}
+		}
+		finally {
+			scrapeExecutor.shutdownNow();
+		}
+		return windows;
+	}
+
+	private static String summary(TailLatencyTrials.Window window) {
+		return String.format(Locale.ROOT,
+				"pair %d %-7s %d requests (%d failed): p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, max %.2f ms; "
+						+ "GC %d pauses, %.1f ms; CPU %.0f ms; scrapes %d ok (%.1f ms), %d 503, %d failed; load %.1f-%.1f",
+				window.pair(), window.scraped() ? "scraped" : "alone", window.requests(), window.failed(),
+				window.percentileMicros()[0] / 1e3, window.percentileMicros()[2] / 1e3,
+				window.percentileMicros()[3] / 1e3, window.percentileMicros()[5] / 1e3, window.gcPauses(),
+				window.gcTotalMillis(), window.cpuMillis(), window.scrapesOk(), window.scrapeMeanMillis(),
+				window.scrapesRejected(), window.scrapesFailed(), window.loadStart(), window.loadEnd());
+	}
+
+	/**
+	 * One scenario's application and its windows.
+	 */
+	private final class Trial {
+
+		private final Scenario scenario;
+
+		private final DemoProcess demo;
+
+		private final HttpClient scrapeClient;
+
+		private final Path gcLog;
+
+		Trial(Scenario scenario, DemoProcess demo, HttpClient scrapeClient, Path gcLog) {
+			this.scenario = scenario;
+			this.demo = demo;
+			this.scrapeClient = scrapeClient;
+			this.gcLog = gcLog;
+		}
+
+		TailLatencyTrials.Window window(int pair, boolean scraped, long settleNanos, long measureNanos)
+				throws Exception {
+			Options options = TailLatencyExperiment.this.options;
 			List<ScrapeLoop> scrapers = new ArrayList<>();
 			List<Thread> threads = new ArrayList<>();
 			Random phases = new Random(42);
 			long first = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
-			for (int i = 0; i < scenario.scrapers(this.options); i++) {
-				long phase = this.options.spread ? (long) (phases.nextDouble() * this.options.interval.toNanos()) : 0;
-				ScrapeLoop scraper = new ScrapeLoop(scrapeClient, demo.uri("/actuator/prometheus"),
-						this.options.interval, this.options.scrapeTimeout, first + phase);
+			int count = scraped ? this.scenario.scrapers(options) : 0;
+			for (int i = 0; i < count; i++) {
+				long phase = options.spread ? (long) (phases.nextDouble() * options.interval.toNanos()) : 0;
+				ScrapeLoop scraper = new ScrapeLoop(this.scrapeClient, this.demo.uri("/actuator/prometheus"),
+						options.interval, options.scrapeTimeout, first + phase, this.scenario.acceptEncoding);
 				scrapers.add(scraper);
 				Thread thread = new Thread(scraper, "scraper-" + i);
 				thread.setDaemon(true);
 				threads.add(thread);
 				thread.start();
 			}
-			long[] window = new long[2];
+			long[] millis = new long[2];
+			long[] cpuNanos = new long[2];
 			double[] load = new double[2];
-			OpenLoopLoad.Result result = new OpenLoopLoad("127.0.0.1", demo.port(), "/hello", this.options.rate,
-					this.options.connections)
-				.run(this.options.warmup.toNanos(), this.options.duration.toNanos(), new OpenLoopLoad.Window() {
+			ProcessHandle application = this.demo.process().toHandle();
+			OpenLoopLoad.Result result = new OpenLoopLoad("127.0.0.1", this.demo.port(), "/hello", options.rate,
+					options.connections)
+				.run(settleNanos, measureNanos, new OpenLoopLoad.Window() {
 
 					@Override
 					public void started() {
-						window[0] = System.currentTimeMillis();
+						millis[0] = System.currentTimeMillis();
+						cpuNanos[0] = cpuNanos(application);
 						load[0] = loadAverage();
 						scrapers.forEach(ScrapeLoop::measureFromNow);
 					}
 
 					@Override
 					public void ended() {
-						window[1] = System.currentTimeMillis();
+						millis[1] = System.currentTimeMillis();
+						cpuNanos[1] = cpuNanos(application);
 						load[1] = loadAverage();
 						scrapers.forEach(ScrapeLoop::measureUntilNow);
 					}
@@ -181,25 +225,31 @@ public final class TailLatencyExperiment {
 			scrapers.forEach(ScrapeLoop::stop);
 			for (Thread thread : threads) {
 				// A scrape under way ends by its timeout.
-				thread.join(this.options.scrapeTimeout.toMillis() + 5_000);
+				thread.join(options.scrapeTimeout.toMillis() + 5_000);
 			}
 			ScrapeLoop.Counts scrapes = new ScrapeLoop.Counts(0, 0, 0, 0);
 			for (ScrapeLoop scraper : scrapers) {
 				scrapes = scrapes.plus(scraper.counts());
 			}
-			boolean alive = demo.isAlive();
-			boolean outOfMemory = demo.output().contains("OutOfMemoryError");
-			GcLog.Pauses pauses = GcLog.pauses(gcLog, window[0], window[1]);
-			try (PrintStream out = new PrintStream(Files.newOutputStream(directory.resolve(name + ".hgrm")), true,
-					StandardCharsets.UTF_8)) {
-				result.latencies().outputPercentileDistribution(out, 1_000_000.0);
+			boolean healthy = this.demo.isAlive() && !this.demo.output().contains("OutOfMemoryError");
+			GcLog.Pauses pauses = GcLog.pauses(this.gcLog, millis[0], millis[1]);
+			long[] micros = new long[PERCENTILES.length];
+			for (int i = 0; i < micros.length; i++) {
+				long nanos = (PERCENTILES[i] >= 100) ? result.latencies().getMaxValue()
+						: result.latencies().getValueAtPercentile(PERCENTILES[i]);
+				micros[i] = nanos / 1000;
 			}
-			return new Row(scenario, result.latencies(), result.requests(), result.errors(), pauses, scrapes, load[0],
-					load[1], alive && !outOfMemory);
+			return new TailLatencyTrials.Window(this.scenario.id, this.scenario.describe(options), pair, scraped,
+					result.requests(), result.errors(), micros, pauses.count(), pauses.totalMillis(),
+					pauses.maxMillis(), scrapes.ok(), scrapes.rejected(), scrapes.failed(),
+					(scrapes.ok() > 0) ? scrapes.okNanos() / 1e6 / scrapes.ok() : 0, (cpuNanos[1] - cpuNanos[0]) / 1e6,
+					(millis[1] - millis[0]) / 1000.0, load[0], load[1], healthy);
 		}
-		finally {
-			scrapeExecutor.shutdownNow();
-		}
+
+	}
+
+	private static long cpuNanos(ProcessHandle process) {
+		return process.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
 	}
 
 	private static HttpClient client(ExecutorService executor) {
@@ -222,135 +272,40 @@ public final class TailLatencyExperiment {
 		return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
 	}
 
-	private String report(List<Row> rows, String date, String arguments) {
-		// Each row is compared with the last run without scraping before it, or the
-		// first.
-		Row baseline = null;
-		for (Row row : rows) {
-			if (baseline == null && row.scenario.scrapers(this.options) == 0) {
-				baseline = row;
-			}
-		}
-		StringBuilder md = new StringBuilder();
-		md.append(
-				"| Scenario | p50 | p99 | p99.9 | max | p99.9 / no scrape | GC pauses in window: total (count, longest)")
-			.append(" | Scrapes: 200 / 503 / failed (mean 200) | Requests (failed) | Load avg |\n");
-		md.append("|---|---:|---:|---:|---:|---:|---|---|---|---|\n");
-		for (Row row : rows) {
-			if (row.scenario.scrapers(this.options) == 0) {
-				baseline = row;
-			}
-			double times = (baseline != null) ? millis(row.latencies, 99.9) / millis(baseline.latencies, 99.9) : 0;
-			String ratio = (baseline == null) ? ""
-					: String.format(Locale.ROOT, (times >= 10) ? "%.0f×" : "%.2f×", times);
-			String scrapes = (row.scenario.scrapers(this.options) == 0) ? "–"
-					: String.format(Locale.ROOT, "%d / %d / %d (%s ms)", row.scrapes.ok(), row.scrapes.rejected(),
-							row.scrapes.failed(),
-							(row.scrapes.ok() > 0) ? format(row.scrapes.okNanos() / 1e6 / row.scrapes.ok()) : "–");
-			md.append(String.format(Locale.ROOT,
-					"| %s%s | %s ms | %s ms | %s ms | %s ms | %s | %s ms (%d, %s ms) | %s | %d (%d) | %.1f–%.1f |%n",
-					row.scenario.describe(this.options), row.healthy ? "" : " (application died or ran out of memory)",
-					format(millis(row.latencies, 50)), format(millis(row.latencies, 99)),
-					format(millis(row.latencies, 99.9)), format(millis(row.latencies, 100)), ratio,
-					format(row.pauses.totalMillis()), row.pauses.count(), format(row.pauses.maxMillis()), scrapes,
-					row.requests, row.errors, row.loadBefore, row.loadAfter));
-		}
-		StringBuilder out = new StringBuilder();
-		out.append("# Tail latency under scraping\n\n");
-		out.append("`GET /hello` of the demo application, ")
-			.append(this.options.rate)
-			.append(" requests per second open loop over ")
-			.append(this.options.connections)
-			.append(" keep-alive connections (latency from when each request was due), ")
-			.append(this.options.series)
-			.append(" series, Prometheus-like scrapers every ")
-			.append(seconds(this.options.interval))
-			.append(" s (OpenMetrics, gzip, scrape timeout ")
-			.append(seconds(this.options.scrapeTimeout))
-			.append(" s")
-			.append(this.options.spread ? ", storm scrapers at random phases" : ", scrapers aligned")
-			.append("). Each scenario: a new JVM with -Xms")
-			.append(this.options.heap)
-			.append(" -Xmx")
-			.append(this.options.heap)
-			.append(" -XX:+UseG1GC, ")
-			.append(seconds(this.options.warmup))
-			.append(" s warm-up, ")
-			.append(seconds(this.options.duration))
-			.append(" s measured.\n\n");
-		out.append("- Date: ").append(date).append('\n');
-		out.append("- Machine: ").append(machine()).append('\n');
-		out.append("- JDK: ")
-			.append(System.getProperty("java.vm.name"))
-			.append(' ')
-			.append(System.getProperty("java.runtime.version"))
-			.append(" (the application and the load generator)\n");
-		out.append("- Command: `").append(COMMAND);
-		if (!arguments.isBlank()) {
-			out.append(" -Dtail-latency.args=\"").append(arguments).append('"');
-		}
-		out.append("`\n");
-		out.append("- Load average: of the whole machine, at the start and end of each measurement.\n\n");
-		out.append(md);
-		return out.toString();
-	}
-
-	private static String machine() {
-		String cpu = null;
-		try {
-			for (String line : Files.readAllLines(Paths.get("/proc/cpuinfo"))) {
-				if (line.startsWith("model name")) {
-					cpu = line.substring(line.indexOf(':') + 1).trim();
-					break;
-				}
-			}
-		}
-		catch (IOException | RuntimeException ex) {
-			// Not Linux: the processor count alone.
-		}
-		return String.format(Locale.ROOT, "%s %s, %d processors%s", System.getProperty("os.name"),
-				System.getProperty("os.arch"), Runtime.getRuntime().availableProcessors(),
-				(cpu != null) ? " (" + cpu + ")" : "");
-	}
-
-	private static double millis(Histogram histogram, double percentile) {
-		long nanos = (percentile >= 100) ? histogram.getMaxValue() : histogram.getValueAtPercentile(percentile);
-		return nanos / 1e6;
-	}
-
-	private static String format(double millis) {
-		if (millis >= 100) {
-			return String.format(Locale.ROOT, "%.0f", millis);
-		}
-		if (millis >= 10) {
-			return String.format(Locale.ROOT, "%.1f", millis);
-		}
-		return String.format(Locale.ROOT, "%.2f", millis);
-	}
-
 	private static String seconds(Duration duration) {
 		double seconds = duration.toMillis() / 1000.0;
 		return (seconds == Math.rint(seconds)) ? Long.toString((long) seconds) : Double.toString(seconds);
 	}
 
 	/**
-	 * A scenario: which endpoint serves the scrapes and how many scrapers there are.
+	 * A scenario: which endpoint serves the scrapes, how many scrapers there are, and the
+	 * compression they ask for.
 	 */
 	private enum Scenario {
 
-		NO_SCRAPE("no-scrape", "no scrape", false, 0, new Color(0x333333)),
-		BOOT("boot", "Spring Boot", true, 1, new Color(0xe66100)),
-		LEANSCRAPE("leanscrape", "leanscrape", false, 1, new Color(0x1f6fd1)),
-		BOOT_STORM("boot-storm", "Spring Boot", true, -1, new Color(0xc0182a)),
-		LEANSCRAPE_STORM("leanscrape-storm", "leanscrape", false, -1, new Color(0x2bb3c0)),
-		/**
-		 * Not run by default: the starter without compression, sending what Spring Boot's
-		 * endpoint sends.
-		 */
-		LEANSCRAPE_NO_GZIP("leanscrape-no-gzip", "leanscrape without gzip", false, 1, new Color(0x8e44ad),
-				"--leanscrape.compression.enabled=false");
+		LEANSCRAPE("leanscrape", "leanscrape", false, 1, "gzip"),
 
-		static final List<Scenario> DEFAULTS = List.of(NO_SCRAPE, BOOT, LEANSCRAPE, BOOT_STORM, LEANSCRAPE_STORM);
+		LEANSCRAPE_ZSTD("leanscrape-zstd", "leanscrape", false, 1, "zstd"),
+
+		LEANSCRAPE_STORM("leanscrape-storm", "leanscrape", false, -1, "gzip"),
+
+		LEANSCRAPE_STORM_ZSTD("leanscrape-storm-zstd", "leanscrape", false, -1, "zstd"),
+
+		BOOT("boot", "Spring Boot", true, 1, "gzip"),
+
+		/**
+		 * Not run by default: the application does not survive it.
+		 */
+		BOOT_STORM("boot-storm", "Spring Boot", true, -1, "gzip"),
+
+		/**
+		 * Not run by default: the starter asked for no compression, sending what Spring
+		 * Boot's endpoint sends.
+		 */
+		LEANSCRAPE_IDENTITY("leanscrape-identity", "leanscrape", false, 1, "identity");
+
+		static final List<Scenario> DEFAULTS = List.of(LEANSCRAPE, LEANSCRAPE_ZSTD, LEANSCRAPE_STORM,
+				LEANSCRAPE_STORM_ZSTD, BOOT);
 
 		private final String id;
 
@@ -360,17 +315,14 @@ public final class TailLatencyExperiment {
 
 		private final int scrapers;
 
-		private final Color color;
+		private final String acceptEncoding;
 
-		private final List<String> arguments;
-
-		Scenario(String id, String label, boolean boot, int scrapers, Color color, String... arguments) {
+		Scenario(String id, String label, boolean boot, int scrapers, String acceptEncoding) {
 			this.id = id;
 			this.label = label;
 			this.boot = boot;
 			this.scrapers = scrapers;
-			this.color = color;
-			this.arguments = List.of(arguments);
+			this.acceptEncoding = acceptEncoding;
 		}
 
 		int scrapers(Options options) {
@@ -379,10 +331,7 @@ public final class TailLatencyExperiment {
 
 		String describe(Options options) {
 			int count = scrapers(options);
-			if (count == 0) {
-				return this.label;
-			}
-			return this.label + ", " + count + ((count == 1) ? " scraper" : " scrapers");
+			return this.label + ", " + count + ((count == 1) ? " scraper, " : " scrapers, ") + this.acceptEncoding;
 		}
 
 		static Scenario of(String id) {
@@ -396,21 +345,6 @@ public final class TailLatencyExperiment {
 
 	}
 
-	private record Row(Scenario scenario, Histogram latencies, long requests, long errors, GcLog.Pauses pauses,
-			ScrapeLoop.Counts scrapes, double loadBefore, double loadAfter, boolean healthy) {
-
-		String summary() {
-			return String.format(Locale.ROOT,
-					"%d requests (%d failed): p50 %s ms, p99 %s ms, p99.9 %s ms, max %s ms; GC %d pauses, %s ms; "
-							+ "scrapes %d ok, %d 503, %d failed; load %.1f-%.1f",
-					this.requests, this.errors, format(millis(this.latencies, 50)), format(millis(this.latencies, 99)),
-					format(millis(this.latencies, 99.9)), format(millis(this.latencies, 100)), this.pauses.count(),
-					format(this.pauses.totalMillis()), this.scrapes.ok(), this.scrapes.rejected(),
-					this.scrapes.failed(), this.loadBefore, this.loadAfter);
-		}
-
-	}
-
 	/**
 	 * The options of a run.
 	 */
@@ -418,11 +352,15 @@ public final class TailLatencyExperiment {
 
 		private List<Scenario> scenarios = Scenario.DEFAULTS;
 
+		private int pairs = 3;
+
 		private Duration warmup = Duration.ofSeconds(20);
 
-		private Duration duration = Duration.ofSeconds(30);
+		private Duration settle = Duration.ofSeconds(3);
 
-		private int rate = 2000;
+		private Duration duration = Duration.ofSeconds(20);
+
+		private int rate = 1000;
 
 		private int connections = 16;
 
@@ -439,6 +377,16 @@ public final class TailLatencyExperiment {
 		private boolean spread = true;
 
 		private Path out = Paths.get("target");
+
+		String describe() {
+			return String.format(Locale.ROOT,
+					"%d req/s open loop over %d connections, %d series, -Xmx%s G1, a scrape every %s s per scraper "
+							+ "(timeout %s s, %s), storm %d scrapers; %s s warm-up, then %d pairs of windows "
+							+ "(%s s to settle, %s s measured)",
+					this.rate, this.connections, this.series, this.heap, seconds(this.interval),
+					seconds(this.scrapeTimeout), this.spread ? "phases spread" : "phases aligned", this.storm,
+					seconds(this.warmup), this.pairs, seconds(this.settle), seconds(this.duration));
+		}
 
 		static Options parse(String[] args) {
 			Map<String, String> values = new LinkedHashMap<>();
@@ -459,7 +407,9 @@ public final class TailLatencyExperiment {
 						}
 						options.scenarios = scenarios;
 					}
+					case "pairs" -> options.pairs = Integer.parseInt(value);
 					case "warmup" -> options.warmup = duration(value);
+					case "settle" -> options.settle = duration(value);
 					case "duration" -> options.duration = duration(value);
 					case "rate" -> options.rate = Integer.parseInt(value);
 					case "connections" -> options.connections = Integer.parseInt(value);

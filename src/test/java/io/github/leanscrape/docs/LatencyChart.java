@@ -1,4 +1,4 @@
-package io.github.leanscrape.load;
+package io.github.leanscrape.docs;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
@@ -10,6 +10,7 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+
 import javax.imageio.ImageIO;
 
 /**
@@ -18,7 +19,7 @@ import javax.imageio.ImageIO;
  *
  * @author leanscrape
  */
-final class LatencyChart {
+public final class LatencyChart {
 
 	private static final int WIDTH = 1100;
 
@@ -44,7 +45,7 @@ final class LatencyChart {
 	 * @param series the scenarios, each with one value (in milliseconds) per column
 	 * @throws IOException if the file cannot be written
 	 */
-	static void write(Path file, String title, String subtitle, List<String> columns, List<Series> series)
+	public static void write(Path file, String title, String subtitle, List<String> columns, List<Series> series)
 			throws IOException {
 		BufferedImage image = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
 		Graphics2D g = image.createGraphics();
@@ -172,7 +173,7 @@ final class LatencyChart {
 	 * @param dashed whether the line is dashed
 	 * @param millis one value per column, in milliseconds
 	 */
-	record Series(String name, Color color, boolean dashed, double[] millis) {
+	public record Series(String name, Color color, boolean dashed, double[] millis) {
 
 	}
 

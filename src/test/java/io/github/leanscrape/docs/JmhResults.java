@@ -1,0 +1,204 @@
+package io.github.leanscrape.docs;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A committed JMH result file ({@code -rf json}) and the record of its run beside it
+ * ({@code .run}: date, commit, JDK, machine, command): each result's forks, so that
+ * published times are medians of the forks' means with their range.
+ *
+ * @author leanscrape
+ */
+final class JmhResults {
+
+	private final Path file;
+
+	private final List<JsonNode> results;
+
+	private final Map<String, String> run;
+
+	private JmhResults(Path file, List<JsonNode> results, Map<String, String> run) {
+		this.file = file;
+		this.results = results;
+		this.run = run;
+	}
+
+	static JmhResults read(Path file) throws IOException {
+		List<JsonNode> results = new ArrayList<>();
+		for (JsonNode result : new JsonMapper().readTree(file.toFile())) {
+			results.add(result);
+		}
+		return new JmhResults(file, results, readRun(runFile(file)));
+	}
+
+	static Path runFile(Path results) {
+		String name = results.getFileName().toString();
+		return results.resolveSibling(name.substring(0, name.lastIndexOf('.')) + ".run");
+	}
+
+	/**
+	 * Read a run record: {@code key: value} lines.
+	 */
+	static Map<String, String> readRun(Path file) throws IOException {
+		Map<String, String> run = new LinkedHashMap<>();
+		for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+			int colon = line.indexOf(": ");
+			if (colon > 0) {
+				run.put(line.substring(0, colon), line.substring(colon + 2));
+			}
+		}
+		for (String key : List.of("date", "commit", "jdk", "machine", "command")) {
+			if (!run.containsKey(key)) {
+				throw new IllegalStateException(file + " does not record the " + key);
+			}
+		}
+		return run;
+	}
+
+	Path file() {
+		return this.file;
+	}
+
+	Map<String, String> run() {
+		return this.run;
+	}
+
+	/**
+	 * Return how many forks each result has: the fewest, if they differ.
+	 */
+	int forkCount() {
+		int forks = Integer.MAX_VALUE;
+		for (JsonNode result : this.results) {
+			forks = Math.min(forks, result.get("primaryMetric").get("rawData").size());
+		}
+		return forks;
+	}
+
+	/**
+	 * Return the forks of the result of a benchmark method with the given parameters.
+	 * @param benchmark the method's name
+	 * @param params parameters the result must have
+	 * @return its forks
+	 */
+	Forks find(String benchmark, Map<String, String> params) {
+		Forks forks = findOrNull(benchmark, params);
+		if (forks == null) {
+			throw new IllegalStateException("No result for " + benchmark + " " + params + " in " + this.file);
+		}
+		return forks;
+	}
+
+	@Nullable Forks findOrNull(String benchmark, Map<String, String> params) {
+		for (JsonNode result : this.results) {
+			if (!result.get("benchmark").asString().endsWith("." + benchmark)) {
+				continue;
+			}
+			boolean matches = true;
+			for (Map.Entry<String, String> param : params.entrySet()) {
+				JsonNode value = result.get("params").get(param.getKey());
+				matches &= value != null && value.asString().equals(param.getValue());
+			}
+			if (matches) {
+				JsonNode bytes = result.get("secondaryMetrics").get("gc.alloc.rate.norm");
+				return new Forks(iterations(result.get("primaryMetric").get("rawData")),
+						(bytes != null) ? iterations(bytes.get("rawData")) : List.of());
+			}
+		}
+		return null;
+	}
+
+	private static List<List<Double>> iterations(JsonNode rawData) {
+		List<List<Double>> forks = new ArrayList<>();
+		for (JsonNode fork : rawData) {
+			List<Double> iterations = new ArrayList<>();
+			for (JsonNode iteration : fork) {
+				iterations.add(iteration.asDouble());
+			}
+			forks.add(iterations);
+		}
+		return forks;
+	}
+
+	static double median(List<Double> values) {
+		List<Double> sorted = new ArrayList<>(values);
+		Collections.sort(sorted);
+		int n = sorted.size();
+		return (n % 2 == 1) ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+	}
+
+	/**
+	 * The forks of one result: each fork's measured iterations, of time and of bytes.
+	 */
+	record Forks(List<List<Double>> timeIterations, List<List<Double>> bytesIterations) {
+
+		List<Double> times() {
+			return means(this.timeIterations);
+		}
+
+		List<Double> bytes() {
+			return means(this.bytesIterations);
+		}
+
+		double medianTime() {
+			return median(times());
+		}
+
+		double fastestFork() {
+			return Collections.min(times());
+		}
+
+		double slowestFork() {
+			return Collections.max(times());
+		}
+
+		double medianBytes() {
+			return median(bytes());
+		}
+
+		double fastestIteration() {
+			double min = Double.MAX_VALUE;
+			for (List<Double> fork : this.timeIterations) {
+				min = Math.min(min, Collections.min(fork));
+			}
+			return min;
+		}
+
+		double slowestIteration() {
+			double max = 0;
+			for (List<Double> fork : this.timeIterations) {
+				max = Math.max(max, Collections.max(fork));
+			}
+			return max;
+		}
+
+		int forks() {
+			return this.timeIterations.size();
+		}
+
+		private static List<Double> means(List<List<Double>> forks) {
+			List<Double> means = new ArrayList<>();
+			for (List<Double> fork : forks) {
+				double sum = 0;
+				for (double value : fork) {
+					sum += value;
+				}
+				means.add(sum / fork.size());
+			}
+			return means;
+		}
+
+	}
+
+}

@@ -1,0 +1,102 @@
+package io.github.leanscrape.docs;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What a raw result records about the run that made it: the date, the commit, the JDK,
+ * the machine and the exact command. The jmh profile writes one beside every JMH result
+ * file ({@code target/jmh-result.json}: {@code target/jmh-result.run}), from the
+ * arguments JMH ran with; the tail-latency experiment writes the same keys at the top of
+ * its raw file.
+ *
+ * @author leanscrape
+ */
+public final class RunRecord {
+
+	private RunRecord() {
+	}
+
+	/**
+	 * Write the record of a JMH run beside its result file.
+	 * @param args the arguments JMH ran with ({@code -Djmh.args})
+	 * @throws IOException if the record cannot be written
+	 */
+	public static void main(String[] args) throws IOException {
+		String results = "jmh-result.json";
+		for (int i = 0; i < args.length - 1; i++) {
+			if (args[i].equals("-rff")) {
+				results = args[i + 1];
+			}
+		}
+		String command = "./mvnw -Pjmh -DskipTests -Djmh.gate.skip=true verify \"-Djmh.args=" + String.join(" ", args)
+				+ "\"";
+		Path file = JmhResults.runFile(Path.of(results));
+		StringBuilder out = new StringBuilder();
+		for (Map.Entry<String, String> entry : describe(command).entrySet()) {
+			out.append(entry.getKey()).append(": ").append(entry.getValue()).append('\n');
+		}
+		Files.writeString(file, out, StandardCharsets.UTF_8);
+		System.out.println("Wrote " + file);
+	}
+
+	/**
+	 * Describe the run under way.
+	 * @param command the command that runs it
+	 * @return date, commit, JDK, machine and command, in that order
+	 */
+	public static Map<String, String> describe(String command) {
+		Map<String, String> run = new LinkedHashMap<>();
+		run.put("date",
+				ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")) + " UTC");
+		run.put("commit", commit());
+		run.put("jdk", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
+		run.put("machine", machine());
+		run.put("command", command);
+		return run;
+	}
+
+	private static String commit() {
+		try {
+			Process git = new ProcessBuilder("git", "describe", "--always", "--abbrev=7", "--dirty=+uncommitted")
+				.redirectErrorStream(true)
+				.start();
+			String out = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+			return (git.waitFor() == 0) ? out : "unknown";
+		}
+		catch (IOException ex) {
+			return "unknown";
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return "unknown";
+		}
+	}
+
+	private static String machine() {
+		String cpu = null;
+		try {
+			for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+				if (line.startsWith("model name")) {
+					cpu = line.substring(line.indexOf(':') + 1).trim();
+					break;
+				}
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			// Not Linux: the processor count alone.
+		}
+		return String.format(Locale.ROOT, "%s %s, %d processors%s", System.getProperty("os.name"),
+				System.getProperty("os.arch"), Runtime.getRuntime().availableProcessors(),
+				(cpu != null) ? " (" + cpu + ")" : "");
+	}
+
+}
