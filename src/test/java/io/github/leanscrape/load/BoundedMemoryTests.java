@@ -17,6 +17,7 @@ import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.github.leanscrape.docs.RawOutput;
 import io.github.leanscrape.serve.Deadlines;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -91,17 +92,19 @@ class BoundedMemoryTests {
 			}
 			double peak = figures.get(PEAK);
 			double body = figures.get(BODY_MAX);
-			System.out.printf("Bounded memory: %d series, %d rounds of %d concurrent scrapes, -Xmx512m%n", SERIES,
-					ROUNDS, SCRAPERS);
-			System.out.printf("  outcomes %s; start-up %.1f s, storm %.1f s%n", counts, (startedUp - started) / 1e9,
+			RawOutput raw = new RawOutput();
+			raw.printf("Bounded memory: %d series, %d rounds of %d concurrent scrapes, -Xmx512m%n", SERIES, ROUNDS,
+					SCRAPERS);
+			raw.printf("  outcomes %s; start-up %.1f s, storm %.1f s%n", counts, (startedUp - started) / 1e9,
 					(stormEnded - startedUp) / 1e9);
-			System.out.printf("  body %.0f bytes (largest received %d), buffer peak %.0f bytes = %.2f bodies%n", body,
+			raw.printf("  body %.0f bytes (largest received %d), buffer peak %.0f bytes = %.2f bodies%n", body,
 					largestReceived, peak, peak / body);
 			figures.forEach((name, value) -> {
 				if (name.startsWith(SCRAPES)) {
-					System.out.printf("  %s %.0f%n", name, value);
+					raw.printf("  %s %.0f%n", name, value);
 				}
 			});
+			raw.write("bounded-memory", "./mvnw -B verify -Dtest=BoundedMemoryTests");
 			assertThat(log).doesNotContain("OutOfMemoryError");
 			assertThat(exchanges).hasSize(ROUNDS * SCRAPERS);
 			assertThat(exchanges).allSatisfy((exchange) -> assertThat(exchange.outcome()).isIn("200", "503"));

@@ -15,6 +15,7 @@ import java.util.Properties;
 import java.util.Set;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
+import io.github.leanscrape.docs.RawOutput;
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ChunkedOutput;
@@ -77,14 +78,14 @@ class RetainedMemoryTests {
 		double perSeries = (double) retained.totalBytes / SERIES;
 		double encodedPerSeries = (double) retained.encodedBytes / SERIES;
 		double line = lines.averageSampleLine();
-		System.out.printf("Direct path, %,d counter series in %,d families (3 labels each), JVM %s, %s:%n", SERIES,
+		RawOutput raw = new RawOutput();
+		raw.printf("Direct path, %,d counter series in %,d families (3 labels each), JVM %s, %s:%n", SERIES,
 				SERIES / COUNTERS_PER_FAMILY, Runtime.version(), compressedOops() ? "compressed oops" : "wide oops");
-		System.out.printf("  text sample line: %.1f bytes on average%n", line);
-		System.out.printf("  pre-encoded bytes (label bytes, families' metadata and names): %.1f bytes per series%n",
+		raw.printf("  text sample line: %.1f bytes on average%n", line);
+		raw.printf("  pre-encoded bytes (label bytes, families' metadata and names): %.1f bytes per series%n",
 				encodedPerSeries);
-		System.out.printf("  everything the index holds: %.1f bytes per series (%,d bytes)%n", perSeries,
-				retained.totalBytes);
-		System.out.println(retained.byClass());
+		raw.printf("  everything the index holds: %.1f bytes per series (%,d bytes)%n", perSeries, retained.totalBytes);
+		raw.printf("%s%n", retained.byClass());
 		assertThat(retained.series).isEqualTo(SERIES);
 		// The pre-encoded bytes cost less than the line they stand for.
 		assertThat(encodedPerSeries).as("pre-encoded bytes per series against the average text line").isLessThan(line);
@@ -115,7 +116,8 @@ class RetainedMemoryTests {
 		}
 		assertThat(LineStats.of(scrape(renderer)).samples).isZero();
 		Retained none = Retained.of(index, meters);
-		System.out.printf("  after removing every meter: %,d bytes, %d series%n", none.totalBytes, none.series);
+		raw.printf("  after removing every meter: %,d bytes, %d series%n", none.totalBytes, none.series);
+		raw.write("retained-memory", "./mvnw -B verify -Dtest=RetainedMemoryTests");
 		assertThat(none.series).isZero();
 		assertThat(none.totalBytes).isLessThan(retained.totalBytes / 100);
 	}
