@@ -11,6 +11,11 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+import org.springframework.boot.SpringBootVersion;
+
 /**
  * What a raw result records about the run that made it: the date, the commit, the JDK,
  * the machine and the exact command. The jmh profile writes one beside every JMH result
@@ -37,8 +42,9 @@ public final class RunRecord {
 				results = args[i + 1];
 			}
 		}
-		String command = "./mvnw -Pjmh -DskipTests -Djmh.gate.skip=true verify \"-Djmh.args=" + String.join(" ", args)
-				+ "\"";
+		String profiles = System.getProperty("leanscrape.run.profiles", "jmh");
+		String command = "./mvnw -P" + profiles + " -DskipTests -Djmh.gate.skip=true verify \"-Djmh.args="
+				+ String.join(" ", args) + "\"";
 		Path file = JmhResults.runFile(Path.of(results));
 		StringBuilder out = new StringBuilder();
 		for (Map.Entry<String, String> entry : describe(command).entrySet()) {
@@ -51,7 +57,9 @@ public final class RunRecord {
 	/**
 	 * Describe the run under way.
 	 * @param command the command that runs it
-	 * @return date, commit, JDK, machine and command, in that order
+	 * @return date (when it is described: for a JMH run, when it ended), commit, JDK,
+	 * machine, the versions of Spring Boot, Micrometer and client_java, and command, in
+	 * that order
 	 */
 	public static Map<String, String> describe(String command) {
 		Map<String, String> run = new LinkedHashMap<>();
@@ -60,8 +68,15 @@ public final class RunRecord {
 		run.put("commit", commit());
 		run.put("jdk", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
 		run.put("machine", machine());
+		run.put("versions", versions());
 		run.put("command", command);
 		return run;
+	}
+
+	private static String versions() {
+		return "Spring Boot " + SpringBootVersion.getVersion() + ", Micrometer "
+				+ MeterRegistry.class.getPackage().getImplementationVersion() + ", client_java "
+				+ PrometheusRegistry.class.getPackage().getImplementationVersion();
 	}
 
 	private static String commit() {

@@ -149,7 +149,7 @@ public final class TailLatencyTrials {
 			}
 			Window first = pairs.get(0).scraped;
 			md.append(String.format(Locale.ROOT,
-					"| %s%s | %d | %s → %s ms | %s | %s → %s ms | %s | %s | %s | %s / %s | %d / %d / %d |%n",
+					"| %s%s | %d | %s → %s ms | %s | %s → %s ms | %s | %s | %s | %s / %s | %d / %d / %d |\n",
 					first.label, healthy ? "" : " (the application failed)", pairs.size(), millis(median(p99Alone)),
 					millis(median(p99Scraped)), ratio(p99Ratios), millis(median(p999Alone)),
 					millis(median(p999Scraped)), ratio(p999Ratios),
@@ -195,8 +195,9 @@ public final class TailLatencyTrials {
 	 */
 	public void chart(Path file) throws IOException {
 		LatencyChart.write(file, "GET /hello latency, alone and while scraped",
-				this.header.getOrDefault("options", "") + "; each percentile the median over the windows", PERCENTILES,
-				chartSeries());
+				this.header.getOrDefault("options", "").split(", a scrape", 2)[0]
+						+ "; each percentile the median over the windows",
+				PERCENTILES, chartSeries());
 	}
 
 	private static double[] medians(List<Window> windows) {

@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -272,7 +273,7 @@ class RetainedMemoryTests {
 				.stream()
 				.sorted(Comparator.comparingLong((Map.Entry<String, long[]> entry) -> entry.getValue()[1]).reversed())
 				.limit(12)
-				.forEach((entry) -> text.append(String.format("    %-45s %,10d %,14d%n", entry.getKey(),
+				.forEach((entry) -> text.append(String.format(Locale.ROOT, "    %-45s %,10d %,14d%n", entry.getKey(),
 						entry.getValue()[0], entry.getValue()[1])));
 			return text.toString();
 		}

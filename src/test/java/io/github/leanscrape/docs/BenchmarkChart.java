@@ -1,4 +1,4 @@
-package io.github.leanscrape.benchmark;
+package io.github.leanscrape.docs;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
@@ -10,19 +10,22 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
+
 import javax.imageio.ImageIO;
 
 /**
- * Draws the README's chart from a JMH result file: bytes and time per scrape against the
- * number of series, Spring Boot's endpoint and the starter, one line per format, both
- * axes on a log scale. Plain Java 2D, so that drawing it needs nothing but the JDK.
- * <p>
- * Arguments: the JMH JSON results, the PNG to write.
+ * Draws the README's chart from a JMH result file of {@code ScrapeBenchmark}: bytes and
+ * time per scrape (medians of the forks, as the table beside it) against the number of
+ * series, Spring Boot's endpoint and the starter, one line per format, both axes on a log
+ * scale. Plain Java 2D, so that drawing it needs nothing but the JDK.
  *
  * @author leanscrape
  */
-public final class BenchmarkChart {
+final class BenchmarkChart {
+
+	private static final String[] SERIES = { "1000", "10000", "100000", "1000000" };
 
 	private static final int WIDTH = 1200;
 
@@ -39,11 +42,11 @@ public final class BenchmarkChart {
 
 	/**
 	 * Draw the chart.
-	 * @param args the results file and the image file
-	 * @throws IOException when a file cannot be read or written
+	 * @param results the results
+	 * @param file the image file
+	 * @throws IOException when the file cannot be written
 	 */
-	public static void main(String[] args) throws IOException {
-		List<BenchmarkGate.Result> results = BenchmarkGate.Result.read(Path.of(args[0]));
+	static void write(JmhResults results, Path file) throws IOException {
 		BufferedImage image = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
 		Graphics2D g = image.createGraphics();
 		g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
@@ -53,10 +56,10 @@ public final class BenchmarkChart {
 		panel(g, results, 0, "Bytes allocated per scrape (gc.alloc.rate.norm)", true);
 		panel(g, results, WIDTH / 2, "Time per scrape (ms)", false);
 		g.dispose();
-		ImageIO.write(image, "png", Path.of(args[1]).toFile());
+		ImageIO.write(image, "png", file.toFile());
 	}
 
-	private static void panel(Graphics2D g, List<BenchmarkGate.Result> results, int x0, String title, boolean bytes) {
+	private static void panel(Graphics2D g, JmhResults results, int x0, String title, boolean bytes) {
 		int left = x0 + 80;
 		int right = x0 + WIDTH / 2 - 30;
 		int top = 50;
@@ -69,12 +72,11 @@ public final class BenchmarkChart {
 		for (String benchmark : new String[] { "boot", "leanscrape" }) {
 			for (String format : FORMATS) {
 				TreeMap<Double, Double> points = new TreeMap<>();
-				for (BenchmarkGate.Result result : results) {
-					if (result.benchmark().equals(benchmark) && result.format().equals(format)) {
-						double value = bytes ? result.bytesPerOp() : result.millisPerOp();
-						if (value > 0 && !Double.isNaN(value)) {
-							points.put(Double.parseDouble(result.series()), value);
-						}
+				for (String series : SERIES) {
+					JmhResults.Forks forks = results.findOrNull(benchmark,
+							Map.of("seriesCount", series, "format", format));
+					if (forks != null) {
+						points.put(Double.parseDouble(series), bytes ? forks.medianBytes() : forks.medianTime());
 					}
 				}
 				if (points.isEmpty()) {

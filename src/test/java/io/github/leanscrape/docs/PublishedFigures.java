@@ -1,0 +1,625 @@
+package io.github.leanscrape.docs;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Every table and chart README.md and docs/ publish, made from the raw results committed
+ * in {@code docs/jmh} and {@code docs/load}: the published documents hold each table
+ * between {@code <!-- figures:name -->} and {@code <!-- /figures:name -->}, and this
+ * class writes what belongs there. {@code PublishedFiguresTests} fails when a document
+ * holds anything else; {@code main} rewrites the documents and redraws the charts:
+ * {@code ./mvnw -q test-compile exec:java@figures}.
+ *
+ * @author leanscrape
+ */
+public final class PublishedFigures {
+
+	/**
+	 * The documents that publish figures.
+	 */
+	static final List<Path> DOCUMENTS = List.of(Path.of("README.md"), Path.of("docs", "tail-latency.md"),
+			Path.of("docs", "bounded-memory.md"), Path.of("docs", "recording.md"));
+
+	private static final Path JMH = Path.of("docs", "jmh");
+
+	private static final Path LOAD = Path.of("docs", "load");
+
+	private static final Pattern BLOCK = Pattern
+		.compile("(<!-- figures:([a-z0-9-]+) -->\n)(.*?)(<!-- /figures:\\2 -->)", Pattern.DOTALL);
+
+	private final Path root;
+
+	private PublishedFigures(Path root) {
+		this.root = root;
+	}
+
+	/**
+	 * Rewrite the published tables and redraw the charts from the raw results.
+	 * @param args none
+	 * @throws IOException if a raw result cannot be read or a document written
+	 */
+	public static void main(String[] args) throws IOException {
+		System.setProperty("java.awt.headless", "true");
+		PublishedFigures figures = new PublishedFigures(Path.of(""));
+		Map<String, String> blocks = figures.blocks();
+		for (Path document : DOCUMENTS) {
+			String text = Files.readString(document, StandardCharsets.UTF_8).replace("\r\n", "\n");
+			String rewritten = rewrite(text, blocks);
+			if (!rewritten.equals(text)) {
+				Files.writeString(document, rewritten, StandardCharsets.UTF_8);
+				System.out.println("Rewrote " + document);
+			}
+		}
+		figures.charts();
+	}
+
+	static PublishedFigures inWorkingDirectory() {
+		return new PublishedFigures(Path.of(""));
+	}
+
+	/**
+	 * Return a document with its blocks of figures replaced by what the raw results give.
+	 * @param text the document
+	 * @param blocks the blocks by name
+	 * @return the document as it should be
+	 */
+	static String rewrite(String text, Map<String, String> blocks) {
+		int opened = text.split("<!-- figures:", -1).length - 1;
+		if (opened != names(text).size()) {
+			throw new IllegalStateException("A block of figures is not closed, or opened twice");
+		}
+		Matcher matcher = BLOCK.matcher(text);
+		StringBuilder out = new StringBuilder();
+		while (matcher.find()) {
+			String block = blocks.get(matcher.group(2));
+			if (block == null) {
+				throw new IllegalStateException("No figures named " + matcher.group(2));
+			}
+			matcher.appendReplacement(out, Matcher.quoteReplacement(matcher.group(1) + block + matcher.group(4)));
+		}
+		matcher.appendTail(out);
+		return out.toString();
+	}
+
+	/**
+	 * Return the names of the blocks a document holds.
+	 * @param text the document
+	 * @return the names
+	 */
+	static Set<String> names(String text) {
+		Set<String> names = new TreeSet<>();
+		Matcher matcher = BLOCK.matcher(text);
+		while (matcher.find()) {
+			names.add(matcher.group(2));
+		}
+		return names;
+	}
+
+	/**
+	 * Make every block from the raw results.
+	 * @return the blocks by name
+	 * @throws IOException if a raw result cannot be read
+	 */
+	Map<String, String> blocks() throws IOException {
+		Map<String, String> blocks = new LinkedHashMap<>();
+		JmhResults bySeries = JmhResults.read(jmh("scrape-by-series.json"));
+		blocks.put("headline", headline(bySeries));
+		blocks.put("scrape-by-series", scrapeBySeries(bySeries, JmhResults.read(jmh("scrape-1m.json"))));
+		blocks.put("scrape-configurations", scrapeConfigurations(JmhResults.read(jmh("scrape-100k-matrix.json")),
+				JmhResults.read(jmh("scrape-100k-created.json"))));
+		blocks.put("http-scrape", httpScrape());
+		blocks.put("http-above-floor", httpAboveFloor(JmhResults.read(jmh("http-scrape.json")),
+				JmhResults.read(jmh("http-scrape-zstd.json")), JmhResults.read(jmh("scrape-100k-matrix.json")),
+				JmhResults.read(jmh("compression-100k.json")),
+				Files.readString(jmh("http-scrape-sent.txt")) + Files.readString(jmh("http-scrape-zstd-sent.txt"))));
+		blocks.put("http-scrape-cached", httpScrapeCached(JmhResults.read(jmh("http-scrape-cached.json")), bySeries));
+		blocks.put("compression", compression(JmhResults.read(jmh("compression-100k.json")),
+				Files.readString(jmh("compression-100k-sizes.txt"))));
+		blocks.put("recording", recording(JmhResults.read(jmh("recording.json")),
+				RecordingLoadRuns.read(List.of(load("recording-load-wrk-3-launches.txt"),
+						load("recording-load-wrk-4-launches.txt"), load("recording-load-wrk-4-launches-run3.txt"),
+						load("recording-load-wrk-4-launches-run4.txt")))));
+		blocks.put("scrape-metrics", scrapeMetrics(JmhResults.read(jmh("recording.json"))));
+		blocks.put("micrometer-next", micrometerNext(JmhResults.read(jmh("scrape-micrometer-1.18.0-M1.json"))));
+		blocks.put("memory",
+				memory(Files.readString(load("bounded-memory.txt")), Files.readString(load("retained-memory.txt"))));
+		blocks.put("scrape-stages", scrapeStages(JmhResults.read(jmh("scrape-stages.json"))));
+		TailLatencyTrials trials = TailLatencyTrials.read(this.root.resolve(LOAD).resolve("tail-latency.tsv"));
+		blocks.put("tail-latency",
+				trials.table() + "\n" + provenance("docs/load/tail-latency.tsv", trials.header()) + "\n");
+		return blocks;
+	}
+
+	void charts() throws IOException {
+		BenchmarkChart.write(JmhResults.read(jmh("scrape-by-series.json")), this.root.resolve("docs/jmh-chart.png"));
+		TailLatencyTrials.read(this.root.resolve(LOAD).resolve("tail-latency.tsv"))
+			.chart(this.root.resolve("docs/tail-latency.png"));
+	}
+
+	private Path load(String name) {
+		return this.root.resolve(LOAD).resolve(name);
+	}
+
+	private Path jmh(String name) {
+		return this.root.resolve(JMH).resolve(name);
+	}
+
+	private static String headline(JmhResults results) {
+		JmhResults.Forks boot = results.find("boot", series("100000", "text"));
+		JmhResults.Forks leanscrape = results.find("leanscrape", series("100000", "text"));
+		return String.format(Locale.ROOT,
+				"A 100,000-series text scrape that allocates %.0f MB through Spring Boot's endpoint allocates "
+						+ "%.0f KB through the starter's (%s), in %s of the time (JMH, medians of %d forks).\n",
+				boot.medianBytes() / 1e6, leanscrape.medianBytes() / 1e3,
+				percent(leanscrape.medianBytes() / boot.medianBytes()),
+				percent(leanscrape.medianTime() / boot.medianTime()), results.forkCount());
+	}
+
+	private static String scrapeBySeries(JmhResults results, JmhResults million) {
+		StringBuilder md = new StringBuilder(timesHeader("Series"));
+		for (String count : List.of("1000", "10000", "100000")) {
+			for (String format : List.of("text", "openmetrics", "protobuf")) {
+				md.append(timesRow(number(count), format, results.find("boot", series(count, format)),
+						results.find("leanscrape", series(count, format))));
+			}
+		}
+		for (String format : List.of("text", "openmetrics")) {
+			JmhResults.Forks leanscrape = million.find("leanscrape", series("1000000", format));
+			md.append(String.format(Locale.ROOT, "| 1,000,000 | %s (`-Xmx1g`) | not run | %s | not run | %s | | |\n",
+					formatLabel(format), times(leanscrape), bytes(leanscrape.medianBytes())));
+		}
+		md.append('\n');
+		md.append("Spring Boot's single iterations at 100,000 series, fastest to slowest over its forks:");
+		String separator = " ";
+		for (String format : List.of("text", "openmetrics", "protobuf")) {
+			JmhResults.Forks boot = results.find("boot", series("100000", format));
+			md.append(separator)
+				.append(formatLabel(format))
+				.append(' ')
+				.append(millis(boot.fastestIteration()))
+				.append('–')
+				.append(millis(boot.slowestIteration()))
+				.append(" ms");
+			separator = ", ";
+		}
+		md.append(" (the starter's: ");
+		separator = "";
+		for (String format : List.of("text", "openmetrics", "protobuf")) {
+			JmhResults.Forks leanscrape = results.find("leanscrape", series("100000", format));
+			md.append(separator)
+				.append(millis(leanscrape.fastestIteration()))
+				.append('–')
+				.append(millis(leanscrape.slowestIteration()))
+				.append(" ms");
+			separator = ", ";
+		}
+		md.append(").\n\n");
+		md.append(provenance(results)).append('\n').append(provenance(million));
+		return md.toString();
+	}
+
+	private static String scrapeConfigurations(JmhResults matrix, JmhResults created) {
+		StringBuilder md = new StringBuilder(timesHeader("Configuration"));
+		for (String configuration : List.of("plain", "tracing", "foreign", "created")) {
+			JmhResults results = configuration.equals("created") ? created : matrix;
+			List<String> formats = configuration.equals("created") ? List.of("text", "openmetrics")
+					: List.of("text", "openmetrics", "protobuf");
+			String first = configuration;
+			for (String format : formats) {
+				Map<String, String> params = Map.of("configuration", configuration, "format", format, "seriesCount",
+						"100000");
+				md.append(timesRow(first, format, results.find("boot", params), results.find("leanscrape", params)));
+				first = "";
+			}
+		}
+		md.append('\n').append(provenance(matrix)).append('\n').append(provenance(created));
+		return md.toString();
+	}
+
+	private String httpScrape() throws IOException {
+		JmhResults results = JmhResults.read(jmh("http-scrape.json"));
+		JmhResults zstd = JmhResults.read(jmh("http-scrape-zstd.json"));
+		String sent = Files.readString(jmh("http-scrape-sent.txt"))
+				+ Files.readString(jmh("http-scrape-zstd-sent.txt"));
+		StringBuilder md = new StringBuilder();
+		md.append(
+				"| Series | Server | Encoding | floor: ms | leanscrape: ms | Spring Boot: ms | leanscrape above the floor")
+			.append(" | leanscrape: bytes allocated / sent | Spring Boot: bytes allocated / sent |\n");
+		md.append("|---:|---|---|---:|---:|---:|---:|---:|---:|\n");
+		for (String count : List.of("10000", "100000")) {
+			for (String server : List.of("tomcat", "netty")) {
+				for (String encoding : List.of("identity", "gzip")) {
+					md.append(httpRow(results, sent, count, server, encoding, true));
+				}
+			}
+		}
+		for (String server : List.of("tomcat", "netty")) {
+			md.append(httpRow(zstd, sent, "100000", server, "zstd", false));
+		}
+		md.append('\n').append(provenance(results)).append('\n').append(provenance(zstd));
+		return md.toString();
+	}
+
+	private static String httpRow(JmhResults results, String sent, String count, String server, String encoding,
+			boolean withBoot) {
+		JmhResults.Forks floor = results.find("scrape", http(count, server, encoding, "floor"));
+		JmhResults.Forks leanscrape = results.find("scrape", http(count, server, encoding, "leanscrape"));
+		String bootTimes = "";
+		String bootBytes = "";
+		if (withBoot) {
+			JmhResults.Forks boot = results.find("scrape", http(count, server, encoding, "boot"));
+			bootTimes = times(boot);
+			bootBytes = bytes(boot.medianBytes()) + " / " + bytes(
+					sent(sent, "server=" + server + " endpoint=boot encoding=" + encoding + " series=" + count));
+		}
+		return String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s / %s | %s |\n", number(count),
+				serverLabel(server), encoding, times(floor), times(leanscrape), bootTimes,
+				millis(leanscrape.medianTime() - floor.medianTime()), bytes(leanscrape.medianBytes()),
+				bytes(sent(sent,
+						"server=" + server + " endpoint=leanscrape encoding=" + encoding + " series=" + count)),
+				bootBytes);
+	}
+
+	private static String httpAboveFloor(JmhResults http, JmhResults zstd, JmhResults matrix, JmhResults compression,
+			String sent) {
+		double render = matrix
+			.find("leanscrape", Map.of("configuration", "plain", "format", "openmetrics", "seriesCount", "100000"))
+			.medianTime();
+		double[] above = new double[2];
+		double[] gzip = new double[2];
+		double[] zstdTimes = new double[2];
+		List<String> servers = List.of("tomcat", "netty");
+		for (int i = 0; i < 2; i++) {
+			String server = servers.get(i);
+			above[i] = http.find("scrape", http("100000", server, "identity", "leanscrape")).medianTime()
+					- http.find("scrape", http("100000", server, "identity", "floor")).medianTime();
+			gzip[i] = http.find("scrape", http("100000", server, "gzip", "leanscrape")).medianTime();
+			zstdTimes[i] = zstd.find("scrape", http("100000", server, "zstd", "leanscrape")).medianTime();
+		}
+		double deflate = compression.find("compress", Map.of("codec", "gzip-1", "format", "openmetrics")).medianTime();
+		double size = sent(sent, "server=tomcat endpoint=leanscrape encoding=zstd series=100000")
+				/ sent(sent, "server=tomcat endpoint=leanscrape encoding=gzip series=100000");
+		return String.format(Locale.ROOT,
+				"Uncompressed, the starter's scrape at 100,000 series is the floor plus %s ms on Tomcat and %s ms on "
+						+ "Netty, against %s ms to render the same body in JMH (OpenMetrics, `plain` in the configurations table, measured on the same machine as this table): "
+						+ "%.2f and %.2f times the rendering. With gzip, deflate is most of the scrape "
+						+ "(%s ms of it, `CompressionBenchmark` below); a scraper that asks for zstd gets the whole "
+						+ "scrape in %s ms against %s on Tomcat and %s against %s on Netty, at %s of gzip's bytes.\n",
+				millis(above[0]), millis(above[1]), millis(render), above[0] / render, above[1] / render,
+				millis(deflate), millis(zstdTimes[0]), millis(gzip[0]), millis(zstdTimes[1]), millis(gzip[1]),
+				percent(size));
+	}
+
+	/**
+	 * The bytes a trial sent: each fork printed its own, which vary by a few bytes
+	 * (values grow); the median fork's.
+	 */
+	private static double sent(String sent, String trial) {
+		List<Double> byForks = new ArrayList<>();
+		Matcher line = Pattern.compile(Pattern.quote(trial) + " bytes=([0-9]+)").matcher(sent);
+		while (line.find()) {
+			byForks.add(Double.parseDouble(line.group(1)));
+		}
+		if (byForks.isEmpty()) {
+			throw new IllegalStateException("No bytes sent recorded for " + trial);
+		}
+		return JmhResults.median(byForks);
+	}
+
+	private static String httpScrapeCached(JmhResults results, JmhResults bySeries) {
+		double render = bySeries.find("leanscrape", series("100000", "openmetrics")).medianTime();
+		StringBuilder md = new StringBuilder();
+		md.append("| Server | floor: ms | cached: ms | leanscrape: ms | cached above the floor")
+			.append(" | rendering (leanscrape above cached) | leanscrape above the floor, in JMH renderings |\n");
+		md.append("|---|---:|---:|---:|---:|---:|---:|\n");
+		for (String server : List.of("tomcat", "netty")) {
+			JmhResults.Forks floor = results.find("scrape", http("100000", server, "identity", "floor"));
+			JmhResults.Forks cached = results.find("scrape", http("100000", server, "identity", "cached"));
+			JmhResults.Forks leanscrape = results.find("scrape", http("100000", server, "identity", "leanscrape"));
+			md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %.2f |\n", serverLabel(server),
+					times(floor), times(cached), times(leanscrape), millis(cached.medianTime() - floor.medianTime()),
+					millis(leanscrape.medianTime() - cached.medianTime()),
+					(leanscrape.medianTime() - floor.medianTime()) / render));
+		}
+		md.append(String.format(Locale.ROOT,
+				"\nThe last column divides the starter's time above the floor by its JMH time to render the same "
+						+ "body, %s ms (OpenMetrics, 100,000 series, the first table), measured on the same machine.\n",
+				millis(render)));
+		md.append('\n').append(provenance(results)).append('\n').append(provenance(bySeries));
+		return md.toString();
+	}
+
+	private static String compression(JmhResults results, String sizes) {
+		StringBuilder md = new StringBuilder();
+		md.append("| Codec | OpenMetrics: ms (forks) | OpenMetrics: bytes | protobuf: ms (forks) | protobuf: bytes")
+			.append(" | allocated per scrape |\n");
+		md.append("|---|---:|---:|---:|---:|---:|\n");
+		md.append(String.format(Locale.ROOT, "| plain body | | %s | | %s | |\n",
+				bytes(size(sizes, "format=openmetrics series=100000 bytes=[0-9]+ of ([0-9]+)")),
+				bytes(size(sizes, "format=protobuf series=100000 bytes=[0-9]+ of ([0-9]+)"))));
+		Map<String, String> codecs = new LinkedHashMap<>();
+		codecs.put("gzip-1", "gzip level 1 (the starter's default)");
+		codecs.put("gzip-6", "gzip level 6");
+		codecs.put("zstd-1", "zstd level 1 (the starter's default)");
+		codecs.put("zstd-3", "zstd level 3");
+		codecs.put("zstd-jni-1", "zstd-jni, level 1, one shot");
+		codecs.put("aircompressor", "aircompressor (pure Java), one shot");
+		for (Map.Entry<String, String> codec : codecs.entrySet()) {
+			JmhResults.Forks openMetrics = results.find("compress",
+					Map.of("codec", codec.getKey(), "format", "openmetrics"));
+			JmhResults.Forks protobuf = results.find("compress", Map.of("codec", codec.getKey(), "format", "protobuf"));
+			double allocated = openMetrics.medianBytes();
+			md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |\n", codec.getValue(),
+					times(openMetrics),
+					bytes(size(sizes,
+							"codec=" + Pattern.quote(codec.getKey())
+									+ " format=openmetrics series=100000 bytes=([0-9]+)")),
+					times(protobuf),
+					bytes(size(sizes,
+							"codec=" + Pattern.quote(codec.getKey())
+									+ " format=protobuf series=100000 bytes=([0-9]+)")),
+					(allocated >= 1e6) ? String.format(Locale.ROOT, "%.2f MB", allocated / 1e6)
+							: String.format(Locale.ROOT, "%.0f B", allocated)));
+		}
+		double[] share = new double[2];
+		double[] smaller = new double[2];
+		List<String> formats = List.of("openmetrics", "protobuf");
+		for (int i = 0; i < 2; i++) {
+			String format = formats.get(i);
+			share[i] = results.find("compress", Map.of("codec", "zstd-1", "format", format)).medianTime()
+					/ results.find("compress", Map.of("codec", "gzip-1", "format", format)).medianTime();
+			smaller[i] = size(sizes, "codec=zstd-1 format=" + format + " series=100000 bytes=([0-9]+)")
+					/ size(sizes, "codec=gzip-1 format=" + format + " series=100000 bytes=([0-9]+)");
+		}
+		double jniOverAir = results.find("compress", Map.of("codec", "aircompressor", "format", "openmetrics"))
+			.medianTime()
+				/ results.find("compress", Map.of("codec", "zstd-jni-1", "format", "openmetrics")).medianTime();
+		double level6 = results.find("compress", Map.of("codec", "gzip-6", "format", "openmetrics")).medianTime()
+				/ results.find("compress", Map.of("codec", "gzip-1", "format", "openmetrics")).medianTime();
+		md.append(String.format(Locale.ROOT,
+				"\nSo a zstd scrape costs %s of gzip's CPU for OpenMetrics and %s for protobuf, at %s and %s of its "
+						+ "size; zstd-jni is %.1f times faster than aircompressor, and gzip level 6 costs %.1f times "
+						+ "level 1's CPU.\n",
+				percent(share[0]), percent(share[1]), percent(smaller[0]), percent(smaller[1]), jniOverAir, level6));
+		md.append('\n').append(provenance(results));
+		return md.toString();
+	}
+
+	private static String recording(JmhResults jmh, RecordingLoadRuns load) throws IOException {
+		StringBuilder md = new StringBuilder();
+		md.append("| per observation (`MeterObservationHandlerBenchmark`, `handler`) | Micrometer's handler")
+			.append(" | the starter's | the starter's / Micrometer's |\n");
+		md.append("|---|---:|---:|---:|\n");
+		for (String longTaskTimer : List.of("true", "false")) {
+			JmhResults.Forks none = jmh.find("handler", Map.of("handler", "none", "longTaskTimer", longTaskTimer));
+			JmhResults.Forks micrometer = jmh.find("handler",
+					Map.of("handler", "default", "longTaskTimer", longTaskTimer));
+			JmhResults.Forks leanscrape = jmh.find("handler",
+					Map.of("handler", "leanscrape", "longTaskTimer", longTaskTimer));
+			String what = longTaskTimer.equals("true") ? "with the long task timer" : "without it";
+			double defaultBytes = micrometer.medianBytes() - none.medianBytes();
+			double leanscrapeBytes = leanscrape.medianBytes() - none.medianBytes();
+			double defaultTime = micrometer.medianTime() - none.medianTime();
+			double leanscrapeTime = leanscrape.medianTime() - none.medianTime();
+			md.append(String.format(Locale.ROOT, "| bytes, %s | %s B | %s B | %s |\n", what, bytes(defaultBytes),
+					bytes(leanscrapeBytes), percent(leanscrapeBytes / defaultBytes)));
+			md.append(String.format(Locale.ROOT, "| time, %s | %.0f ns | %.0f ns | %s |\n", what, defaultTime,
+					leanscrapeTime, percent(leanscrapeTime / defaultTime)));
+		}
+		md.append('\n');
+		md.append("| per request (`ServerRequestFilterBenchmark`) | ns, median (forks) | bytes | net ns | net bytes")
+			.append(" | net bytes / Spring's default |\n");
+		md.append("|---|---:|---:|---:|---:|---:|\n");
+		JmhResults.Forks chain = jmh.find("request", Map.of("recording", "none"));
+		JmhResults.Forks defaults = jmh.find("request", Map.of("recording", "default"));
+		Map<String, String> labels = new LinkedHashMap<>();
+		labels.put("none", "none (the chain alone)");
+		labels.put("default", "default: Spring's convention, Micrometer's handler");
+		labels.put("handler", "handler: Spring's convention, the starter's handler");
+		labels.put("leanscrape", "**leanscrape: the starter's convention and handler (the default)**");
+		labels.put("direct", "direct (`direct-server-requests=true`)");
+		for (Map.Entry<String, String> label : labels.entrySet()) {
+			JmhResults.Forks forks = jmh.find("request", Map.of("recording", label.getKey()));
+			String times = String.format(Locale.ROOT, "%.0f (%.0f–%.0f)", forks.medianTime(), forks.fastestFork(),
+					forks.slowestFork());
+			if (label.getKey().equals("none")) {
+				md.append(String.format(Locale.ROOT, "| %s | %s | %s | | | |\n", label.getValue(), times,
+						bytes(forks.medianBytes())));
+				continue;
+			}
+			double netBytes = forks.medianBytes() - chain.medianBytes();
+			md.append(String.format(Locale.ROOT, "| %s | %s | %s | %.0f | %s | %s |\n", label.getValue(), times,
+					bytes(forks.medianBytes()), forks.medianTime() - chain.medianTime(), bytes(netBytes),
+					percent(netBytes / (defaults.medianBytes() - chain.medianBytes()))));
+		}
+		md.append('\n').append(provenance(jmh)).append('\n');
+		md.append(load.table());
+		return md.toString();
+	}
+
+	private static String scrapeStages(JmhResults results) {
+		StringBuilder md = new StringBuilder();
+		md.append("| Series | Stage | Spring Boot: B/op | leanscrape: B/op |\n|---:|---|---:|---:|\n");
+		for (String count : List.of("1000", "10000", "100000")) {
+			Map<String, String> params = series(count, "text");
+			JmhResults.Forks collect = results.findOrNull("collect", params);
+			if (collect == null) {
+				continue;
+			}
+			md.append(String.format(Locale.ROOT,
+					"| %s | collect (`PrometheusRegistry.scrape()`, both paths) | %s | %s |\n", number(count),
+					bytes(collect.medianBytes()), bytes(collect.medianBytes())));
+			md.append(String.format(Locale.ROOT, "| %s | write (client_java's writer) | %s | %s |\n", number(count),
+					bytes(results.find("bootWrite", params).medianBytes()),
+					bytes(results.find("leanscrapeWrite", params).medianBytes())));
+			md.append(String.format(Locale.ROOT, "| %s | hand-off (buffer, copy, response body) | %s | %s |\n",
+					number(count), bytes(results.find("bootHandOff", params).medianBytes()),
+					bytes(results.find("leanscrapeHandOff", params).medianBytes())));
+		}
+		md.append('\n').append(provenance(results));
+		return md.toString();
+	}
+
+	private static String scrapeMetrics(JmhResults results) {
+		JmhResults.Forks forks = results.find("recordOneScrape", Map.of());
+		return String.format(Locale.ROOT, "%s B and %.0f ns (forks: %.0f–%.0f) per scrape recorded.\n\n%s",
+				bytes(forks.medianBytes()), forks.medianTime(), forks.fastestFork(), forks.slowestFork(),
+				provenance(results));
+	}
+
+	private static String micrometerNext(JmhResults results) {
+		StringBuilder md = new StringBuilder(timesHeader("Series"));
+		for (String format : List.of("text", "openmetrics", "protobuf")) {
+			Map<String, String> params = series("100000", format);
+			JmhResults.Forks boot = results.findOrNull("boot", params);
+			JmhResults.Forks leanscrape = results.findOrNull("leanscrape", params);
+			if (boot != null && leanscrape != null) {
+				md.append(timesRow("100,000", format, boot, leanscrape));
+			}
+		}
+		md.append('\n').append(provenance(results));
+		return md.toString();
+	}
+
+	private static String memory(String bounded, String retained) {
+		Matcher storm = Pattern
+			.compile("Bounded memory: (\\d+) series, (\\d+) rounds of (\\d+) concurrent scrapes, (\\S+)")
+			.matcher(bounded);
+		Matcher outcomes = Pattern.compile("outcomes \\{([^}]*)\\}").matcher(bounded);
+		Matcher peak = Pattern.compile("buffer peak ([0-9]+) bytes = ([0-9.]+) bodies").matcher(bounded);
+		Matcher line = Pattern.compile("text sample line: ([0-9.]+) bytes").matcher(retained);
+		Matcher encoded = Pattern.compile("pre-encoded bytes [^:]*: ([0-9.]+) bytes per series").matcher(retained);
+		Matcher index = Pattern.compile("everything the index holds: ([0-9.]+) bytes per series").matcher(retained);
+		Matcher series = Pattern.compile("Direct path, ([0-9,]+) counter series").matcher(retained);
+		for (Matcher matcher : List.of(storm, outcomes, peak, line, encoded, index, series)) {
+			if (!matcher.find()) {
+				throw new IllegalStateException("The memory tests' output lacks " + matcher.pattern());
+			}
+		}
+		StringBuilder md = new StringBuilder();
+		md.append(String.format(Locale.ROOT,
+				"- %s rounds of %s concurrent scrapes against %,d series in an application started with `%s`: "
+						+ "outcomes {%s}, no `OutOfMemoryError`, scrape buffers at most %s bodies "
+						+ "(`leanscrape.buffer.max-held-bodies` bounds them; `BoundedMemoryTests`).\n",
+				storm.group(2), storm.group(3), Long.parseLong(storm.group(1)), storm.group(4), outcomes.group(1),
+				peak.group(2)));
+		md.append(String.format(Locale.ROOT,
+				"- At %s counter series with three labels (JOL, after one scrape, the index's own objects only): "
+						+ "%s bytes per series of pre-encoded bytes (label bytes and family metadata) against %s bytes "
+						+ "per text line; %s bytes per series for the whole index (`RetainedMemoryTests`). A removed "
+						+ "meter releases its series.\n",
+				series.group(1), encoded.group(1), line.group(1), index.group(1)));
+		md.append('\n')
+			.append(provenance("docs/load/bounded-memory.txt", header(bounded)))
+			.append('\n')
+			.append(provenance("docs/load/retained-memory.txt", header(retained)))
+			.append('\n');
+		return md.toString();
+	}
+
+	private static Map<String, String> header(String raw) {
+		Map<String, String> run = new LinkedHashMap<>();
+		for (String line : raw.replace("\r\n", "\n").split("\n")) {
+			if (line.startsWith("# ")) {
+				int colon = line.indexOf(": ");
+				run.put(line.substring(2, colon), line.substring(colon + 2));
+			}
+		}
+		return run;
+	}
+
+	private static double size(String sizes, String pattern) {
+		Matcher matcher = Pattern.compile(pattern).matcher(sizes);
+		if (!matcher.find()) {
+			throw new IllegalStateException("No size printed for " + pattern);
+		}
+		return Double.parseDouble(matcher.group(1));
+	}
+
+	private static String timesHeader(String first) {
+		return "| " + first + " | Format | Spring Boot: ms, median (forks) | leanscrape: ms, median (forks)"
+				+ " | Spring Boot: bytes | leanscrape: bytes | bytes ratio"
+				+ " | time ratio: median (Boot's fastest fork) |\n|---|---|---:|---:|---:|---:|---:|---:|\n";
+	}
+
+	private static String timesRow(String first, String format, JmhResults.Forks boot, JmhResults.Forks leanscrape) {
+		return String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s (%s) |\n", first,
+				formatLabel(format), times(boot), times(leanscrape), bytes(boot.medianBytes()),
+				bytes(leanscrape.medianBytes()), percent(leanscrape.medianBytes() / boot.medianBytes()),
+				percent(leanscrape.medianTime() / boot.medianTime()),
+				percent(leanscrape.medianTime() / boot.fastestFork()));
+	}
+
+	static String provenance(JmhResults results) {
+		return provenance("docs/jmh/" + results.file().getFileName(), results.run())
+				+ String.format(Locale.ROOT, " Forks per result: %d.\n", results.forkCount());
+	}
+
+	static String provenance(String file, Map<String, String> run) {
+		String versions = run.get("versions");
+		return String.format(Locale.ROOT, "Raw: `%s`; %s, commit `%s`, %s, %s%s, with `%s`.", file, run.get("date"),
+				run.get("commit"), run.get("jdk"), run.get("machine"), (versions != null) ? ", " + versions : "",
+				run.get("command"));
+	}
+
+	private static Map<String, String> series(String count, String format) {
+		return Map.of("seriesCount", count, "format", format);
+	}
+
+	private static Map<String, String> http(String count, String server, String encoding, String endpoint) {
+		return Map.of("seriesCount", count, "server", server, "encoding", encoding, "endpoint", endpoint);
+	}
+
+	private static String formatLabel(String format) {
+		return switch (format) {
+			case "text" -> "text 0.0.4";
+			case "openmetrics" -> "OpenMetrics";
+			default -> format;
+		};
+	}
+
+	private static String serverLabel(String server) {
+		return server.equals("tomcat") ? "Tomcat" : "Netty";
+	}
+
+	private static String number(String count) {
+		return String.format(Locale.ROOT, "%,d", Long.parseLong(count));
+	}
+
+	static String times(JmhResults.Forks forks) {
+		return millis(forks.medianTime()) + " (" + millis(forks.fastestFork()) + "–" + millis(forks.slowestFork())
+				+ ")";
+	}
+
+	static String millis(double millis) {
+		if (Math.abs(millis) >= 10) {
+			return String.format(Locale.ROOT, "%.1f", millis);
+		}
+		if (Math.abs(millis) >= 1) {
+			return String.format(Locale.ROOT, "%.2f", millis);
+		}
+		return String.format(Locale.ROOT, "%.3f", millis);
+	}
+
+	static String bytes(double bytes) {
+		return String.format(Locale.ROOT, "%,d", Math.round(bytes));
+	}
+
+	static String percent(double ratio) {
+		double percent = 100 * ratio;
+		return String.format(Locale.ROOT, (percent < 1) ? "%.2f%%" : "%.1f%%", percent);
+	}
+
+}
