@@ -125,6 +125,10 @@ public final class PublishedFigures {
 				JmhResults.read(jmh("compression-100k.json")),
 				Files.readString(jmh("http-scrape-sent.txt")) + Files.readString(jmh("http-scrape-zstd-sent.txt"))));
 		blocks.put("http-scrape-cached", httpScrapeCached(JmhResults.read(jmh("http-scrape-cached.json")), bySeries));
+		blocks.put("http-experiments",
+				httpExperiments(JmhResults.read(jmh("http-scrape-cached.json")),
+						JmhResults.read(jmh("http-scrape-without-yield.json")),
+						JmhResults.read(jmh("http-scrape-on-event-loop.json")), bySeries));
 		blocks.put("compression", compression(JmhResults.read(jmh("compression-100k.json")),
 				Files.readString(jmh("compression-100k-sizes.txt"))));
 		blocks.put("recording", recording(JmhResults.read(jmh("recording.json")),
@@ -139,6 +143,9 @@ public final class PublishedFigures {
 		TailLatencyTrials trials = TailLatencyTrials.read(this.root.resolve(LOAD).resolve("tail-latency.tsv"));
 		blocks.put("tail-latency",
 				trials.table() + "\n" + provenance("docs/load/tail-latency.tsv", trials.header()) + "\n");
+		TailLatencyTrials tenThousand = TailLatencyTrials.read(load("tail-latency-10k.tsv"));
+		blocks.put("tail-latency-10k",
+				tenThousand.table() + "\n" + provenance("docs/load/tail-latency-10k.tsv", tenThousand.header()) + "\n");
 		return blocks;
 	}
 
@@ -339,6 +346,44 @@ public final class PublishedFigures {
 				millis(render)));
 		md.append('\n').append(provenance(results)).append('\n').append(provenance(bySeries));
 		return md.toString();
+	}
+
+	private static String httpExperiments(JmhResults committed, JmhResults withoutYield, JmhResults onEventLoop,
+			JmhResults bySeries) {
+		double render = bySeries.find("leanscrape", series("100000", "openmetrics")).medianTime();
+		StringBuilder md = new StringBuilder();
+		md.append("| the starter | Tomcat: floor, leanscrape (ms) | Tomcat: above the floor, in JMH renderings")
+			.append(" | Netty: floor, leanscrape (ms) | Netty: above the floor, in JMH renderings |\n");
+		md.append("|---|---:|---:|---:|---:|\n");
+		md.append(experimentRow("as it is", committed, render));
+		md.append(experimentRow("without the per-chunk `Thread.yield()`", withoutYield, render));
+		md.append(experimentRow("serving on the Netty event loop", onEventLoop, render));
+		md.append('\n')
+			.append(provenance(withoutYield))
+			.append('\n')
+			.append(provenance(onEventLoop))
+			.append(String.format(Locale.ROOT, "\nJMH rendering: %s ms, as in the table above.\n", millis(render)));
+		return md.toString();
+	}
+
+	private static String experimentRow(String label, JmhResults results, double render) {
+		StringBuilder row = new StringBuilder("| ").append(label);
+		for (String server : List.of("tomcat", "netty")) {
+			JmhResults.Forks floor = results.findOrNull("scrape", http("100000", server, "identity", "floor"));
+			JmhResults.Forks leanscrape = results.findOrNull("scrape",
+					http("100000", server, "identity", "leanscrape"));
+			if (floor == null || leanscrape == null) {
+				row.append(" | – | –");
+				continue;
+			}
+			row.append(" | ")
+				.append(millis(floor.medianTime()))
+				.append(", ")
+				.append(millis(leanscrape.medianTime()))
+				.append(" | ")
+				.append(String.format(Locale.ROOT, "%.2f", (leanscrape.medianTime() - floor.medianTime()) / render));
+		}
+		return row.append(" |\n").toString();
 	}
 
 	private static String compression(JmhResults results, String sizes) {

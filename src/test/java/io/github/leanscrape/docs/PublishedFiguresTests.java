@@ -48,6 +48,15 @@ class PublishedFiguresTests {
 	}
 
 	@Test
+	void runRecordNamesWhatItRanWith() {
+		Map<String, String> run = RunRecord.describe("./mvnw verify");
+		assertThat(run).containsKeys("date", "commit", "jdk", "machine", "versions", "command");
+		assertThat(run.get("versions")).startsWith("Spring Boot ")
+			.contains("Micrometer ", "client_java ")
+			.doesNotContain("null");
+	}
+
+	@Test
 	void everyRawFileTheDocumentsNameIsCommitted() throws IOException {
 		Pattern raw = Pattern.compile("`(docs/(?:jmh|load)/[^`]+)`");
 		for (Path document : PublishedFigures.DOCUMENTS) {

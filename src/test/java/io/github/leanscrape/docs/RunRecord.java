@@ -1,6 +1,7 @@
 package io.github.leanscrape.docs;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,9 +11,11 @@ import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.SpringBootVersion;
 
@@ -75,8 +78,24 @@ public final class RunRecord {
 
 	private static String versions() {
 		return "Spring Boot " + SpringBootVersion.getVersion() + ", Micrometer "
-				+ MeterRegistry.class.getPackage().getImplementationVersion() + ", client_java "
-				+ PrometheusRegistry.class.getPackage().getImplementationVersion();
+				+ MeterRegistry.class.getPackage().getImplementationVersion() + ", client_java " + clientJavaVersion();
+	}
+
+	private static @Nullable String clientJavaVersion() {
+		// client_java's jars name no version in their manifests; their Maven metadata
+		// does.
+		try (InputStream in = PrometheusRegistry.class
+			.getResourceAsStream("/META-INF/maven/io.prometheus/prometheus-metrics-model/pom.properties")) {
+			if (in == null) {
+				return null;
+			}
+			Properties properties = new Properties();
+			properties.load(in);
+			return properties.getProperty("version");
+		}
+		catch (IOException ex) {
+			return null;
+		}
 	}
 
 	private static String commit() {
