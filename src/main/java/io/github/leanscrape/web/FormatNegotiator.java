@@ -2,12 +2,14 @@ package io.github.leanscrape.web;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 import org.springframework.util.MimeType;
 import org.springframework.util.MimeTypeUtils;
+import org.springframework.util.StringUtils;
 
 /**
  * Chooses the scrape format for an {@code Accept} header, honouring q-values.
@@ -17,8 +19,16 @@ import org.springframework.util.MimeTypeUtils;
  * q-value above zero wins; on a tie the more specific range wins, and then Spring Boot's
  * own preference decides: protobuf over OpenMetrics over text, except that a bare
  * {@code *}{@code /*} means the default, text. Media type parameters are ignored when
- * matching, as Spring Boot ignores them:
- * {@code application/openmetrics-text;version=0.0.1} selects OpenMetrics 1.0.0.
+ * choosing, as Spring Boot ignores them:
+ * {@code application/openmetrics-text;version=0.0.1, text/plain} selects OpenMetrics
+ * 1.0.0.
+ * <p>
+ * Before that, as Spring's request mapping does for Spring Boot's endpoint, at least one
+ * of the media ranges must match a format with its parameters: a parameter that both the
+ * range and the format's media type have must have the same value (a range of any type,
+ * {@code *}{@code /*}, matches whatever its parameters). So
+ * {@code application/vnd.google.protobuf;encoding=text} alone, or
+ * {@code application/openmetrics-text;version=0.0.1} alone, is not acceptable.
  * <p>
  * A header that cannot be parsed gives {@code null}, so that the request is left as it is
  * and Spring answers it as it would answer Spring Boot's own endpoint.
@@ -47,6 +57,7 @@ public final class FormatNegotiator {
 		int[] specificity = new int[FORMATS.length];
 		Arrays.fill(specificity, NO_MATCH);
 		boolean any = false;
+		boolean mapped = false;
 		try {
 			for (String header : acceptHeaders) {
 				for (String token : MimeTypeUtils.tokenize(header)) {
@@ -58,8 +69,12 @@ public final class FormatNegotiator {
 					double q = quality(range);
 					int rangeSpecificity = specificity(range);
 					for (int i = 0; i < FORMATS.length; i++) {
-						if (matches(range, FORMATS[i].getProducedMimeType())
-								&& isMoreSpecificOrBetter(rangeSpecificity, q, specificity[i], quality[i])) {
+						MimeType produced = FORMATS[i].getProducedMimeType();
+						if (!matches(range, produced)) {
+							continue;
+						}
+						mapped |= range.isWildcardType() || parametersAgree(range, produced);
+						if (isMoreSpecificOrBetter(rangeSpecificity, q, specificity[i], quality[i])) {
 							specificity[i] = rangeSpecificity;
 							quality[i] = q;
 						}
@@ -72,6 +87,10 @@ public final class FormatNegotiator {
 		}
 		if (!any) {
 			return new Result(defaultFormat(), true);
+		}
+		if (!mapped) {
+			// Spring Boot's endpoint is not even mapped for this request: 406.
+			return new Result(null, true);
 		}
 		PrometheusOutputFormat best = null;
 		for (int i = 0; i < FORMATS.length; i++) {
@@ -117,6 +136,16 @@ public final class FormatNegotiator {
 			return false;
 		}
 		return range.isWildcardSubtype() || range.getSubtype().equalsIgnoreCase(produced.getSubtype());
+	}
+
+	private static boolean parametersAgree(MimeType range, MimeType produced) {
+		for (Map.Entry<String, String> parameter : produced.getParameters().entrySet()) {
+			String requested = range.getParameter(parameter.getKey());
+			if (StringUtils.hasText(requested) && !requested.equalsIgnoreCase(parameter.getValue())) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	private static int specificity(MimeType range) {

@@ -35,6 +35,8 @@ class FormatNegotiatorTests {
 					text/plain;q=0, */*                                                  | CONTENT_TYPE_OPENMETRICS_100
 					application/json, */*;q=0.2                                          | CONTENT_TYPE_004
 					TEXT/PLAIN;Q=0.3, application/openmetrics-text;q=0.2                 | CONTENT_TYPE_004
+					application/openmetrics-text;version=0.0.1, text/plain               | CONTENT_TYPE_OPENMETRICS_100
+					*/*;version=2                                                        | CONTENT_TYPE_004
 					""")
 	void choosesByQualityThenSpringBootsPreference(String accept, PrometheusOutputFormat expected) {
 		assertThat(FormatNegotiator.negotiate(List.of(accept.replace("PROTOBUF", PROTOBUF))).format())
@@ -46,6 +48,9 @@ class FormatNegotiatorTests {
 			application/json
 			text/html;q=1, text/plain;q=0
 			*/*;q=0
+			application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=text
+			application/openmetrics-text;version=0.0.1
+			text/plain;version=0.0.5, text/*;charset=iso-8859-1
 			""")
 	void nothingAcceptable(String accept) {
 		FormatNegotiator.Result result = FormatNegotiator.negotiate(List.of(accept));
