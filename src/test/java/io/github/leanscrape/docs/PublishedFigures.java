@@ -14,6 +14,11 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
 /**
  * Every table and chart README.md and docs/ publish, made from the raw results committed
  * in {@code docs/jmh} and {@code docs/load}: the published documents hold each table
@@ -140,6 +145,7 @@ public final class PublishedFigures {
 		blocks.put("memory",
 				memory(Files.readString(load("bounded-memory.txt")), Files.readString(load("retained-memory.txt"))));
 		blocks.put("scrape-stages", scrapeStages(JmhResults.read(jmh("scrape-stages.json"))));
+		blocks.put("demo-quick-start", demoQuickStart(Files.readString(load("demo-quick-start.txt"))));
 		TailLatencyTrials trials = TailLatencyTrials.read(this.root.resolve(LOAD).resolve("tail-latency.tsv"));
 		blocks.put("tail-latency",
 				trials.table() + "\n" + provenance("docs/load/tail-latency.tsv", trials.header()) + "\n");
@@ -574,13 +580,47 @@ public final class PublishedFigures {
 		return md.toString();
 	}
 
+	/**
+	 * The demo's responses as README shows them: the cardinality report with its first
+	 * families only, and the starter's own metrics as they are.
+	 */
+	private static String demoQuickStart(String raw) {
+		String text = raw.replace("\r\n", "\n");
+		int report = text.indexOf("$ curl -s http://127.0.0.1:8080/actuator/leanscrape\n");
+		int own = text.indexOf("$ curl -s 'http://127.0.0.1:8080/actuator/prometheus");
+		if (report < 0 || own < report) {
+			throw new IllegalStateException("The demo's raw output lacks its two responses");
+		}
+		String reportLine = text.substring(report, text.indexOf('\n', report) + 1);
+		JsonMapper mapper = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+		ObjectNode json = (ObjectNode) mapper.readTree(text.substring(report + reportLine.length(), own).trim());
+		ArrayNode families = (ArrayNode) json.get("families");
+		int count = families.size();
+		while (families.size() > 3) {
+			families.remove(families.size() - 1);
+		}
+		StringBuilder md = new StringBuilder("```shell\n");
+		md.append(reportLine.replace("$ ", ""));
+		md.append("```\n\n```json\n").append(mapper.writeValueAsString(json).replace("\r\n", "\n")).append('\n');
+		md.append("```\n\n");
+		md.append(String.format(Locale.ROOT, "(the first 3 of its %d families, largest first)\n\n", count));
+		String ownSection = text.substring(own);
+		int firstLine = ownSection.indexOf('\n');
+		md.append("```shell\n").append(ownSection, 2, firstLine + 1).append("```\n\n");
+		md.append("```\n").append(ownSection.substring(firstLine + 1).strip()).append("\n```\n\n");
+		md.append(provenance("docs/load/demo-quick-start.txt", header(raw))).append('\n');
+		return md.toString();
+	}
+
 	private static Map<String, String> header(String raw) {
 		Map<String, String> run = new LinkedHashMap<>();
+		// The record of the run is the comment lines the raw output starts with.
 		for (String line : raw.replace("\r\n", "\n").split("\n")) {
-			if (line.startsWith("# ")) {
-				int colon = line.indexOf(": ");
-				run.put(line.substring(2, colon), line.substring(colon + 2));
+			int colon = line.indexOf(": ");
+			if (!line.startsWith("# ") || colon < 0) {
+				break;
 			}
+			run.put(line.substring(2, colon), line.substring(colon + 2));
 		}
 		return run;
 	}
