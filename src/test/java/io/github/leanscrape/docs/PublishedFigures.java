@@ -573,9 +573,9 @@ public final class PublishedFigures {
 						+ "meter releases its series.\n",
 				series.group(1), encoded.group(1), line.group(1), index.group(1)));
 		md.append('\n')
-			.append(provenance("docs/load/bounded-memory.txt", header(bounded)))
+			.append(provenance("docs/load/bounded-memory.txt", RunRecord.comments(bounded)))
 			.append('\n')
-			.append(provenance("docs/load/retained-memory.txt", header(retained)))
+			.append(provenance("docs/load/retained-memory.txt", RunRecord.comments(retained)))
 			.append('\n');
 		return md.toString();
 	}
@@ -608,21 +608,8 @@ public final class PublishedFigures {
 		int firstLine = ownSection.indexOf('\n');
 		md.append("```shell\n").append(ownSection, 2, firstLine + 1).append("```\n\n");
 		md.append("```\n").append(ownSection.substring(firstLine + 1).strip()).append("\n```\n\n");
-		md.append(provenance("docs/load/demo-quick-start.txt", header(raw))).append('\n');
+		md.append(provenance("docs/load/demo-quick-start.txt", RunRecord.comments(raw))).append('\n');
 		return md.toString();
-	}
-
-	private static Map<String, String> header(String raw) {
-		Map<String, String> run = new LinkedHashMap<>();
-		// The record of the run is the comment lines the raw output starts with.
-		for (String line : raw.replace("\r\n", "\n").split("\n")) {
-			int colon = line.indexOf(": ");
-			if (!line.startsWith("# ") || colon < 0) {
-				break;
-			}
-			run.put(line.substring(2, colon), line.substring(colon + 2));
-		}
-		return run;
 	}
 
 	private static double size(String sizes, String pattern) {

@@ -107,21 +107,10 @@ final class RecordingLoadRuns {
 		}
 		md.append('\n');
 		for (Path file : this.files) {
-			Map<String, String> run = header(file);
+			Map<String, String> run = RunRecord.comments(Files.readString(file, StandardCharsets.UTF_8));
 			md.append(PublishedFigures.provenance("docs/load/" + file.getFileName(), run)).append('\n');
 		}
 		return md.toString();
-	}
-
-	private static Map<String, String> header(Path file) throws IOException {
-		Map<String, String> run = new LinkedHashMap<>();
-		for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-			if (line.startsWith("# ")) {
-				int colon = line.indexOf(": ");
-				run.put(line.substring(2, colon), line.substring(colon + 2));
-			}
-		}
-		return run;
 	}
 
 	/**

@@ -76,6 +76,24 @@ public final class RunRecord {
 		return run;
 	}
 
+	/**
+	 * Read the record of a run from the comment lines ({@code # key: value}) a raw output
+	 * starts with.
+	 * @param raw the raw output
+	 * @return the record, in the order of its lines
+	 */
+	public static Map<String, String> comments(String raw) {
+		Map<String, String> run = new LinkedHashMap<>();
+		for (String line : raw.replace("\r\n", "\n").split("\n")) {
+			int colon = line.indexOf(": ");
+			if (!line.startsWith("# ") || colon < 0) {
+				break;
+			}
+			run.put(line.substring(2, colon), line.substring(colon + 2));
+		}
+		return run;
+	}
+
 	private static String versions() {
 		return "Spring Boot " + SpringBootVersion.getVersion() + ", Micrometer "
 				+ MeterRegistry.class.getPackage().getImplementationVersion() + ", client_java " + clientJavaVersion();

@@ -59,18 +59,14 @@ public final class TailLatencyTrials {
 	 * @throws IOException if the file cannot be read
 	 */
 	public static TailLatencyTrials read(Path file) throws IOException {
-		Map<String, String> header = new LinkedHashMap<>();
+		String raw = Files.readString(file, StandardCharsets.UTF_8);
 		List<Window> windows = new ArrayList<>();
-		for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-			if (line.startsWith("# ")) {
-				int colon = line.indexOf(": ");
-				header.put(line.substring(2, colon), line.substring(colon + 2));
-			}
-			else if (!line.isBlank() && !line.equals(COLUMNS)) {
+		for (String line : raw.replace("\r\n", "\n").split("\n")) {
+			if (!line.startsWith("# ") && !line.isBlank() && !line.equals(COLUMNS)) {
 				windows.add(Window.parse(line));
 			}
 		}
-		return new TailLatencyTrials(header, windows);
+		return new TailLatencyTrials(RunRecord.comments(raw), windows);
 	}
 
 	/**
@@ -150,12 +146,13 @@ public final class TailLatencyTrials {
 			Window first = pairs.get(0).scraped;
 			md.append(String.format(Locale.ROOT,
 					"| %s%s | %d | %s → %s ms | %s | %s → %s ms | %s | %s | %s | %s / %s | %d / %d / %d |\n",
-					first.label, healthy ? "" : " (the application failed)", pairs.size(), millis(median(p99Alone)),
-					millis(median(p99Scraped)), ratio(p99Ratios), millis(median(p999Alone)),
-					millis(median(p999Scraped)), ratio(p999Ratios),
-					scrapeMillis.isEmpty() ? "–" : millis(median(scrapeMillis)),
-					cpuPerScrape.isEmpty() ? "–" : millis(median(cpuPerScrape)), count(median(pausesAlone)),
-					count(median(pausesScraped)), ok, rejected, failed));
+					first.label, healthy ? "" : " (the application failed)", pairs.size(),
+					millis(JmhResults.median(p99Alone)), millis(JmhResults.median(p99Scraped)), ratio(p99Ratios),
+					millis(JmhResults.median(p999Alone)), millis(JmhResults.median(p999Scraped)), ratio(p999Ratios),
+					scrapeMillis.isEmpty() ? "–" : millis(JmhResults.median(scrapeMillis)),
+					cpuPerScrape.isEmpty() ? "–" : millis(JmhResults.median(cpuPerScrape)),
+					count(JmhResults.median(pausesAlone)), count(JmhResults.median(pausesScraped)), ok, rejected,
+					failed));
 		}
 		return md.toString();
 	}
@@ -207,7 +204,7 @@ public final class TailLatencyTrials {
 			for (Window window : windows) {
 				values.add(window.millis(i));
 			}
-			medians[i] = median(values);
+			medians[i] = JmhResults.median(values);
 		}
 		return medians;
 	}
@@ -240,15 +237,8 @@ public final class TailLatencyTrials {
 		return pairs;
 	}
 
-	static double median(List<Double> values) {
-		List<Double> sorted = new ArrayList<>(values);
-		Collections.sort(sorted);
-		int n = sorted.size();
-		return (n % 2 == 1) ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
-	}
-
 	private static String ratio(List<Double> ratios) {
-		return String.format(Locale.ROOT, "%.2f× (%.2f–%.2f)", median(ratios), Collections.min(ratios),
+		return String.format(Locale.ROOT, "%.2f× (%.2f–%.2f)", JmhResults.median(ratios), Collections.min(ratios),
 				Collections.max(ratios));
 	}
 
