@@ -5,6 +5,7 @@ import io.github.leanscrape.serve.ScrapeResponder;
 import io.github.leanscrape.web.ScrapeEndpointPaths;
 import io.github.leanscrape.web.reactive.ScrapeBodyHttpMessageWriter;
 import io.github.leanscrape.web.reactive.ScrapeNegotiationWebFilter;
+import io.github.leanscrape.web.reactive.ScrapeScheduler;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -13,9 +14,11 @@ import org.springframework.boot.actuate.autoconfigure.web.ManagementContextType;
 import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusScrapeEndpoint;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.codec.ServerCodecConfigurer;
 import org.springframework.web.reactive.DispatcherHandler;
@@ -43,8 +46,21 @@ public final class LeanscrapeReactiveManagementContextConfiguration {
 	}
 
 	@Bean
-	WebFluxConfigurer leanscrapeWebFluxConfigurer(ObjectProvider<ScrapeResponder> responder) {
-		ScrapeBodyHttpMessageWriter writer = new ScrapeBodyHttpMessageWriter(responder);
+	@ConditionalOnThreading(Threading.PLATFORM)
+	ScrapeScheduler leanscrapeScrapeScheduler() {
+		return ScrapeScheduler.platformThreads();
+	}
+
+	@Bean
+	@ConditionalOnThreading(Threading.VIRTUAL)
+	ScrapeScheduler leanscrapeVirtualThreadScrapeScheduler() {
+		return ScrapeScheduler.virtualThreads();
+	}
+
+	@Bean
+	WebFluxConfigurer leanscrapeWebFluxConfigurer(ObjectProvider<ScrapeResponder> responder,
+			ScrapeScheduler scheduler) {
+		ScrapeBodyHttpMessageWriter writer = new ScrapeBodyHttpMessageWriter(responder, scheduler);
 		return new WebFluxConfigurer() {
 
 			@Override

@@ -55,6 +55,18 @@ public final class SizeHints {
 	}
 
 	/**
+	 * Return the size to expect for the next scrape of a kind, or, for a kind not seen
+	 * yet, the largest size seen of any kind: what a memory limit must expect before it
+	 * knows better.
+	 * @param kind the kind of scrape
+	 * @return the expected size in bytes
+	 */
+	public synchronized long expectedSizeOrLargest(BodyKind kind) {
+		Long last = this.sizes.get(kind);
+		return ((last != null) ? last : this.largest) + this.headroom;
+	}
+
+	/**
 	 * Record the size of a finished scrape and adjust the pool's retain limit to the sum
 	 * of the expected sizes of all kinds remembered.
 	 * @param kind the kind of scrape

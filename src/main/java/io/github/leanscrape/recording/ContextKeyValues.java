@@ -28,6 +28,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class ContextKeyValues {
 
+	/** The private field of {@code Observation.Context} that holds the key values. */
+	static final String LOW_CARDINALITY_FIELD = "lowCardinalityKeyValues";
+
 	private static final @Nullable VarHandle LOW_CARDINALITY = lowCardinalityHandle();
 
 	/**
@@ -85,7 +88,7 @@ final class ContextKeyValues {
 	private static @Nullable VarHandle lowCardinalityHandle() {
 		try {
 			VarHandle handle = MethodHandles.privateLookupIn(Observation.Context.class, MethodHandles.lookup())
-				.findVarHandle(Observation.Context.class, "lowCardinalityKeyValues", Map.class);
+				.findVarHandle(Observation.Context.class, LOW_CARDINALITY_FIELD, Map.class);
 			return holdsWhatIsAdded(handle) ? handle : null;
 		}
 		catch (ReflectiveOperationException | RuntimeException ex) {

@@ -42,6 +42,16 @@ final class ObservationBypassCheck {
 	/** Spring Boot's filter and predicate from {@code management.observations.*}. */
 	private static final String SPRING_BOOT_PROPERTIES_FILTER = "org.springframework.boot.micrometer.observation.autoconfigure.PropertiesObservationFilterPredicate";
 
+	/**
+	 * The private fields of the registry's configuration read here: its handlers, filters
+	 * and predicates, which the configuration has no public accessors for.
+	 */
+	static final String HANDLERS = "observationHandlers";
+
+	static final String FILTERS = "observationFilters";
+
+	static final String PREDICATES = "observationPredicates";
+
 	/** What {@code ObservationRegistry.create()} returns; its class is not public. */
 	private static final String SIMPLE_REGISTRY = "io.micrometer.observation.SimpleObservationRegistry";
 
@@ -66,9 +76,9 @@ final class ObservationBypassCheck {
 			return "the observation registry is not Micrometer's simple registry with handlers";
 		}
 		ObservationRegistry.ObservationConfig config = registry.observationConfig();
-		List<?> handlers = read(config, "observationHandlers");
-		List<?> filters = read(config, "observationFilters");
-		List<?> predicates = read(config, "observationPredicates");
+		List<?> handlers = read(config, HANDLERS);
+		List<?> filters = read(config, FILTERS);
+		List<?> predicates = read(config, PREDICATES);
 		if (handlers == null || filters == null || predicates == null) {
 			return "the observation registry's handlers, filters and predicates cannot be read";
 		}
@@ -116,7 +126,13 @@ final class ObservationBypassCheck {
 		return candidate.getClass().getName().equals(SPRING_BOOT_PROPERTIES_FILTER);
 	}
 
-	private static @Nullable List<?> read(ObservationRegistry.ObservationConfig config, String fieldName) {
+	/**
+	 * Read one of the configuration's collections.
+	 * @param config the configuration
+	 * @param fieldName the field
+	 * @return a copy of the collection, or {@code null} when it cannot be read
+	 */
+	static @Nullable List<?> read(ObservationRegistry.ObservationConfig config, String fieldName) {
 		try {
 			Field field = ObservationRegistry.ObservationConfig.class.getDeclaredField(fieldName);
 			field.setAccessible(true);

@@ -122,7 +122,9 @@ final class RenderAdmission {
 			return 0;
 		}
 		long chunkSize = this.pool.chunkSize();
-		long wanted = chunks(this.sizeHints.expectedSize(kind), chunkSize);
+		// A kind not rendered yet (another format, say) is expected as large as the
+		// largest body: expecting only the headroom would admit it beyond the limit.
+		long wanted = chunks(this.sizeHints.expectedSizeOrLargest(kind), chunkSize);
 		long encoded = 0;
 		for (ContentCoding coding : this.codings) {
 			// Scrapers usually ask for one coding; the largest is reserved.

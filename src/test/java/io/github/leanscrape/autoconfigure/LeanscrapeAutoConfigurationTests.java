@@ -19,10 +19,13 @@ import io.github.leanscrape.serve.ScrapeResponder;
 import io.github.leanscrape.serve.Scraper;
 import io.github.leanscrape.serve.SelfMetrics;
 import io.github.leanscrape.web.reactive.ScrapeNegotiationWebFilter;
+import io.github.leanscrape.web.reactive.ScrapeScheduler;
 import io.github.leanscrape.web.servlet.ScrapeNegotiationFilter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
@@ -290,6 +293,26 @@ class LeanscrapeAutoConfigurationTests {
 				assertThat(context.getBean("leanscrapeWebFluxConfigurer")).isInstanceOf(WebFluxConfigurer.class);
 				assertThat(context).doesNotHaveBean(ScrapeNegotiationFilter.class);
 			});
+	}
+
+	@Test
+	void reactiveScrapesRunOnTheStartersPlatformThreads() {
+		reactiveGlue().run((context) -> assertThat(context.getBean(ScrapeScheduler.class).isVirtual()).isFalse());
+	}
+
+	@Test
+	@EnabledForJreRange(min = JRE.JAVA_21)
+	void reactiveScrapesRunOnVirtualThreadsWhenTheApplicationUsesThem() {
+		reactiveGlue().withPropertyValues("spring.threads.virtual.enabled=true")
+			.run((context) -> assertThat(context.getBean(ScrapeScheduler.class).isVirtual()).isTrue());
+	}
+
+	private static ReactiveWebApplicationContextRunner reactiveGlue() {
+		return new ReactiveWebApplicationContextRunner().withConfiguration(METRICS)
+			.withConfiguration(AutoConfigurations.of(WebFluxAutoConfiguration.class,
+					WebFluxEndpointManagementContextConfiguration.class,
+					LeanscrapeReactiveManagementContextConfiguration.class))
+			.withPropertyValues("management.endpoints.web.exposure.include=prometheus");
 	}
 
 	@Test

@@ -5,6 +5,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
@@ -19,8 +20,11 @@ import java.util.concurrent.TimeoutException;
 
 import io.github.leanscrape.docs.RawOutput;
 import io.github.leanscrape.serve.Deadlines;
+import io.github.leanscrape.support.PinnedVirtualThreads;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,6 +38,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * comes from the application's {@code leanscrape.buffer.leased.peak} gauge and the body
  * size from its {@code leanscrape.scrape.body} summary, both read over HTTP after the
  * storm; the sizes the scrapers received are checked against the latter.
+ * <p>
+ * On Java 21 and later the storm runs again on virtual threads
+ * ({@code spring.threads.virtual.enabled=true}) with Java Flight Recorder on: no virtual
+ * thread may stay pinned to its carrier (over 20 ms) in the starter's code.
  *
  * @author leanscrape
  */
@@ -63,12 +71,23 @@ class BoundedMemoryTests {
 
 	private static final String SCRAPES = "leanscrape_scrapes";
 
-	@Test
-	void scrapeStormIsAnsweredWithinThreeBodiesOfBufferMemory() throws Exception {
-		Path output = Paths.get("target", "load", "bounded-memory-application.log");
+	@ParameterizedTest
+	@EnumSource
+	void scrapeStormIsAnsweredWithinThreeBodiesOfBufferMemory(Threads threads) throws Exception {
+		Assumptions.assumeTrue(threads.runsHere(), "virtual threads need Java 21");
+		Path output = Paths.get("target", "load", "bounded-memory-application-" + threads.id + ".log");
+		Path recording = Paths.get("target", "load", "bounded-memory-" + threads.id + ".jfr").toAbsolutePath();
+		Files.deleteIfExists(recording);
+		List<String> jvmOptions = new ArrayList<>(List.of("-Xmx512m", "-XX:+UseG1GC"));
+		if (threads == Threads.VIRTUAL) {
+			// Java Flight Recorder's default settings record virtual threads pinned for
+			// more than 20 ms.
+			jvmOptions.add("-XX:StartFlightRecording:dumponexit=true,filename=" + recording);
+		}
+		List<String> arguments = new ArrayList<>(List.of("--demo.series=" + SERIES));
+		arguments.addAll(threads.arguments);
 		long started = System.nanoTime();
-		try (DemoProcess demo = DemoProcess.start(List.of("-Xmx512m", "-XX:+UseG1GC"),
-				List.of("--demo.series=" + SERIES), output, STARTUP_TIMEOUT)) {
+		try (DemoProcess demo = DemoProcess.start(jvmOptions, arguments, output, STARTUP_TIMEOUT)) {
 			long startedUp = System.nanoTime();
 			HttpClient client = HttpClient.newBuilder()
 				.version(HttpClient.Version.HTTP_1_1)
@@ -104,7 +123,9 @@ class BoundedMemoryTests {
 					raw.printf("  %s %.0f%n", name, value);
 				}
 			});
-			raw.write("bounded-memory", "./mvnw -B verify -Dtest=BoundedMemoryTests");
+			if (threads == Threads.PLATFORM) {
+				raw.write("bounded-memory", "./mvnw -B verify -Dtest=BoundedMemoryTests");
+			}
 			assertThat(log).doesNotContain("OutOfMemoryError");
 			assertThat(exchanges).hasSize(ROUNDS * SCRAPERS);
 			assertThat(exchanges).allSatisfy((exchange) -> assertThat(exchange.outcome()).isIn("200", "503"));
@@ -114,6 +135,37 @@ class BoundedMemoryTests {
 			assertThat((double) largestReceived).isEqualTo(body);
 			assertThat(peak).isPositive().isLessThanOrEqualTo(3 * body);
 		}
+		if (threads == Threads.VIRTUAL) {
+			assertThat(recording).exists();
+			assertThat(PinnedVirtualThreads.inRecording(recording)).isEmpty();
+		}
+	}
+
+	/**
+	 * The threads the application serves requests on.
+	 */
+	enum Threads {
+
+		PLATFORM("platform-threads", 17),
+
+		VIRTUAL("virtual-threads", 21, "--spring.threads.virtual.enabled=true");
+
+		private final String id;
+
+		private final int minimumJava;
+
+		private final List<String> arguments;
+
+		Threads(String id, int minimumJava, String... arguments) {
+			this.id = id;
+			this.minimumJava = minimumJava;
+			this.arguments = List.of(arguments);
+		}
+
+		boolean runsHere() {
+			return Runtime.version().feature() >= this.minimumJava;
+		}
+
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package io.github.leanscrape.load;
 
+import java.io.File;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -60,12 +61,34 @@ public final class DemoProcess implements AutoCloseable {
 	 */
 	public static DemoProcess start(List<String> jvmOptions, List<String> arguments, Path output,
 			Duration startupTimeout) throws IOException, InterruptedException {
+		return start(jvmOptions, List.of(), arguments, output, startupTimeout);
+	}
+
+	/**
+	 * Start the demo application with more on its class path, ahead of this JVM's, and
+	 * wait until it answers {@code GET /hello}.
+	 * @param jvmOptions options of the child JVM
+	 * @param classPathFirst directories or jars placed before this JVM's class path, the
+	 * output of ahead-of-time processing for example
+	 * @param arguments application arguments
+	 * @param output the file that receives the child's standard output and error
+	 * @param startupTimeout how long the application may take to answer
+	 * @return the running application; close it to stop it
+	 * @throws IOException if the process cannot be started
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	public static DemoProcess start(List<String> jvmOptions, List<Path> classPathFirst, List<String> arguments,
+			Path output, Duration startupTimeout) throws IOException, InterruptedException {
 		int port = freePort();
 		List<String> command = new ArrayList<>();
 		command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
 		command.addAll(jvmOptions);
 		command.add("-cp");
-		command.add(System.getProperty("java.class.path"));
+		StringBuilder classPath = new StringBuilder();
+		for (Path entry : classPathFirst) {
+			classPath.append(entry.toAbsolutePath()).append(File.pathSeparatorChar);
+		}
+		command.add(classPath.append(System.getProperty("java.class.path")).toString());
 		command.add(DemoApplication.class.getName());
 		command.add("--server.port=" + port);
 		command.add("--server.address=127.0.0.1");

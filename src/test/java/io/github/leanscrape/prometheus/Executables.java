@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * Finds the Prometheus executables on the {@code PATH}. These tests do not skip when one
- * is missing: they fail and say what to install.
+ * Finds the executables of the scraping servers on the {@code PATH}. These tests do not
+ * skip when one is missing: they fail and say what to install.
  *
  * @author leanscrape
  */
@@ -19,7 +19,7 @@ final class Executables {
 
 	/**
 	 * Return the executable of that name on the {@code PATH}, or fail the test.
-	 * @param name {@code prometheus} or {@code promtool}
+	 * @param name {@code prometheus}, {@code promtool} or {@code victoria-metrics}
 	 * @return the executable
 	 */
 	static Path require(String name) {
@@ -35,9 +35,10 @@ final class Executables {
 				}
 			}
 		}
-		return fail("'" + name + "' is not on the PATH. These tests run the real Prometheus tools; install them "
-				+ "(Debian and Ubuntu: apt-get install prometheus, which provides prometheus and promtool). "
-				+ ".ci/run installs them.");
+		String installs = name.equals("victoria-metrics") ? "apt-get install victoria-metrics"
+				: "apt-get install prometheus, which provides prometheus and promtool";
+		return fail("'" + name + "' is not on the PATH. These tests run the real scraping servers; install them "
+				+ "(Debian and Ubuntu: " + installs + "). .ci/run installs them.");
 	}
 
 }

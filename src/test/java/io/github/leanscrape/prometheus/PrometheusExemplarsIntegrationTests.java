@@ -72,7 +72,7 @@ class PrometheusExemplarsIntegrationTests {
 			.serviceLevelObjectives(Duration.ofMillis(10), Duration.ofMillis(100))
 			.register(registry)
 			.record(Duration.ofMillis(42));
-		try (PrometheusServer prometheus = PrometheusServer.start(directory, port,
+		try (ScrapingServer prometheus = ScrapingServer.prometheus(directory, port,
 				"--enable-feature=exemplar-storage")) {
 			JsonNode target = prometheus.awaitTargetUp(TIMEOUT);
 			assertThat(target.path("lastError").asString()).isEmpty();

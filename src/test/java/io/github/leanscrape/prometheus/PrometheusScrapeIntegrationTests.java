@@ -4,14 +4,11 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 import io.github.leanscrape.demo.DemoApplication;
-import io.github.leanscrape.demo.DemoMeters;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -48,8 +45,6 @@ class PrometheusScrapeIntegrationTests {
 
 	private static final Duration TARGET_UP_TIMEOUT = Duration.ofSeconds(30);
 
-	private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(10);
-
 	private static @Nullable ConfigurableApplicationContext context;
 
 	private static int port;
@@ -79,22 +74,15 @@ class PrometheusScrapeIntegrationTests {
 		// Scrapes by an earlier server may still finish while this one starts: only those
 		// that began after this point are this server's.
 		long started = System.nanoTime();
-		try (PrometheusServer prometheus = PrometheusServer.start(directory, port, protocol.flags)) {
+		try (ScrapingServer prometheus = ScrapingServer.prometheus(directory, port, protocol.flags)) {
 			JsonNode target = prometheus.awaitTargetUp(TARGET_UP_TIMEOUT);
 			assertThat(target.path("lastError").asString()).isEmpty();
-			assertThat(value(prometheus, "demo_known_counter_total")).isEqualTo(DemoMeters.KNOWN_COUNTER_VALUE);
-			assertThat(value(prometheus, "demo_known_gauge")).isEqualTo(DemoMeters.KNOWN_GAUGE_VALUE);
-			assertThat(buckets(prometheus)).isEqualTo(expectedBuckets());
-			assertThat(quantile(prometheus, DemoMeters.KNOWN_QUANTILE_PERCENTILE))
-				.isEqualTo(DemoMeters.KNOWN_QUANTILE_VALUE);
-			assertThat(value(prometheus, "up")).isEqualTo(1.0);
+			StoredDemoValues stored = new StoredDemoValues(prometheus);
+			stored.assertKnownValues();
 			assertNegotiated(protocol, started);
 			// Every format is written directly: no scrape of the demo, in any format so
 			// far, went to the reference path as a whole.
-			JsonNode fallbacks = prometheus.awaitVector(
-					"leanscrape_fallbacks_total{scope=\"scrape\",job=\"" + PrometheusServer.JOB + "\"}", QUERY_TIMEOUT);
-			assertThat(fallbacks).hasSize(1);
-			assertThat(sampleValue(fallbacks.get(0))).isZero();
+			assertThat(stored.value("leanscrape_fallbacks_total{scope=\"scrape\"}")).isZero();
 		}
 	}
 
@@ -113,72 +101,6 @@ class PrometheusScrapeIntegrationTests {
 			assertThat(exchange.contentType()).as("Content-Type").startsWith(protocol.mediaType);
 			assertThat(exchange.contentEncoding()).as("Content-Encoding").isEqualTo("gzip");
 		});
-	}
-
-	private static double value(PrometheusServer prometheus, String metric) {
-		JsonNode vector = prometheus.awaitVector(metric + "{job=\"" + PrometheusServer.JOB + "\"}", QUERY_TIMEOUT);
-		assertThat(vector).as(metric).hasSize(1);
-		return sampleValue(vector.get(0));
-	}
-
-	private static Map<Double, Double> buckets(PrometheusServer prometheus) {
-		JsonNode vector = prometheus.awaitVector("demo_known_histogram_bucket{job=\"" + PrometheusServer.JOB + "\"}",
-				QUERY_TIMEOUT);
-		Map<Double, Double> buckets = new LinkedHashMap<>();
-		for (JsonNode sample : vector) {
-			// Compared as numbers: how "le" is spelled depends on the format scraped.
-			buckets.put(parseFloat(sample.path("metric").path("le").asString()), sampleValue(sample));
-		}
-		return buckets;
-	}
-
-	private static Map<Double, Double> expectedBuckets() {
-		double[] recordings = DemoMeters.knownHistogramRecordings();
-		Map<Double, Double> expected = new LinkedHashMap<>();
-		for (double boundary : DemoMeters.knownHistogramBoundaries()) {
-			expected.put(boundary, (double) countAtMost(recordings, boundary));
-		}
-		expected.put(Double.POSITIVE_INFINITY, (double) recordings.length);
-		return expected;
-	}
-
-	private static int countAtMost(double[] values, double boundary) {
-		int count = 0;
-		for (double value : values) {
-			if (value <= boundary) {
-				count++;
-			}
-		}
-		return count;
-	}
-
-	private static @Nullable Double quantile(PrometheusServer prometheus, double quantile) {
-		JsonNode vector = prometheus.awaitVector("demo_known_quantile{job=\"" + PrometheusServer.JOB + "\"}",
-				QUERY_TIMEOUT);
-		for (JsonNode sample : vector) {
-			if (parseFloat(sample.path("metric").path("quantile").asString()) == quantile) {
-				return sampleValue(sample);
-			}
-		}
-		return null;
-	}
-
-	private static double sampleValue(JsonNode sample) {
-		// An instant vector's sample is [timestamp, "value"].
-		return parseFloat(sample.path("value").get(1).asString());
-	}
-
-	/**
-	 * Parse a number as Prometheus writes it: Go's float syntax, with {@code +Inf},
-	 * {@code -Inf} and {@code NaN}.
-	 */
-	private static double parseFloat(String value) {
-		return switch (value) {
-			case "+Inf", "Inf" -> Double.POSITIVE_INFINITY;
-			case "-Inf" -> Double.NEGATIVE_INFINITY;
-			case "NaN" -> Double.NaN;
-			default -> Double.parseDouble(value);
-		};
 	}
 
 	/**

@@ -1,6 +1,6 @@
 /**
- * Tests against the real Prometheus: a server scraping the demo application, and
- * {@code promtool}'s lint of the text format.
+ * Tests against real scraping servers: Prometheus and VictoriaMetrics scraping the demo
+ * application, and {@code promtool}'s lint of the text format.
  */
 @NullMarked
 package io.github.leanscrape.prometheus;

@@ -19,6 +19,8 @@ public final class ScrapeGate {
 
 	private volatile boolean failing;
 
+	private volatile String renderingThread = "";
+
 	ScrapeGate(MeterRegistry registry) {
 		Gauge.builder("rich.gate", this, ScrapeGate::pass).register(registry);
 		FunctionCounter.builder("rich.gate.failing", this, ScrapeGate::countOrFail).register(registry);
@@ -49,7 +51,17 @@ public final class ScrapeGate {
 		this.failing = failing;
 	}
 
+	/**
+	 * Return the thread that rendered last, as {@link Thread#toString()} describes it
+	 * ({@code VirtualThread[#…]} for a virtual thread).
+	 * @return the thread's description, empty before the first rendering
+	 */
+	public String renderingThread() {
+		return this.renderingThread;
+	}
+
 	private double pass() {
+		this.renderingThread = Thread.currentThread().toString();
 		this.entered.countDown();
 		try {
 			this.gate.await(30, TimeUnit.SECONDS);

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 
 import io.github.leanscrape.exposition.CardinalityReport;
 import io.github.leanscrape.exposition.ChunkedOutput;
@@ -42,6 +43,8 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 	private final ReferenceRenderer reference;
 
 	private final MeterIndex index;
+
+	private final MicrometerInternals internals;
 
 	private final FallbackPolicy fallbacks;
 
@@ -85,6 +88,7 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 			@Nullable Properties exporterProperties, ReferenceRenderer reference, long cardinalityWarnThreshold) {
 		this.reference = reference;
 		MicrometerInternals internals = new MicrometerInternals(meterRegistry);
+		this.internals = internals;
 		ExporterProperties exporter = ((exporterProperties != null)
 				? PrometheusPropertiesLoader.load(exporterProperties) : PrometheusPropertiesLoader.load())
 			.getExporterProperties();
@@ -126,6 +130,7 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 			this.fallbacks.families(referenceSnapshots.size(), ReferenceFamilies.name(referenceSnapshots.get(0)));
 		}
 		boolean full = includedNames == null;
+		Predicate<String> filter = (includedNames != null) ? includedNames::contains : null;
 		Family[] families = plan.families();
 		Series[][] series = plan.series();
 		FamilyReport[] referenceReports = full ? new FamilyReport[referenceSnapshots.size()] : null;
@@ -136,9 +141,26 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 		try (ScrapeWorkspace workspace = new ScrapeWorkspace(out, exemplars, this.createdInText)) {
 			for (int i = 0; i < families.length; i++) {
 				Family family = families[i];
-				if (includedNames != null && !includedNames.contains(family.name)) {
-					MeterValues.evaluateFunctions(family, series[i]);
+				if (!this.internals.isExported(family.collectorName)) {
+					// Micrometer 1.18 keeps no collector for a meter whose families
+					// client_java refused (a family name another collector has): Spring
+					// Boot's endpoint never writes it.
 					continue;
+				}
+				if (filter != null) {
+					// Spring Boot's endpoint writes what client_java's registry collects:
+					// the collector of an included family may not be collected, and that
+					// of an excluded one may be, whose functions then run.
+					boolean collected = this.referenceFamilies.isCollected(family.collectorName, filter);
+					if (!filter.test(family.name)) {
+						if (collected) {
+							MeterValues.evaluateFunctions(family, series[i]);
+						}
+						continue;
+					}
+					if (!collected) {
+						continue;
+					}
 				}
 				while (next < referenceSnapshots.size()
 						&& ReferenceFamilies.name(referenceSnapshots.get(next)).compareTo(family.name) < 0) {

@@ -76,10 +76,11 @@ final class MeterValues {
 	}
 
 	/**
-	 * Call the functions of an excluded family's function meters. Spring Boot's endpoint
-	 * collects every meter even when a name filter excludes it, so a function that
-	 * throws, or a function counter gone negative, fails its scrape; so it fails here
-	 * too.
+	 * Call the functions of an excluded family's function meters. Where Spring Boot's
+	 * endpoint collects a meter that a name filter excludes (client_java's registry does
+	 * unless the collector names its families, as Micrometer's do from 1.18), a function
+	 * that throws, or a function counter gone negative, fails its scrape; so it fails
+	 * here too.
 	 * @param family the excluded family
 	 * @param series its series
 	 */

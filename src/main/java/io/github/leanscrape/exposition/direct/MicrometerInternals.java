@@ -1,6 +1,5 @@
 package io.github.leanscrape.exposition.direct;
 
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -13,6 +12,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.Collector;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.MetricFamilyDescriptor;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import org.jspecify.annotations.Nullable;
 
@@ -29,20 +29,13 @@ import org.jspecify.annotations.Nullable;
  */
 final class MicrometerInternals {
 
-	private static final String REFERENCE_PATH = "the reference path serves scrapes";
-
-	/**
-	 * The class of the meter registry's collectors (package-private in Micrometer), which
-	 * tells them apart from collectors registered by anything else.
-	 */
-	private static final @Nullable Class<?> MICROMETER_COLLECTOR = Reflection.micrometerClass("MicrometerCollector",
-			REFERENCE_PATH);
-
 	private final @Nullable Map<String, ?> collectorsByName;
 
 	private final @Nullable Collection<?> singleCollectors;
 
 	private final @Nullable Collection<?> multiCollectors;
+
+	private final @Nullable Map<?, ?> registrations;
 
 	private final boolean exemplarsPossible;
 
@@ -50,12 +43,13 @@ final class MicrometerInternals {
 
 	MicrometerInternals(PrometheusMeterRegistry meterRegistry) {
 		PrometheusRegistry prometheusRegistry = meterRegistry.getPrometheusRegistry();
-		this.collectorsByName = read(meterRegistry, PrometheusMeterRegistry.class, "collectorMap", Map.class);
-		this.singleCollectors = read(prometheusRegistry, PrometheusRegistry.class, "collectors", Collection.class);
-		this.multiCollectors = read(prometheusRegistry, PrometheusRegistry.class, "multiCollectors", Collection.class);
-		Field exemplars = Reflection.field(PrometheusMeterRegistry.class, "exemplarSamplerFactory", REFERENCE_PATH);
-		this.exemplarsPossible = (exemplars == null) || Reflection.get(exemplars, meterRegistry) != null;
-		this.config = read(meterRegistry, PrometheusMeterRegistry.class, "prometheusConfig", PrometheusConfig.class);
+		this.collectorsByName = read(InternalMember.METER_REGISTRY_COLLECTORS, meterRegistry, Map.class);
+		this.singleCollectors = read(InternalMember.REGISTRY_COLLECTORS, prometheusRegistry, Collection.class);
+		this.multiCollectors = read(InternalMember.REGISTRY_MULTI_COLLECTORS, prometheusRegistry, Collection.class);
+		this.registrations = read(InternalMember.REGISTRY_REGISTRATIONS, prometheusRegistry, Map.class);
+		this.exemplarsPossible = !InternalMember.METER_REGISTRY_EXEMPLARS.isFound()
+				|| InternalMember.METER_REGISTRY_EXEMPLARS.get(meterRegistry) != null;
+		this.config = read(InternalMember.METER_REGISTRY_CONFIG, meterRegistry, PrometheusConfig.class);
 	}
 
 	/**
@@ -65,7 +59,7 @@ final class MicrometerInternals {
 	 */
 	boolean isUsable() {
 		return this.collectorsByName != null && this.singleCollectors != null && this.multiCollectors != null
-				&& MICROMETER_COLLECTOR != null;
+				&& InternalMember.MICROMETER_COLLECTOR.isFound();
 	}
 
 	/**
@@ -90,7 +84,7 @@ final class MicrometerInternals {
 		Map<String, ?> ours = this.collectorsByName;
 		Collection<?> single = this.singleCollectors;
 		Collection<?> multi = this.multiCollectors;
-		Class<?> micrometerCollector = MICROMETER_COLLECTOR;
+		Class<?> micrometerCollector = InternalMember.MICROMETER_COLLECTOR.owner();
 		if (ours == null || single == null || multi == null || micrometerCollector == null) {
 			return null;
 		}
@@ -138,6 +132,53 @@ final class MicrometerInternals {
 	}
 
 	/**
+	 * Return whether the meter registry's collector of a Prometheus name is registered in
+	 * client_java's registry, so that scrapes write its meters. Micrometer 1.18 keeps no
+	 * collector for a meter whose families client_java refused.
+	 * @param conventionName the name
+	 * @return {@code true} when it is, or when the collectors cannot be read
+	 */
+	boolean isExported(String conventionName) {
+		return this.collectorsByName == null || this.collectorsByName.containsKey(conventionName);
+	}
+
+	/**
+	 * Return the names of the families a collector described when it was registered in
+	 * client_java's registry, by which the registry decides whether a scrape with a name
+	 * filter collects it. A collector describes its families once, when registered:
+	 * families that a Micrometer collector gains later (a timer added under the name of a
+	 * function timer brings a {@code _max} family) are not among them.
+	 * @param collector the collector
+	 * @return the names, empty when it described none or when the registry predates
+	 * descriptions (client_java 1.4)
+	 */
+	List<String> registeredNames(MultiCollector collector) {
+		if (this.registrations == null) {
+			if (!InternalMember.REGISTRY_REGISTRATIONS.isFound() && ReferenceFamilies.COLLECTORS_DESCRIBE_FAMILIES) {
+				// Not readable where it should be: the families described now are the
+				// closest answer.
+				List<String> names = new ArrayList<>();
+				for (MetricFamilyDescriptor descriptor : collector.getMetricFamilyDescriptors()) {
+					names.add(descriptor.getPrometheusName());
+				}
+				return names;
+			}
+			return List.of();
+		}
+		Object registered = this.registrations.get(collector);
+		if (!(registered instanceof List<?> each) || each.isEmpty()) {
+			return List.of();
+		}
+		List<String> names = new ArrayList<>(each.size());
+		for (Object registration : each) {
+			if (InternalMember.REGISTRATION_NAME.get(registration) instanceof String name) {
+				names.add(name);
+			}
+		}
+		return names;
+	}
+
+	/**
 	 * Return whether the registry exports descriptions as help text.
 	 * @param fallback the configuration to ask when the registry's cannot be read
 	 * @return {@code true} when descriptions are exported
@@ -146,8 +187,8 @@ final class MicrometerInternals {
 		return ((this.config != null) ? this.config : fallback).descriptions();
 	}
 
-	private static <T> @Nullable T read(Object target, Class<?> owner, String name, Class<T> type) {
-		Object value = Reflection.get(Reflection.field(owner, name, REFERENCE_PATH), target);
+	private static <T> @Nullable T read(InternalMember member, Object target, Class<T> type) {
+		Object value = member.get(target);
 		return type.isInstance(value) ? type.cast(value) : null;
 	}
 

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.FamilyReport;
@@ -37,6 +38,8 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * @author leanscrape
  */
 final class ReferenceFamilies {
+
+	static final boolean COLLECTORS_DESCRIBE_FAMILIES = describesFamilies();
 
 	private static final byte[] NO_BYTES = new byte[0];
 
@@ -78,12 +81,18 @@ final class ReferenceFamilies {
 			return List.of();
 		}
 		List<MetricSnapshot> snapshots = new ArrayList<>(foreign);
+		// Collected as client_java's registry collects for Spring Boot's endpoint: with
+		// the
+		// name filter, so that a collector may skip the families left out (Micrometer
+		// 1.18
+		// does, and does not build them at all).
+		Predicate<String> filter = (includedNames != null) ? includedNames::contains : null;
 		for (String name : names) {
 			MultiCollector collector = this.internals.collector(name);
-			if (collector == null) {
+			if (collector == null || (filter != null && !mayInclude(collector, filter))) {
 				continue;
 			}
-			for (MetricSnapshot snapshot : collector.collect()) {
+			for (MetricSnapshot snapshot : (filter != null) ? collector.collect(filter) : collector.collect()) {
 				if (includedNames == null || includedNames.contains(name(snapshot))) {
 					snapshots.add(snapshot);
 				}
@@ -97,6 +106,62 @@ final class ReferenceFamilies {
 			}
 		}
 		return snapshots;
+	}
+
+	/**
+	 * Return whether client_java's registry collects the registry's collector of a name
+	 * for a scrape with a name filter: then it builds every family of the collector, also
+	 * those the filter leaves out, and whatever fails in them fails the scrape.
+	 * @param collectorName the collector's name
+	 * @param filter the families to include
+	 * @return {@code true} when the collector is collected
+	 */
+	boolean isCollected(String collectorName, Predicate<String> filter) {
+		MultiCollector collector = this.internals.collector(collectorName);
+		return collector != null && mayInclude(collector, filter);
+	}
+
+	/**
+	 * Return whether a collector may write a family the filter includes, as client_java's
+	 * registry asks before it collects: by the names of the families it described when it
+	 * was registered and the names it gives; a collector that gives none may.
+	 * @param collector the collector
+	 * @param filter the families to include
+	 * @return {@code false} when the registry would not collect it
+	 */
+	private boolean mayInclude(MultiCollector collector, Predicate<String> filter) {
+		List<String> registered = this.internals.registeredNames(collector);
+		List<String> names = collector.getPrometheusNames();
+		if (registered.isEmpty() && names.isEmpty()) {
+			return true;
+		}
+		for (String name : registered) {
+			if (filter.test(name)) {
+				return true;
+			}
+		}
+		for (String name : names) {
+			if (filter.test(name)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Return whether collectors describe their families
+	 * ({@code getMetricFamilyDescriptors}, client_java 1.5 and later; Spring Boot 4.0
+	 * manages 1.4), asked once of a collector of no family, without reflection.
+	 * @return {@code true} when the method exists
+	 */
+	private static boolean describesFamilies() {
+		try {
+			MultiCollector none = MetricSnapshots::new;
+			return none.getMetricFamilyDescriptors() != null;
+		}
+		catch (NoSuchMethodError ex) {
+			return false;
+		}
 	}
 
 	static String name(MetricSnapshot snapshot) {

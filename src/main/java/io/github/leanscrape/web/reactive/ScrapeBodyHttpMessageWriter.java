@@ -16,7 +16,6 @@ import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.SignalType;
-import reactor.core.scheduler.Schedulers;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.ResolvableType;
@@ -32,10 +31,10 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 
 /**
  * Serves the endpoint's pending scrape on the reactive stack: reads the scrape timeout
- * and the accepted encodings from the request, serves the scrape off the event loop, and
- * writes buffers that wrap the pooled chunks (no copy). When the write completes, fails,
- * or is cancelled because the client went away, the response goes back to the responder,
- * which records it and releases the scrape.
+ * and the accepted encodings from the request, serves the scrape off the event loop (on
+ * the {@link ScrapeScheduler}), and writes buffers that wrap the pooled chunks (no copy).
+ * When the write completes, fails, or is cancelled because the client went away, the
+ * response goes back to the responder, which records it and releases the scrape.
  *
  * @author leanscrape
  */
@@ -43,12 +42,16 @@ public final class ScrapeBodyHttpMessageWriter implements HttpMessageWriter<Pend
 
 	private final ObjectProvider<ScrapeResponder> responder;
 
+	private final ScrapeScheduler scheduler;
+
 	/**
 	 * Create a new writer.
 	 * @param responder the responder, looked up when the first scrape is written
+	 * @param scheduler the threads that serve scrapes
 	 */
-	public ScrapeBodyHttpMessageWriter(ObjectProvider<ScrapeResponder> responder) {
+	public ScrapeBodyHttpMessageWriter(ObjectProvider<ScrapeResponder> responder, ScrapeScheduler scheduler) {
 		this.responder = responder;
+		this.scheduler = scheduler;
 	}
 
 	@Override
@@ -82,7 +85,7 @@ public final class ScrapeBodyHttpMessageWriter implements HttpMessageWriter<Pend
 		ScrapeResponder responder = this.responder.getObject();
 		// Serving may render, or wait for another rendering: never on an event loop.
 		return Mono.fromCallable(() -> responder.respond(pending, acceptEncoding, timeout))
-			.subscribeOn(Schedulers.boundedElastic())
+			.subscribeOn(this.scheduler.scheduler())
 			.flatMap((response) -> write(response, mediaType, message, responder.compresses())
 				.doFinally((signal) -> responder.finish(response, signal != SignalType.ON_COMPLETE)))
 			// Cancelled before a response was made: nothing was recorded, the scrape

@@ -92,9 +92,17 @@ class DirectCustomMeterTests {
 			.builder("twice", Meter.Type.OTHER,
 					List.of(new Measurement(() -> 1.0, Statistic.COUNT), new Measurement(() -> 2.0, Statistic.COUNT)))
 			.register(registry);
-		Meter.builder("statistic.tagged", Meter.Type.OTHER, List.of(new Measurement(() -> 1.0, Statistic.VALUE)))
-			.tag("statistic", "mine")
-			.register(registry);
+		Meter.Builder tagged = Meter
+			.builder("statistic.tagged", Meter.Type.OTHER, List.of(new Measurement(() -> 1.0, Statistic.VALUE)))
+			.tag("statistic", "mine");
+		try {
+			tagged.register(registry);
+		}
+		catch (IllegalArgumentException ex) {
+			// Micrometer 1.18 refuses such a meter when it is registered (1.17 registers
+			// it
+			// and fails every scrape): either way, both endpoints must answer alike.
+		}
 		DirectRenderer renderer = renderer(registry);
 		PrometheusScrapeEndpoint boot = new PrometheusScrapeEndpoint(registry.getPrometheusRegistry(), PROPERTIES);
 		for (PrometheusOutputFormat format : PrometheusOutputFormat.values()) {

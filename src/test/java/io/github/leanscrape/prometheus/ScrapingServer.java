@@ -18,25 +18,29 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * A real Prometheus server in its own process, on a free port of the loopback interface,
- * with its configuration and storage in a directory of the test's, scraping one target
- * every second.
+ * A real scraping server in its own process, Prometheus or VictoriaMetrics, on a free
+ * port of the loopback interface, with its configuration and storage in a directory of
+ * the test's, scraping one target every second, and queried through the Prometheus HTTP
+ * API that both serve.
  *
  * @author leanscrape
  */
-final class PrometheusServer implements AutoCloseable {
+final class ScrapingServer implements AutoCloseable {
 
 	static final String JOB = "leanscrape-demo";
 
 	private static final Duration POLL_INTERVAL = Duration.ofMillis(100);
 
 	private static final int LOG_TAIL_LINES = 40;
+
+	private final String name;
 
 	private final Process process;
 
@@ -46,7 +50,8 @@ final class PrometheusServer implements AutoCloseable {
 
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-	private PrometheusServer(Process process, Path log, int port) {
+	private ScrapingServer(String name, Process process, Path log, int port) {
+		this.name = name;
 		this.process = process;
 		this.log = log;
 		this.base = URI.create("http://127.0.0.1:" + port);
@@ -60,19 +65,10 @@ final class PrometheusServer implements AutoCloseable {
 	 * @return the running server; close it to stop it
 	 * @throws IOException if the files cannot be written or the process not started
 	 */
-	static PrometheusServer start(Path directory, int targetPort, String... flags) throws IOException {
+	static ScrapingServer prometheus(Path directory, int targetPort, String... flags) throws IOException {
 		Path executable = Executables.require("prometheus");
 		Path config = directory.resolve("prometheus.yml");
-		Files.writeString(config, """
-				global:
-				  scrape_interval: 1s
-				  scrape_timeout: 1s
-				scrape_configs:
-				  - job_name: %s
-				    metrics_path: /actuator/prometheus
-				    static_configs:
-				      - targets: ['127.0.0.1:%d']
-				""".formatted(JOB, targetPort));
+		Files.writeString(config, configuration(targetPort, ""));
 		int port = freePort();
 		List<String> command = new ArrayList<>();
 		command.add(executable.toString());
@@ -80,17 +76,56 @@ final class PrometheusServer implements AutoCloseable {
 		command.add("--storage.tsdb.path=" + directory.resolve("data"));
 		command.add("--web.listen-address=127.0.0.1:" + port);
 		command.addAll(List.of(flags));
-		Path log = directory.resolve("prometheus.log");
+		return start("Prometheus", command, directory.resolve("prometheus.log"), port);
+	}
+
+	/**
+	 * Start VictoriaMetrics (single node), which scrapes with its own client and parser.
+	 * It asks for text 0.0.4 unless told otherwise.
+	 * @param directory a directory for the configuration, storage and log
+	 * @param targetPort the port of the application to scrape on 127.0.0.1
+	 * @param accept the {@code Accept} header its scrapes send instead of its own, or
+	 * {@code null}
+	 * @return the running server; close it to stop it
+	 * @throws IOException if the files cannot be written or the process not started
+	 */
+	static ScrapingServer victoriaMetrics(Path directory, int targetPort, @Nullable String accept) throws IOException {
+		Path executable = Executables.require("victoria-metrics");
+		Path config = directory.resolve("scrape.yml");
+		String headers = (accept != null) ? "    headers: ['Accept: " + accept + "']\n" : "";
+		Files.writeString(config, configuration(targetPort, headers));
+		int port = freePort();
+		List<String> command = List.of(executable.toString(), "-promscrape.config=" + config,
+				"-storageDataPath=" + directory.resolve("data"), "-httpListenAddr=127.0.0.1:" + port,
+				// Answer queries with the newest samples, not those of 30 s ago.
+				"-search.latencyOffset=0s");
+		return start("VictoriaMetrics", command, directory.resolve("victoria-metrics.log"), port);
+	}
+
+	private static String configuration(int targetPort, String jobSettings) {
+		return """
+				global:
+				  scrape_interval: 1s
+				  scrape_timeout: 1s
+				scrape_configs:
+				  - job_name: %s
+				    metrics_path: /actuator/prometheus
+				%s    static_configs:
+				      - targets: ['127.0.0.1:%d']
+				""".formatted(JOB, jobSettings, targetPort);
+	}
+
+	private static ScrapingServer start(String name, List<String> command, Path log, int port) throws IOException {
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 		try {
-			// Prometheus reads nothing from its standard input.
+			// Neither server reads anything from its standard input.
 			process.getOutputStream().close();
 		}
 		catch (IOException ex) {
 			process.destroyForcibly();
 			throw ex;
 		}
-		return new PrometheusServer(process, log, port);
+		return new ScrapingServer(name, process, log, port);
 	}
 
 	private static int freePort() throws IOException {
@@ -158,7 +193,7 @@ final class PrometheusServer implements AutoCloseable {
 		Exception lastFailure = null;
 		while (true) {
 			if (!this.process.isAlive()) {
-				return fail("Prometheus exited with " + this.process.exitValue() + " while waiting for " + what
+				return fail(this.name + " exited with " + this.process.exitValue() + " while waiting for " + what
 						+ logTail());
 			}
 			try {
@@ -198,28 +233,28 @@ final class PrometheusServer implements AutoCloseable {
 	}
 
 	/**
-	 * Return the end of Prometheus's log, for failure messages.
+	 * Return the end of the server's log, for failure messages.
 	 * @return the last lines of the log, on lines of their own
 	 */
 	String logTail() {
 		try {
 			List<String> lines = Files.readAllLines(this.log);
 			List<String> tail = lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size());
-			return "\nPrometheus log (last " + tail.size() + " lines):\n" + String.join("\n", tail);
+			return "\n" + this.name + " log (last " + tail.size() + " lines):\n" + String.join("\n", tail);
 		}
 		catch (IOException | UncheckedIOException ex) {
-			return "\n(Prometheus log unreadable: " + ex + ")";
+			return "\n(" + this.name + " log unreadable: " + ex + ")";
 		}
 	}
 
 	/**
-	 * Stop Prometheus and wait for it to be gone.
+	 * Stop the server and wait for it to be gone.
 	 */
 	@Override
 	public void close() throws InterruptedException {
 		this.process.destroyForcibly();
 		if (!this.process.waitFor(30, TimeUnit.SECONDS)) {
-			fail("Prometheus (pid " + this.process.pid() + ") did not exit");
+			fail(this.name + " (pid " + this.process.pid() + ") did not exit");
 		}
 	}
 

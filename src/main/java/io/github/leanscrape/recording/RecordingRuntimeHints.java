@@ -1,0 +1,33 @@
+package io.github.leanscrape.recording;
+
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.RuntimeHintsRegistrar;
+
+/**
+ * Registers for reflection, in a native image, what request recording reads of
+ * Micrometer's observation internals: the context's map of low-cardinality key values
+ * ({@link ContextKeyValues}; registering the type also lets its public accessors be
+ * looked up), and the registry configuration's handlers, filters and predicates
+ * ({@link ObservationBypassCheck}). Without them, recording falls back to the public
+ * copies and keeps every observation.
+ *
+ * @author leanscrape
+ */
+class RecordingRuntimeHints implements RuntimeHintsRegistrar {
+
+	@Override
+	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
+		hints.reflection()
+			.registerType(Observation.Context.class, (type) -> type.withField(ContextKeyValues.LOW_CARDINALITY_FIELD));
+		hints.reflection()
+			.registerType(ObservationRegistry.ObservationConfig.class,
+					(type) -> type.withField(ObservationBypassCheck.HANDLERS)
+						.withField(ObservationBypassCheck.FILTERS)
+						.withField(ObservationBypassCheck.PREDICATES));
+	}
+
+}

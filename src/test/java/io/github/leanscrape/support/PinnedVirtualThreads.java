@@ -1,0 +1,112 @@
+package io.github.leanscrape.support;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordingFile;
+import jdk.jfr.consumer.RecordingStream;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Virtual threads pinned to their carrier by the starter's code, as Java Flight Recorder
+ * sees them ({@code jdk.VirtualThreadPinned}, recorded over a threshold, 20 ms in its
+ * default settings): a pinned virtual thread keeps its carrier from every other one, so
+ * that a few of them stall the server. A pinning counts as the starter's when the first
+ * frame below the JDK's own is the starter's: the starter holds the monitor, or called
+ * what cannot unmount.
+ */
+public final class PinnedVirtualThreads implements AutoCloseable {
+
+	private static final String EVENT = "jdk.VirtualThreadPinned";
+
+	private static final String STARTER = "io.github.leanscrape.";
+
+	private static final int FRAMES_SHOWN = 8;
+
+	private final RecordingStream stream = new RecordingStream();
+
+	private final List<String> pinned = new CopyOnWriteArrayList<>();
+
+	/**
+	 * Record, in this JVM, from now until closed.
+	 * @param threshold the shortest pinning recorded
+	 */
+	public PinnedVirtualThreads(Duration threshold) {
+		this.stream.enable(EVENT).withThreshold(threshold).withStackTrace();
+		this.stream.onEvent(EVENT, (event) -> {
+			String description = starters(event);
+			if (description != null) {
+				this.pinned.add(description);
+			}
+		});
+		this.stream.startAsync();
+	}
+
+	/**
+	 * Return the starter's pinnings seen so far.
+	 * @return each with its duration, reason and first frames
+	 */
+	public List<String> pinned() {
+		return List.copyOf(this.pinned);
+	}
+
+	/**
+	 * Return the starter's pinnings in a recording file.
+	 * @param recording the file
+	 * @return each with its duration, reason and first frames
+	 * @throws IOException if the file cannot be read
+	 */
+	public static List<String> inRecording(Path recording) throws IOException {
+		List<String> pinned = new ArrayList<>();
+		for (RecordedEvent event : RecordingFile.readAllEvents(recording)) {
+			if (event.getEventType().getName().equals(EVENT)) {
+				String description = starters(event);
+				if (description != null) {
+					pinned.add(description);
+				}
+			}
+		}
+		return pinned;
+	}
+
+	private static @Nullable String starters(RecordedEvent event) {
+		if (event.getStackTrace() == null) {
+			return null;
+		}
+		List<RecordedFrame> frames = event.getStackTrace().getFrames();
+		for (RecordedFrame frame : frames) {
+			String type = frame.getMethod().getType().getName();
+			if (type.startsWith("java.") || type.startsWith("jdk.") || type.startsWith("sun.")) {
+				continue;
+			}
+			if (!type.startsWith(STARTER)) {
+				return null;
+			}
+			StringBuilder description = new StringBuilder().append(event.getDuration());
+			if (event.hasField("pinnedReason")) {
+				description.append(" (").append(event.getString("pinnedReason")).append(')');
+			}
+			for (int i = 0; i < Math.min(FRAMES_SHOWN, frames.size()); i++) {
+				RecordedFrame shown = frames.get(i);
+				description.append("\n  at ")
+					.append(shown.getMethod().getType().getName())
+					.append('.')
+					.append(shown.getMethod().getName());
+			}
+			return description.toString();
+		}
+		return null;
+	}
+
+	@Override
+	public void close() {
+		this.stream.close();
+	}
+
+}
