@@ -55,6 +55,15 @@ public final class SizeHints {
 	}
 
 	/**
+	 * Return whether a scrape of a kind has been recorded.
+	 * @param kind the kind of scrape
+	 * @return {@code true} when its size is known
+	 */
+	public synchronized boolean isKnown(BodyKind kind) {
+		return this.sizes.containsKey(kind);
+	}
+
+	/**
 	 * Return the size to expect for the next scrape of a kind, or, for a kind not seen
 	 * yet, the largest size seen of any kind: what a memory limit must expect before it
 	 * knows better.

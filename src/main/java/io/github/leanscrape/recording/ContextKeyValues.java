@@ -80,7 +80,9 @@ final class ContextKeyValues {
 			Method method = type.getMethod(name, parameterTypes);
 			return method.getDeclaringClass() == Observation.Context.class;
 		}
-		catch (NoSuchMethodException ex) {
+		catch (NoSuchMethodException | LinkageError ex) {
+			// A native image without reflection metadata for this context class: the
+			// public copy is read instead.
 			return false;
 		}
 	}

@@ -11,7 +11,8 @@ import org.springframework.aot.hint.RuntimeHintsRegistrar;
  * Registers for reflection, in a native image, what request recording reads of
  * Micrometer's observation internals: the context's map of low-cardinality key values
  * ({@link ContextKeyValues}; registering the type also lets its public accessors be
- * looked up), and the registry configuration's handlers, filters and predicates
+ * looked up, not those of its subclasses, whose observations read the public copy in a
+ * native image), and the registry configuration's handlers, filters and predicates
  * ({@link ObservationBypassCheck}). Without them, recording falls back to the public
  * copies and keeps every observation.
  *

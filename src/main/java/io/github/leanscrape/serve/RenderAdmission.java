@@ -127,8 +127,12 @@ final class RenderAdmission {
 		long wanted = chunks(this.sizeHints.expectedSizeOrLargest(kind), chunkSize);
 		long encoded = 0;
 		for (ContentCoding coding : this.codings) {
-			// Scrapers usually ask for one coding; the largest is reserved.
-			encoded = Math.max(encoded, chunks(this.sizeHints.expectedSize(kind.encoded(coding)), chunkSize));
+			// Scrapers usually ask for one coding; the largest is reserved. A coding not
+			// seen yet for this kind is expected as large as the body itself.
+			BodyKind encodedKind = kind.encoded(coding);
+			long expected = this.sizeHints.isKnown(encodedKind) ? this.sizeHints.expectedSize(encodedKind)
+					: this.sizeHints.expectedSizeOrLargest(kind);
+			encoded = Math.max(encoded, chunks(expected, chunkSize));
 		}
 		wanted += encoded;
 		long limit = (long) (this.maxHeldBodies * chunks(largest, chunkSize));

@@ -1,6 +1,5 @@
 package io.github.leanscrape.demo;
 
-import java.io.File;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -9,8 +8,11 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -22,9 +24,15 @@ import io.github.leanscrape.load.DemoProcess;
 import io.github.leanscrape.support.HttpScraper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.aot.hint.FieldHint;
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.boot.SpringApplicationAotProcessor;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
+import org.springframework.core.io.support.SpringFactoriesLoader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,6 +53,8 @@ class DemoAotTests {
 
 	private static final Duration AOT_TIMEOUT = Duration.ofMinutes(3);
 
+	private static final String AOT_FACTORIES = "META-INF/spring/aot.factories";
+
 	@Test
 	void theProcessedDemoScrapesDirectlyAndAsSpringBootDoes(@TempDir Path directory) throws Exception {
 		Path sources = directory.resolve("sources");
@@ -52,9 +62,14 @@ class DemoAotTests {
 		Path classes = directory.resolve("classes");
 		process(directory, sources, resources, classes);
 		compile(sources, classes);
-		assertThat(reachabilityMetadata(resources)).contains("io.micrometer.prometheusmetrics.PrometheusMeterRegistry",
-				"collectorMap", "io.prometheus.metrics.model.registry.PrometheusRegistry", "multiCollectors",
-				"lowCardinalityKeyValues");
+		Map<String, Set<String>> reflected = reflectedFields(resources);
+		RuntimeHints starters = startersHints();
+		assertThat(starters.reflection().typeHints()).isNotEmpty().allSatisfy((type) -> {
+			String name = type.getType().getName();
+			assertThat(reflected).as("types in the native-image metadata").containsKey(name);
+			assertThat(reflected.get(name)).as("fields of " + name)
+				.containsAll(type.fields().map(FieldHint::getName).toList());
+		});
 		String processed;
 		try (DemoProcess demo = DemoProcess.start(List.of("-Xmx256m", "-Dspring.aot.enabled=true"),
 				List.of(classes, resources), ARGUMENTS, directory.resolve("demo-aot.log"), Duration.ofMinutes(2))) {
@@ -137,14 +152,49 @@ class DemoAotTests {
 		assertThat(compiler.run(null, null, null, arguments.toArray(new String[0]))).isZero();
 	}
 
-	private static String reachabilityMetadata(Path resources) throws IOException {
-		StringBuilder all = new StringBuilder();
-		try (Stream<Path> files = Files.walk(resources.resolve("META-INF").resolve("native-image"))) {
-			for (Path file : (Iterable<Path>) files.filter((each) -> each.toString().endsWith(".json"))::iterator) {
-				all.append(Files.readString(file)).append(File.separatorChar);
+	/**
+	 * Return the hints of the starter's own registrars, as {@code aot.factories} lists
+	 * them.
+	 */
+	private static RuntimeHints startersHints() {
+		RuntimeHints hints = new RuntimeHints();
+		for (RuntimeHintsRegistrar registrar : SpringFactoriesLoader.forResourceLocation(AOT_FACTORIES)
+			.load(RuntimeHintsRegistrar.class)) {
+			if (registrar.getClass().getName().startsWith("io.github.leanscrape.")) {
+				registrar.registerHints(hints, DemoAotTests.class.getClassLoader());
 			}
 		}
-		return all.toString();
+		return hints;
+	}
+
+	/**
+	 * Read the fields registered for reflection in the generated native-image metadata,
+	 * by type: every JSON object with a type name ({@code type}, or {@code name} in the
+	 * older format) and a {@code fields} array, wherever it is.
+	 */
+	private static Map<String, Set<String>> reflectedFields(Path resources) throws IOException {
+		Map<String, Set<String>> reflected = new HashMap<>();
+		try (Stream<Path> files = Files.walk(resources.resolve("META-INF").resolve("native-image"))) {
+			for (Path file : (Iterable<Path>) files.filter((each) -> each.toString().endsWith(".json"))::iterator) {
+				collect(JsonMapper.shared().readTree(Files.readString(file)), reflected);
+			}
+		}
+		return reflected;
+	}
+
+	private static void collect(JsonNode node, Map<String, Set<String>> reflected) {
+		if (node.isObject()) {
+			JsonNode type = node.has("type") ? node.get("type") : node.get("name");
+			if (type != null && type.isString()) {
+				Set<String> fields = reflected.computeIfAbsent(type.asString(), (key) -> new HashSet<>());
+				for (JsonNode field : node.path("fields")) {
+					fields.add(field.path("name").asString());
+				}
+			}
+		}
+		for (JsonNode child : node) {
+			collect(child, reflected);
+		}
 	}
 
 	/**

@@ -29,6 +29,8 @@ public final class PinnedVirtualThreads implements AutoCloseable {
 
 	private static final int FRAMES_SHOWN = 8;
 
+	private static final Duration FLUSH_WAIT = Duration.ofMillis(2500);
+
 	private final RecordingStream stream = new RecordingStream();
 
 	private final List<String> pinned = new CopyOnWriteArrayList<>();
@@ -49,10 +51,17 @@ public final class PinnedVirtualThreads implements AutoCloseable {
 	}
 
 	/**
-	 * Return the starter's pinnings seen so far.
+	 * Return the starter's pinnings seen so far, after waiting for the recorder to hand
+	 * over what it holds (it flushes about once a second).
 	 * @return each with its duration, reason and first frames
 	 */
 	public List<String> pinned() {
+		try {
+			Thread.sleep(FLUSH_WAIT.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 		return List.copyOf(this.pinned);
 	}
 

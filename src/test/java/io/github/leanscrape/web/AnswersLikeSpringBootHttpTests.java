@@ -5,16 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.leanscrape.support.HttpScraper;
-import io.github.leanscrape.support.ScrapeTestApplication;
+import io.github.leanscrape.support.WithAndWithoutStarter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,22 +25,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AnswersLikeSpringBootHttpTests {
 
-	private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
+	private final List<WithAndWithoutStarter> applications = new ArrayList<>();
 
 	private final List<Server> servers = new ArrayList<>();
 
 	@BeforeAll
 	void start() {
 		for (String stack : List.of("servlet", "reactive")) {
-			int leanscrape = port(start(stack, true));
-			int boot = port(start(stack, false));
-			this.servers.add(new Server(stack, new HttpScraper(leanscrape), new HttpScraper(boot)));
+			WithAndWithoutStarter applications = WithAndWithoutStarter.start(stack);
+			this.applications.add(applications);
+			this.servers.add(new Server(stack, new HttpScraper(applications.leanscrapePort()),
+					new HttpScraper(applications.springBootPort())));
 		}
 	}
 
 	@AfterAll
 	void stop() {
-		this.contexts.forEach(ConfigurableApplicationContext::close);
+		this.applications.forEach(WithAndWithoutStarter::close);
 	}
 
 	@ParameterizedTest
@@ -78,20 +75,6 @@ class AnswersLikeSpringBootHttpTests {
 			assertThat(leanscrape.statusCode()).as(server.stack + ", Range: " + range).isEqualTo(boot.statusCode());
 			assertThat(leanscrape.body()).as(server.stack + ", Range: " + range).isEqualTo(boot.body());
 		}
-	}
-
-	private ConfigurableApplicationContext start(String stack, boolean leanscrape) {
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(ScrapeTestApplication.class)
-			.properties("spring.main.web-application-type=" + stack, "server.port=0", "server.address=127.0.0.1",
-					"management.endpoints.web.exposure.include=prometheus", "leanscrape.enabled=" + leanscrape,
-					"spring.main.banner-mode=off")
-			.run();
-		this.contexts.add(context);
-		return context;
-	}
-
-	private static int port(ConfigurableApplicationContext context) {
-		return ((WebServerApplicationContext) context).getWebServer().getPort();
 	}
 
 	private record Server(String stack, HttpScraper leanscrape, HttpScraper boot) {

@@ -11,17 +11,13 @@ import java.util.Locale;
 import java.util.Random;
 
 import io.github.leanscrape.support.HttpScraper;
-import io.github.leanscrape.support.ScrapeTestApplication;
+import io.github.leanscrape.support.WithAndWithoutStarter;
 import io.github.leanscrape.support.ZstdTool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -80,26 +76,27 @@ class BadInputFuzzHttpTests {
 	private static final String[] OTHER_PARAMETERS = { "foo=bar", "debug=text", "includedNames=", "format=json",
 			"name%5B%5D=", "x" };
 
-	private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
-
-	private final List<Stack> stacks = new ArrayList<>();
+	private final List<WithAndWithoutStarter> stacks = new ArrayList<>();
 
 	@BeforeAll
 	void start() {
 		for (String stack : List.of("servlet", "reactive")) {
-			this.stacks.add(new Stack(stack, port(start(stack, true)), port(start(stack, false))));
+			this.stacks.add(WithAndWithoutStarter.start(stack));
 		}
 	}
 
 	@AfterAll
 	void stop() {
-		this.contexts.forEach(ConfigurableApplicationContext::close);
+		this.stacks.forEach(WithAndWithoutStarter::close);
 	}
 
 	@ParameterizedTest
 	@ValueSource(strings = { "servlet", "reactive" })
 	void randomRequestsGetWhatSpringBootGivesOrADocumentedDifference(String stackName) {
-		Stack stack = this.stacks.stream().filter((each) -> each.name.equals(stackName)).findFirst().orElseThrow();
+		WithAndWithoutStarter stack = this.stacks.stream()
+			.filter((each) -> each.stack().equals(stackName))
+			.findFirst()
+			.orElseThrow();
 		Long only = Long.getLong("leanscrape.fuzz.seed");
 		long master = Long.getLong("leanscrape.fuzz.master", System.nanoTime());
 		Random seeds = new Random(master);
@@ -118,9 +115,9 @@ class BadInputFuzzHttpTests {
 		}
 	}
 
-	private static void check(Stack stack, FuzzedRequest request) {
-		Answer leanscrape = send(stack.leanscrapePort, request.pathAndQuery(), request.headers());
-		Answer boot = send(stack.bootPort, request.springBootPathAndQuery(), request.headers());
+	private static void check(WithAndWithoutStarter stack, FuzzedRequest request) {
+		Answer leanscrape = send(stack.leanscrapePort(), request.pathAndQuery(), request.headers());
+		Answer boot = send(stack.springBootPort(), request.springBootPathAndQuery(), request.headers());
 		int status = leanscrape.status;
 		assertThat(status).as("status").isNotEqualTo(500);
 		if (status == boot.status && status != 200) {
@@ -185,24 +182,6 @@ class BadInputFuzzHttpTests {
 			case "zstd" -> ZstdTool.decode(answer.body);
 			default -> fail("Content-Encoding " + answer.contentEncoding);
 		};
-	}
-
-	private ConfigurableApplicationContext start(String stack, boolean leanscrape) {
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(ScrapeTestApplication.class)
-			.properties("spring.main.web-application-type=" + stack, "server.port=0", "server.address=127.0.0.1",
-					"management.endpoints.web.exposure.include=prometheus", "leanscrape.enabled=" + leanscrape,
-					"spring.main.banner-mode=off")
-			.run();
-		this.contexts.add(context);
-		return context;
-	}
-
-	private static int port(ConfigurableApplicationContext context) {
-		return ((WebServerApplicationContext) context).getWebServer().getPort();
-	}
-
-	private record Stack(String name, int leanscrapePort, int bootPort) {
-
 	}
 
 	private record Answer(int status, String contentType, String contentEncoding, byte[] body) {

@@ -116,7 +116,8 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 		}
 		ScrapePlan plan = this.index.plan();
 		TextFormat textFormat = TextFormat.of(format);
-		if ((textFormat == null || this.createdInText) && !learnCreatedTimestamps(plan, includedNames, textFormat)) {
+		Predicate<String> filter = (includedNames != null) ? includedNames::contains : null;
+		if ((textFormat == null || this.createdInText) && !learnCreatedTimestamps(plan, filter, textFormat)) {
 			renderReference("created timestamps that cannot be read", format, out, includedNames);
 			return;
 		}
@@ -130,7 +131,6 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 			this.fallbacks.families(referenceSnapshots.size(), ReferenceFamilies.name(referenceSnapshots.get(0)));
 		}
 		boolean full = includedNames == null;
-		Predicate<String> filter = (includedNames != null) ? includedNames::contains : null;
 		Family[] families = plan.families();
 		Series[][] series = plan.series();
 		FamilyReport[] referenceReports = full ? new FamilyReport[referenceSnapshots.size()] : null;
@@ -141,26 +141,14 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 		try (ScrapeWorkspace workspace = new ScrapeWorkspace(out, exemplars, this.createdInText)) {
 			for (int i = 0; i < families.length; i++) {
 				Family family = families[i];
-				if (!this.internals.isExported(family.collectorName)) {
-					// Micrometer 1.18 keeps no collector for a meter whose families
-					// client_java refused (a family name another collector has): Spring
-					// Boot's endpoint never writes it.
+				if (!writes(family, filter)) {
+					// The collector of a family left out may still be collected by Spring
+					// Boot's endpoint, whose functions then run.
+					if (filter != null && !filter.test(family.name) && this.internals.isExported(family.collectorName)
+							&& this.referenceFamilies.isCollected(family.collectorName, filter)) {
+						MeterValues.evaluateFunctions(family, series[i]);
+					}
 					continue;
-				}
-				if (filter != null) {
-					// Spring Boot's endpoint writes what client_java's registry collects:
-					// the collector of an included family may not be collected, and that
-					// of an excluded one may be, whose functions then run.
-					boolean collected = this.referenceFamilies.isCollected(family.collectorName, filter);
-					if (!filter.test(family.name)) {
-						if (collected) {
-							MeterValues.evaluateFunctions(family, series[i]);
-						}
-						continue;
-					}
-					if (!collected) {
-						continue;
-					}
 				}
 				while (next < referenceSnapshots.size()
 						&& ReferenceFamilies.name(referenceSnapshots.get(next)).compareTo(family.name) < 0) {
@@ -182,7 +170,7 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 			next++;
 		}
 		if (textFormat == TextFormat.TEXT_004 && this.createdInText) {
-			samples += writeCreatedFamilies(plan, includedNames, referenceSnapshots, out, referenceReports);
+			samples += writeCreatedFamilies(plan, filter, referenceSnapshots, out, referenceReports);
 		}
 		if (textFormat != null) {
 			textFormat.end(out);
@@ -199,7 +187,7 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 	 * family, in the order of the families they belong to, the reference path's among
 	 * them.
 	 * @param plan the scrape's plan
-	 * @param includedNames the families to include, or {@code null} for all
+	 * @param filter the families to include, or {@code null} for all
 	 * @param referenceSnapshots the families the reference path writes, in order
 	 * @param out the output
 	 * @param referenceReports where a full scrape keeps the reference families' figures,
@@ -207,7 +195,7 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 	 * @return the sample lines written
 	 * @throws IOException when client_java's writer fails
 	 */
-	private long writeCreatedFamilies(ScrapePlan plan, @Nullable Set<String> includedNames,
+	private long writeCreatedFamilies(ScrapePlan plan, @Nullable Predicate<String> filter,
 			List<MetricSnapshot> referenceSnapshots, ChunkedOutput out, FamilyReport @Nullable [] referenceReports)
 			throws IOException {
 		Family[] families = plan.families();
@@ -216,7 +204,7 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 		long samples = 0;
 		for (int i = 0; i < families.length; i++) {
 			Family family = families[i];
-			if (!family.kind.hasCreated() || (includedNames != null && !includedNames.contains(family.name))) {
+			if (!family.kind.hasCreated() || !writes(family, filter)) {
 				continue;
 			}
 			while (next < referenceSnapshots.size()
@@ -227,7 +215,7 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 			}
 			long start = out.size();
 			int lines = CreatedLines.writeFamily(family, series[i], this.createdInMillis, out);
-			if (includedNames == null) {
+			if (filter == null) {
 				family.lastLines += lines;
 				family.lastBytes += out.size() - start;
 			}
@@ -245,22 +233,40 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 	 * or, when the text formats write {@code _created} samples, those of all counters,
 	 * summaries and histograms.
 	 * @param plan the scrape's plan
-	 * @param includedNames the families to include, or {@code null} for all
+	 * @param filter the families to include, or {@code null} for all
 	 * @param textFormat the scrape's text format, or {@code null} for protobuf
 	 * @return {@code false} when some could not be learned
 	 */
-	private boolean learnCreatedTimestamps(ScrapePlan plan, @Nullable Set<String> includedNames,
+	private boolean learnCreatedTimestamps(ScrapePlan plan, @Nullable Predicate<String> filter,
 			@Nullable TextFormat textFormat) {
 		Family[] families = plan.families();
 		for (int i = 0; i < families.length; i++) {
 			Family family = families[i];
 			boolean written = (textFormat != null) ? family.kind.hasCreated() : family.kind == SeriesKind.COUNTER;
-			if (written && (includedNames == null || includedNames.contains(family.name))
-					&& !this.createdTimestamps.learn(family, plan.series()[i])) {
+			if (written && writes(family, filter) && !this.createdTimestamps.learn(family, plan.series()[i])) {
 				return false;
 			}
 		}
 		return true;
+	}
+
+	/**
+	 * Return whether Spring Boot's endpoint writes a family in a scrape: its meters'
+	 * collector is in client_java's registry (Micrometer 1.18 keeps none for a meter
+	 * whose families client_java refused, a family name another collector has), and with
+	 * a name filter, the filter includes it and the registry collects its collector (it
+	 * does unless the collector described families at registration, none of them
+	 * included).
+	 * @param family the family
+	 * @param filter the families to include, or {@code null} for all
+	 * @return {@code true} when the family is written
+	 */
+	private boolean writes(Family family, @Nullable Predicate<String> filter) {
+		if (!this.internals.isExported(family.collectorName)) {
+			return false;
+		}
+		return filter == null
+				|| (filter.test(family.name) && this.referenceFamilies.isCollected(family.collectorName, filter));
 	}
 
 	private void renderReference(String reason, PrometheusOutputFormat format, ChunkedOutput out,

@@ -186,7 +186,7 @@ enum InternalMember {
 			field.setAccessible(true);
 			return field;
 		}
-		catch (ReflectiveOperationException | RuntimeException ex) {
+		catch (ReflectiveOperationException | RuntimeException | LinkageError ex) {
 			log().debug("Cannot read " + owner.getName() + "." + name + "; " + consequence, ex);
 			return null;
 		}
