@@ -3,7 +3,6 @@ package io.github.leanscrape.prometheus;
 import java.nio.file.Path;
 import java.time.Duration;
 
-import io.github.leanscrape.demo.DemoApplication;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -16,8 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -41,31 +38,30 @@ class PrometheusExemplarsIntegrationTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-	private static @Nullable ConfigurableApplicationContext context;
+	private static @Nullable RunningDemo demo;
 
 	private static int port;
 
 	@BeforeAll
 	static void startDemo() {
-		ConfigurableApplicationContext started = DemoApplication.application(Tracing.class)
-			.run("--server.port=0", "--server.address=127.0.0.1", "--demo.series=500", "--spring.main.banner-mode=off",
-					"--management.prometheus.metrics.export.properties[io.prometheus.exporter.exemplarsOnAllMetricTypes]=false");
-		context = started;
-		port = ((WebServerApplicationContext) started).getWebServer().getPort();
+		RunningDemo started = RunningDemo.start(500, new Class<?>[] { Tracing.class },
+				"--management.prometheus.metrics.export.properties[io.prometheus.exporter.exemplarsOnAllMetricTypes]=false");
+		demo = started;
+		port = started.port();
 	}
 
 	@AfterAll
 	static void stopDemo() {
-		if (context != null) {
-			context.close();
+		if (demo != null) {
+			demo.close();
 		}
 	}
 
 	@Test
 	void prometheusStoresTheExemplarsOfTheDirectPath(@TempDir Path directory) throws Exception {
-		ConfigurableApplicationContext application = context;
+		RunningDemo application = demo;
 		assertThat(application).isNotNull();
-		MeterRegistry registry = application.getBean(MeterRegistry.class);
+		MeterRegistry registry = application.context().getBean(MeterRegistry.class);
 		// Recorded now, within the exemplars' 70 s retention.
 		Counter.builder("demo.traced.requests").register(registry).increment(3);
 		Timer.builder("demo.traced.calls")

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
-import io.github.leanscrape.demo.DemoApplication;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -22,8 +21,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.JsonNode;
 
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
@@ -45,7 +42,7 @@ class PrometheusScrapeIntegrationTests {
 
 	private static final Duration TARGET_UP_TIMEOUT = Duration.ofSeconds(30);
 
-	private static @Nullable ConfigurableApplicationContext context;
+	private static @Nullable RunningDemo demo;
 
 	private static int port;
 
@@ -53,18 +50,16 @@ class PrometheusScrapeIntegrationTests {
 
 	@BeforeAll
 	static void startDemo() {
-		ConfigurableApplicationContext started = DemoApplication.application(ScrapeRecording.class)
-			.run("--server.port=0", "--server.address=127.0.0.1", "--demo.series=2000",
-					"--spring.main.banner-mode=off");
-		context = started;
-		port = ((WebServerApplicationContext) started).getWebServer().getPort();
-		exchanges = started.getBean(ScrapeRecording.class).exchanges;
+		RunningDemo started = RunningDemo.start(2000, new Class<?>[] { ScrapeRecording.class });
+		demo = started;
+		port = started.port();
+		exchanges = started.context().getBean(ScrapeRecording.class).exchanges;
 	}
 
 	@AfterAll
 	static void stopDemo() {
-		if (context != null) {
-			context.close();
+		if (demo != null) {
+			demo.close();
 		}
 	}
 

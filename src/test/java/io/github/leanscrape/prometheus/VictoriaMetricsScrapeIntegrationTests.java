@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 
-import io.github.leanscrape.demo.DemoApplication;
 import io.github.leanscrape.support.HttpScraper;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
@@ -16,8 +15,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,23 +39,21 @@ class VictoriaMetricsScrapeIntegrationTests {
 
 	private static final String DEMO_COUNTERS = "{__name__=~\"demo_.+_total\",job=\"" + ScrapingServer.JOB + "\"}";
 
-	private static @Nullable ConfigurableApplicationContext context;
+	private static @Nullable RunningDemo demo;
 
 	private static int port;
 
 	@BeforeAll
 	static void startDemo() {
-		ConfigurableApplicationContext started = DemoApplication.application()
-			.run("--server.port=0", "--server.address=127.0.0.1", "--demo.series=2000",
-					"--demo.reference-endpoint=true", "--spring.main.banner-mode=off");
-		context = started;
-		port = ((WebServerApplicationContext) started).getWebServer().getPort();
+		RunningDemo started = RunningDemo.start(2000, new Class<?>[0], "--demo.reference-endpoint=true");
+		demo = started;
+		port = started.port();
 	}
 
 	@AfterAll
 	static void stopDemo() {
-		if (context != null) {
-			context.close();
+		if (demo != null) {
+			demo.close();
 		}
 	}
 

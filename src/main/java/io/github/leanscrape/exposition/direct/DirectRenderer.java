@@ -141,11 +141,12 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 		try (ScrapeWorkspace workspace = new ScrapeWorkspace(out, exemplars, this.createdInText)) {
 			for (int i = 0; i < families.length; i++) {
 				Family family = families[i];
-				if (!writes(family, filter)) {
-					// The collector of a family left out may still be collected by Spring
-					// Boot's endpoint, whose functions then run.
-					if (filter != null && !filter.test(family.name) && this.internals.isExported(family.collectorName)
-							&& this.referenceFamilies.isCollected(family.collectorName, filter)) {
+				boolean collected = isCollected(family, filter);
+				if (!collected || (filter != null && !filter.test(family.name))) {
+					if (collected) {
+						// Left out by the filter, but collected by Spring Boot's
+						// endpoint,
+						// whose functions then run.
 						MeterValues.evaluateFunctions(family, series[i]);
 					}
 					continue;
@@ -251,22 +252,29 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 	}
 
 	/**
-	 * Return whether Spring Boot's endpoint writes a family in a scrape: its meters'
-	 * collector is in client_java's registry (Micrometer 1.18 keeps none for a meter
-	 * whose families client_java refused, a family name another collector has), and with
-	 * a name filter, the filter includes it and the registry collects its collector (it
-	 * does unless the collector described families at registration, none of them
-	 * included).
+	 * Return whether Spring Boot's endpoint writes a family in a scrape: the filter, if
+	 * any, includes it, and its collector is collected ({@link #isCollected}).
 	 * @param family the family
 	 * @param filter the families to include, or {@code null} for all
 	 * @return {@code true} when the family is written
 	 */
 	private boolean writes(Family family, @Nullable Predicate<String> filter) {
-		if (!this.internals.isExported(family.collectorName)) {
-			return false;
-		}
-		return filter == null
-				|| (filter.test(family.name) && this.referenceFamilies.isCollected(family.collectorName, filter));
+		return (filter == null || filter.test(family.name)) && isCollected(family, filter);
+	}
+
+	/**
+	 * Return whether client_java's registry collects, for Spring Boot's endpoint, the
+	 * collector of a family's meters: it is in the registry (Micrometer 1.18 keeps none
+	 * for a meter whose families client_java refused, a family name another collector
+	 * has), and with a name filter, the registry does not skip it (it does when the
+	 * collector described families at registration, none of them included).
+	 * @param family the family
+	 * @param filter the families to include, or {@code null} for all
+	 * @return {@code true} when the collector is collected
+	 */
+	private boolean isCollected(Family family, @Nullable Predicate<String> filter) {
+		return this.internals.isExported(family.collectorName)
+				&& (filter == null || this.referenceFamilies.isCollected(family.collectorName, filter));
 	}
 
 	private void renderReference(String reason, PrometheusOutputFormat format, ChunkedOutput out,

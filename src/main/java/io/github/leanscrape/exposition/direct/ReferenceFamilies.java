@@ -82,10 +82,7 @@ final class ReferenceFamilies {
 		}
 		List<MetricSnapshot> snapshots = new ArrayList<>(foreign);
 		// Collected as client_java's registry collects for Spring Boot's endpoint: with
-		// the
-		// name filter, so that a collector may skip the families left out (Micrometer
-		// 1.18
-		// does, and does not build them at all).
+		// the name filter, so that a collector may skip the families left out.
 		Predicate<String> filter = (includedNames != null) ? includedNames::contains : null;
 		for (String name : names) {
 			MultiCollector collector = this.internals.collector(name);
