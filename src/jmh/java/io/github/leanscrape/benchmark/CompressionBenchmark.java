@@ -1,6 +1,8 @@
 package io.github.leanscrape.benchmark;
 
 import java.util.concurrent.TimeUnit;
+import java.util.zip.CRC32;
+import java.util.zip.Deflater;
 
 import com.github.luben.zstd.ZstdCompressCtx;
 import io.airlift.compress.zstd.ZstdCompressor;
@@ -38,6 +40,13 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * native library; {@code aircompressor}: airlift's pure-Java zstd, which has no levels).
  * Time per scrape is the CPU a scrape's compression costs (one thread); the compressed
  * size of each codec is printed once per trial.
+ * <p>
+ * To choose how the starter drives deflate, {@code deflate-L-INk-OUTk} (and
+ * {@code deflate-L-INk-OUTk-filtered} or {@code -huffman} for the other strategies)
+ * compresses the same bytes with the JDK's {@link Deflater} alone, as {@link GzipEncoder}
+ * does (raw deflate, CRC-32, a reused deflater): at level {@code L}, given {@code IN} KiB
+ * of input at a time and draining {@code OUT} KiB of output at a time into a window that
+ * is copied out; {@code gzip-L} is the starter's encoder at any level.
  *
  * @author leanscrape
  */
@@ -48,6 +57,8 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
 @Measurement(iterations = 5, time = 2)
 @Fork(3)
 public class CompressionBenchmark {
+
+	private static final int GZIP_HEADER_AND_TRAILER = 10 + 8;
 
 	@Param({ "100000" })
 	public int seriesCount = 100_000;
@@ -80,6 +91,14 @@ public class CompressionBenchmark {
 
 	private @Nullable ZstdCompressor aircompressor;
 
+	private @Nullable Deflater deflater;
+
+	private final CRC32 crc = new CRC32();
+
+	private int deflateInput;
+
+	private byte[] deflateWindow = new byte[0];
+
 	/**
 	 * Render the body once and set up the codec.
 	 */
@@ -95,17 +114,44 @@ public class CompressionBenchmark {
 		copy.write(this.bytes);
 		this.body = copy.toBody();
 		this.target = new byte[this.bytes.length + this.bytes.length / 100 + 1024];
-		switch (this.codec) {
-			case "gzip-1" -> this.gzip = new GzipEncoder(this.pool, 1);
-			case "gzip-6" -> this.gzip = new GzipEncoder(this.pool, 6);
-			case "zstd-1" -> this.zstd = new ZstdEncoder(this.pool, 1);
-			case "zstd-3" -> this.zstd = new ZstdEncoder(this.pool, 3);
-			case "zstd-jni-1" -> this.zstdJni = new ZstdCompressCtx().setLevel(1);
+		String[] codec = this.codec.split("-");
+		switch (codec[0]) {
+			case "gzip" -> this.gzip = new GzipEncoder(this.pool, Integer.parseInt(codec[1]));
+			case "zstd" -> {
+				if (codec[1].equals("jni")) {
+					this.zstdJni = new ZstdCompressCtx().setLevel(Integer.parseInt(codec[2]));
+				}
+				else {
+					this.zstd = new ZstdEncoder(this.pool, Integer.parseInt(codec[1]));
+				}
+			}
 			case "aircompressor" -> this.aircompressor = new ZstdCompressor();
+			case "deflate" -> setUpDeflater(codec);
 			default -> throw new IllegalArgumentException("Unknown codec '" + this.codec + "'");
 		}
 		System.out.println("compressed: codec=" + this.codec + " format=" + this.format + " series=" + this.seriesCount
 				+ " bytes=" + compress() + " of " + this.bytes.length);
+	}
+
+	private void setUpDeflater(String[] codec) {
+		Deflater deflater = new Deflater(Integer.parseInt(codec[1]), true);
+		if (codec.length > 4) {
+			deflater.setStrategy(switch (codec[4]) {
+				case "filtered" -> Deflater.FILTERED;
+				case "huffman" -> Deflater.HUFFMAN_ONLY;
+				default -> throw new IllegalArgumentException("Unknown strategy '" + codec[4] + "'");
+			});
+		}
+		this.deflater = deflater;
+		this.deflateInput = kibibytes(codec[2]);
+		this.deflateWindow = new byte[kibibytes(codec[3])];
+	}
+
+	private static int kibibytes(String size) {
+		if (!size.endsWith("k")) {
+			throw new IllegalArgumentException("Not a size in KiB: '" + size + "'");
+		}
+		return Integer.parseInt(size.substring(0, size.length() - 1)) * 1024;
 	}
 
 	/**
@@ -118,6 +164,9 @@ public class CompressionBenchmark {
 		}
 		if (this.zstdJni != null) {
 			this.zstdJni.close();
+		}
+		if (this.deflater != null) {
+			this.deflater.end();
 		}
 	}
 
@@ -135,11 +184,41 @@ public class CompressionBenchmark {
 			encoded.release();
 			return length;
 		}
+		if (this.deflater != null) {
+			return deflate(this.deflater);
+		}
 		if (this.zstdJni != null) {
 			return this.zstdJni.compressByteArray(this.target, 0, this.target.length, this.bytes, 0, this.bytes.length);
 		}
 		return ScrapeState.nonNull(this.aircompressor)
 			.compress(this.bytes, 0, this.bytes.length, this.target, 0, this.target.length);
+	}
+
+	private int deflate(Deflater deflater) {
+		deflater.reset();
+		this.crc.reset();
+		byte[] window = this.deflateWindow;
+		int written = 0;
+		for (int offset = 0; offset < this.bytes.length; offset += this.deflateInput) {
+			int length = Math.min(this.deflateInput, this.bytes.length - offset);
+			this.crc.update(this.bytes, offset, length);
+			deflater.setInput(this.bytes, offset, length);
+			while (!deflater.needsInput()) {
+				written = copyOut(window, deflater.deflate(window, 0, window.length, Deflater.NO_FLUSH), written);
+			}
+		}
+		deflater.finish();
+		while (!deflater.finished()) {
+			written = copyOut(window, deflater.deflate(window, 0, window.length, Deflater.NO_FLUSH), written);
+		}
+		// The size of the gzip body it would make: header, deflate stream, CRC-32 and
+		// size.
+		return GZIP_HEADER_AND_TRAILER + written;
+	}
+
+	private int copyOut(byte[] window, int length, int written) {
+		System.arraycopy(window, 0, this.target, written, length);
+		return written + length;
 	}
 
 }

@@ -62,6 +62,10 @@ public class ScrapeBenchmark {
 	 */
 	@Benchmark
 	public Object leanscrape(ScrapeState state) throws IOException {
+		return scrapeWithStarter(state);
+	}
+
+	static Object scrapeWithStarter(ScrapeState state) throws IOException {
 		LeanscrapeStarter starter = state.leanscrape();
 		WebEndpointResponse<Resource> response = starter.endpoint().scrapeBody(state.outputFormat(), null);
 		PendingScrapeResource resource = (PendingScrapeResource) response.getBody();
