@@ -134,6 +134,11 @@ public final class PublishedFigures {
 				httpExperiments(JmhResults.read(jmh("http-scrape-cached.json")),
 						JmhResults.read(jmh("http-scrape-without-yield.json")),
 						JmhResults.read(jmh("http-scrape-on-event-loop.json")), bySeries));
+		blocks.put("http-render-in-server",
+				httpRenderInServer(Files.readString(jmh("http-render-timed-in-server.txt"))));
+		blocks.put("http-render-caches", httpRenderCaches(JmhResults.read(jmh("http-scrape-render-caches.json"))));
+		blocks.put("gzip-choices", gzipChoices(JmhResults.read(jmh("compression-gzip-choices.json")),
+				Files.readString(jmh("compression-gzip-choices-sizes.txt"))));
 		blocks.put("compression", compression(JmhResults.read(jmh("compression-100k.json")),
 				Files.readString(jmh("compression-100k-sizes.txt"))));
 		blocks.put("recording", recording(JmhResults.read(jmh("recording.json")),
@@ -372,6 +377,70 @@ public final class PublishedFigures {
 		return md.toString();
 	}
 
+	private static String httpRenderInServer(String raw) {
+		Pattern section = Pattern.compile("# Parameters: \\(([^)]*)\\)\n((?:experiment: .*\n)+)");
+		Pattern line = Pattern.compile("wall=([0-9]+)us cpu=([0-9]+)us");
+		StringBuilder md = new StringBuilder();
+		md.append("| where the rendering ran | wall: ms, median | thread CPU: ms, median |\n|---|---:|---:|\n");
+		Matcher sections = section.matcher(raw);
+		while (sections.find()) {
+			String params = sections.group(1);
+			String where = params.contains("server = tomcat") ? "Tomcat, on the request's thread"
+					: params.contains("server = netty") ? "Netty, on a `leanscrape-scrape` thread"
+							: "JMH, back to back (`ScrapeBenchmark.leanscrape`)";
+			List<Double> wall = new ArrayList<>();
+			List<Double> cpu = new ArrayList<>();
+			Matcher lines = line.matcher(sections.group(2));
+			// The first 200 renderings include the compiler's warm-up.
+			lines.find();
+			while (lines.find()) {
+				wall.add(Double.parseDouble(lines.group(1)) / 1000);
+				cpu.add(Double.parseDouble(lines.group(2)) / 1000);
+			}
+			md.append(String.format(Locale.ROOT, "| %s | %s | %s |\n", where, millis(JmhResults.median(wall)),
+					millis(JmhResults.median(cpu))));
+		}
+		Map<String, String> run = RunRecord.comments(raw);
+		md.append('\n').append(provenance("docs/jmh/http-render-timed-in-server.txt", run)).append('\n');
+		return md.toString();
+	}
+
+	private static String httpRenderCaches(JmhResults results) {
+		Map<String, String> body = series("100000", "openmetrics");
+		JmhResults.Forks warm = results.find("ScrapeBenchmark.leanscrape", body);
+		List<String> swept = List.of("32", "128");
+		List<JmhResults.Forks> cold = new ArrayList<>();
+		for (String mebibytes : swept) {
+			Map<String, String> params = new LinkedHashMap<>(body);
+			params.put("sweptMebibytes", mebibytes);
+			cold.add(results.find("ColdCacheScrapeRenderBenchmark.leanscrape", params));
+		}
+		StringBuilder md = new StringBuilder();
+		md.append("| JMH rendering (OpenMetrics, 100,000 series) | ms, median (forks) |\n|---|---:|\n");
+		md.append("| back to back (`ScrapeBenchmark.leanscrape`) | ").append(times(warm)).append(" |\n");
+		for (int i = 0; i < swept.size(); i++) {
+			md.append("| after ")
+				.append(swept.get(i))
+				.append(" MiB swept through the caches (`ColdCacheScrapeRenderBenchmark`) | ")
+				.append(times(cold.get(i)))
+				.append(" |\n");
+		}
+		md.append("\n| Server | floor: ms | cached: ms | leanscrape: ms | leanscrape above the floor: ms")
+			.append(" | in JMH renderings: back to back | after 32 MiB swept | after 128 MiB swept |\n");
+		md.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+		for (String server : List.of("tomcat", "netty")) {
+			JmhResults.Forks floor = results.find("scrape", http("100000", server, "identity", "floor"));
+			JmhResults.Forks cached = results.find("scrape", http("100000", server, "identity", "cached"));
+			JmhResults.Forks leanscrape = results.find("scrape", http("100000", server, "identity", "leanscrape"));
+			double above = leanscrape.medianTime() - floor.medianTime();
+			md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %.2f | %.2f | %.2f |\n",
+					serverLabel(server), times(floor), times(cached), times(leanscrape), millis(above),
+					above / warm.medianTime(), above / cold.get(0).medianTime(), above / cold.get(1).medianTime()));
+		}
+		md.append('\n').append(provenance(results));
+		return md.toString();
+	}
+
 	private static String experimentRow(String label, JmhResults results, double render) {
 		StringBuilder row = new StringBuilder("| ").append(label);
 		for (String server : List.of("tomcat", "netty")) {
@@ -444,6 +513,41 @@ public final class PublishedFigures {
 						+ "size; zstd-jni is %.1f times faster than aircompressor, and gzip level 6 costs %.1f times "
 						+ "level 1's CPU.\n",
 				percent(share[0]), percent(share[1]), percent(smaller[0]), percent(smaller[1]), jniOverAir, level6));
+		md.append('\n').append(provenance(results));
+		return md.toString();
+	}
+
+	private static String gzipChoices(JmhResults results, String sizes) {
+		Map<String, String> labels = new LinkedHashMap<>();
+		labels.put("gzip-1", "level 1, 64 KiB in, 16 KiB out (the starter's encoder, its default)");
+		labels.put("gzip-2", "level 2 (the starter's encoder)");
+		labels.put("gzip-3", "level 3");
+		labels.put("gzip-4", "level 4");
+		labels.put("gzip-6", "level 6 (zlib's default)");
+		labels.put("gzip-9", "level 9");
+		labels.put("deflate-1-64k-16k", "level 1, 64 KiB in, 16 KiB out (the JDK's deflater alone, arrays)");
+		labels.put("deflate-1-64k-4k", "level 1, 64 KiB in, 4 KiB out");
+		labels.put("deflate-1-64k-64k", "level 1, 64 KiB in, 64 KiB out");
+		labels.put("deflate-1-64k-256k", "level 1, 64 KiB in, 256 KiB out");
+		labels.put("deflate-1-8k-16k", "level 1, 8 KiB in, 16 KiB out");
+		labels.put("deflate-1-1024k-64k", "level 1, 1 MiB in, 64 KiB out");
+		labels.put("deflate-1-8192k-1024k", "level 1, the whole body in, 1 MiB out");
+		labels.put("deflate-1-64k-16k-filtered", "level 1, strategy `FILTERED`");
+		labels.put("deflate-1-64k-16k-huffman", "level 1, strategy `HUFFMAN_ONLY`");
+		Map<String, String> starter = Map.of("codec", "gzip-1", "format", "openmetrics");
+		double starterTime = results.find("compress", starter).medianTime();
+		double starterSize = size(sizes, "codec=gzip-1 format=openmetrics series=100000 bytes=([0-9]+)");
+		StringBuilder md = new StringBuilder();
+		md.append("| gzip of the OpenMetrics body, 100,000 series | ms, median (forks) | bytes")
+			.append(" | time / the starter's | size / the starter's |\n");
+		md.append("|---|---:|---:|---:|---:|\n");
+		for (Map.Entry<String, String> codec : labels.entrySet()) {
+			JmhResults.Forks forks = results.find("compress", Map.of("codec", codec.getKey(), "format", "openmetrics"));
+			double size = size(sizes,
+					"codec=" + Pattern.quote(codec.getKey()) + " format=openmetrics series=100000 bytes=([0-9]+)");
+			md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s |\n", codec.getValue(), times(forks),
+					bytes(size), percent(forks.medianTime() / starterTime), percent(size / starterSize)));
+		}
 		md.append('\n').append(provenance(results));
 		return md.toString();
 	}
