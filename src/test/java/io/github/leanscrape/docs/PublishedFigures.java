@@ -157,6 +157,13 @@ public final class PublishedFigures {
 		TailLatencyTrials tenThousand = TailLatencyTrials.read(load("tail-latency-10k.tsv"));
 		blocks.put("tail-latency-10k",
 				tenThousand.table() + "\n" + provenance("docs/load/tail-latency-10k.tsv", tenThousand.header()) + "\n");
+		TailLatencyTrials asItIs = TailLatencyTrials.read(load("tail-latency-render-priority-baseline.tsv"));
+		TailLatencyTrials lowPriority = TailLatencyTrials.read(load("tail-latency-render-priority.tsv"));
+		blocks.put("tail-latency-render-priority",
+				"The starter as it is:\n\n" + asItIs.table() + "\n"
+						+ provenance("docs/load/tail-latency-render-priority-baseline.tsv", asItIs.header())
+						+ "\n\nRendering and compressing at the lowest priority (nice 19):\n\n" + lowPriority.table()
+						+ "\n" + provenance("docs/load/tail-latency-render-priority.tsv", lowPriority.header()) + "\n");
 		return blocks;
 	}
 
