@@ -350,13 +350,12 @@ public final class PublishedFigures {
 			.append(" | rendering (leanscrape above cached) | leanscrape above the floor, in JMH renderings |\n");
 		md.append("|---|---:|---:|---:|---:|---:|---:|\n");
 		for (String server : List.of("tomcat", "netty")) {
-			JmhResults.Forks floor = results.find("scrape", http("100000", server, "identity", "floor"));
-			JmhResults.Forks cached = results.find("scrape", http("100000", server, "identity", "cached"));
-			JmhResults.Forks leanscrape = results.find("scrape", http("100000", server, "identity", "leanscrape"));
+			UncompressedScrapes scrapes = UncompressedScrapes.of(results, server);
 			md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %.2f |\n", serverLabel(server),
-					times(floor), times(cached), times(leanscrape), millis(cached.medianTime() - floor.medianTime()),
-					millis(leanscrape.medianTime() - cached.medianTime()),
-					(leanscrape.medianTime() - floor.medianTime()) / render));
+					times(scrapes.floor()), times(scrapes.cached()), times(scrapes.leanscrape()),
+					millis(scrapes.cached().medianTime() - scrapes.floor().medianTime()),
+					millis(scrapes.leanscrape().medianTime() - scrapes.cached().medianTime()),
+					scrapes.aboveFloor() / render));
 		}
 		md.append(String.format(Locale.ROOT,
 				"\nThe last column divides the starter's time above the floor by its JMH time to render the same "
@@ -433,16 +432,21 @@ public final class PublishedFigures {
 				.append(" |\n");
 		}
 		md.append("\n| Server | floor: ms | cached: ms | leanscrape: ms | leanscrape above the floor: ms")
-			.append(" | in JMH renderings: back to back | after 32 MiB swept | after 128 MiB swept |\n");
-		md.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+			.append(" | in JMH renderings: back to back");
+		for (String mebibytes : swept) {
+			md.append(" | after ").append(mebibytes).append(" MiB swept");
+		}
+		md.append(" |\n|---|---:|---:|---:|---:|---:").append("|---:".repeat(swept.size())).append("|\n");
 		for (String server : List.of("tomcat", "netty")) {
-			JmhResults.Forks floor = results.find("scrape", http("100000", server, "identity", "floor"));
-			JmhResults.Forks cached = results.find("scrape", http("100000", server, "identity", "cached"));
-			JmhResults.Forks leanscrape = results.find("scrape", http("100000", server, "identity", "leanscrape"));
-			double above = leanscrape.medianTime() - floor.medianTime();
-			md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %.2f | %.2f | %.2f |\n",
-					serverLabel(server), times(floor), times(cached), times(leanscrape), millis(above),
-					above / warm.medianTime(), above / cold.get(0).medianTime(), above / cold.get(1).medianTime()));
+			UncompressedScrapes scrapes = UncompressedScrapes.of(results, server);
+			double above = scrapes.aboveFloor();
+			md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %.2f", serverLabel(server),
+					times(scrapes.floor()), times(scrapes.cached()), times(scrapes.leanscrape()), millis(above),
+					above / warm.medianTime()));
+			for (JmhResults.Forks rendering : cold) {
+				md.append(String.format(Locale.ROOT, " | %.2f", above / rendering.medianTime()));
+			}
+			md.append(" |\n");
 		}
 		md.append('\n').append(provenance(results));
 		return md.toString();
@@ -803,6 +807,24 @@ public final class PublishedFigures {
 	static String percent(double ratio) {
 		double percent = 100 * ratio;
 		return String.format(Locale.ROOT, (percent < 1) ? "%.2f%%" : "%.1f%%", percent);
+	}
+
+	/**
+	 * The uncompressed scrapes of 100,000 series on one server: the floor, the starter
+	 * serving from its cache, and the starter rendering.
+	 */
+	private record UncompressedScrapes(JmhResults.Forks floor, JmhResults.Forks cached, JmhResults.Forks leanscrape) {
+
+		static UncompressedScrapes of(JmhResults results, String server) {
+			return new UncompressedScrapes(results.find("scrape", http("100000", server, "identity", "floor")),
+					results.find("scrape", http("100000", server, "identity", "cached")),
+					results.find("scrape", http("100000", server, "identity", "leanscrape")));
+		}
+
+		double aboveFloor() {
+			return this.leanscrape.medianTime() - this.floor.medianTime();
+		}
+
 	}
 
 }
