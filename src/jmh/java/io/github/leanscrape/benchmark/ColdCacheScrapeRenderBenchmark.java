@@ -24,8 +24,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * socket (and, on Reactor Netty, into direct buffers first), and in production a scrape
  * comes every 10 to 30 seconds, long after the caches have turned over. So before each
  * scrape, outside the measured time, {@link #sweptMebibytes} MiB of memory are written
- * through the caches, one write per cache line: {@code 0} is
- * {@link ScrapeBenchmark#leanscrape}.
+ * through the caches, one write per cache line ({@code 0} sweeps nothing: then it is
+ * {@link ScrapeBenchmark#leanscrape}, timed one scrape at a time). The sweep writes, so
+ * the rendering also pays for writing those lines back. Run it with one thread.
  * <p>
  * Its name does not contain {@code ScrapeBenchmark}, so that the benchmark gate's
  * selection of that class leaves it out.

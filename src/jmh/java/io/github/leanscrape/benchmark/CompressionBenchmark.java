@@ -115,10 +115,14 @@ public class CompressionBenchmark {
 		this.body = copy.toBody();
 		this.target = new byte[this.bytes.length + this.bytes.length / 100 + 1024];
 		String[] codec = this.codec.split("-");
+		int parts = (codec[0].equals("zstd") && codec.length > 1 && codec[1].equals("jni")) ? 3 : 2;
+		if (!codec[0].equals("deflate") && codec.length != (codec[0].equals("aircompressor") ? 1 : parts)) {
+			throw new IllegalArgumentException("Unknown codec '" + this.codec + "'");
+		}
 		switch (codec[0]) {
 			case "gzip" -> this.gzip = new GzipEncoder(this.pool, Integer.parseInt(codec[1]));
 			case "zstd" -> {
-				if (codec[1].equals("jni")) {
+				if (parts == 3) {
 					this.zstdJni = new ZstdCompressCtx().setLevel(Integer.parseInt(codec[2]));
 				}
 				else {
@@ -134,6 +138,9 @@ public class CompressionBenchmark {
 	}
 
 	private void setUpDeflater(String[] codec) {
+		if (codec.length < 4 || codec.length > 5) {
+			throw new IllegalArgumentException("Not deflate-LEVEL-INk-OUTk[-STRATEGY]: '" + this.codec + "'");
+		}
 		Deflater deflater = new Deflater(Integer.parseInt(codec[1]), true);
 		if (codec.length > 4) {
 			deflater.setStrategy(switch (codec[4]) {
@@ -151,7 +158,11 @@ public class CompressionBenchmark {
 		if (!size.endsWith("k")) {
 			throw new IllegalArgumentException("Not a size in KiB: '" + size + "'");
 		}
-		return Integer.parseInt(size.substring(0, size.length() - 1)) * 1024;
+		int kibibytes = Integer.parseInt(size.substring(0, size.length() - 1));
+		if (kibibytes <= 0) {
+			throw new IllegalArgumentException("Not a positive size: '" + size + "'");
+		}
+		return kibibytes * 1024;
 	}
 
 	/**

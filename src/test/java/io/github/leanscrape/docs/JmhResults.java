@@ -87,6 +87,25 @@ final class JmhResults {
 	}
 
 	/**
+	 * Return the values a parameter takes in the results of a benchmark method, in the
+	 * order of the run.
+	 * @param benchmark the method's name
+	 * @param param the parameter
+	 * @return its values, each once
+	 */
+	List<String> paramValues(String benchmark, String param) {
+		List<String> values = new ArrayList<>();
+		for (JsonNode result : this.results) {
+			JsonNode value = result.get("params").get(param);
+			if (result.get("benchmark").asString().endsWith("." + benchmark) && value != null
+					&& !values.contains(value.asString())) {
+				values.add(value.asString());
+			}
+		}
+		return values;
+	}
+
+	/**
 	 * Return the forks of the result of a benchmark method with the given parameters.
 	 * @param benchmark the method's name
 	 * @param params parameters the result must have

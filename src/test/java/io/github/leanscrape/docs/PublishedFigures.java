@@ -136,6 +136,8 @@ public final class PublishedFigures {
 						JmhResults.read(jmh("http-scrape-on-event-loop.json")), bySeries));
 		blocks.put("http-render-in-server",
 				httpRenderInServer(Files.readString(jmh("http-render-timed-in-server.txt"))));
+		blocks.put("http-nio-transport", httpNioTransport(JmhResults.read(jmh("http-scrape-nio-transport.json"))));
+		blocks.put("render-cold-caches", renderColdCaches(JmhResults.read(jmh("scrape-render-cold-caches.json"))));
 		blocks.put("http-render-caches", httpRenderCaches(JmhResults.read(jmh("http-scrape-render-caches.json"))));
 		blocks.put("gzip-choices", gzipChoices(JmhResults.read(jmh("compression-gzip-choices.json")),
 				Files.readString(jmh("compression-gzip-choices-sizes.txt"))));
@@ -411,10 +413,33 @@ public final class PublishedFigures {
 		return md.toString();
 	}
 
+	private static String httpNioTransport(JmhResults results) {
+		JmhResults.Forks floor = results.find("scrape", http("100000", "netty", "identity", "floor"));
+		JmhResults.Forks leanscrape = results.find("scrape", http("100000", "netty", "identity", "leanscrape"));
+		return String.format(Locale.ROOT,
+				"With Reactor Netty's NIO transport instead of epoll (`-Dreactor.netty.native=false`), 100,000 "
+						+ "series uncompressed: the floor %s ms, the starter's scrape %s ms.\n\n%s\n",
+				times(floor), times(leanscrape), provenance(results));
+	}
+
+	private static String renderColdCaches(JmhResults results) {
+		String benchmark = "ColdCacheScrapeRenderBenchmark.leanscrape";
+		StringBuilder md = new StringBuilder();
+		md.append("| MiB swept before each rendering | ms, median (forks) | / none swept |\n|---:|---:|---:|\n");
+		double none = results.find(benchmark, Map.of("sweptMebibytes", "0")).medianTime();
+		for (String mebibytes : results.paramValues(benchmark, "sweptMebibytes")) {
+			JmhResults.Forks forks = results.find(benchmark, Map.of("sweptMebibytes", mebibytes));
+			md.append(String.format(Locale.ROOT, "| %s | %s | %.2f |\n", mebibytes, times(forks),
+					forks.medianTime() / none));
+		}
+		md.append('\n').append(provenance(results));
+		return md.toString();
+	}
+
 	private static String httpRenderCaches(JmhResults results) {
 		Map<String, String> body = series("100000", "openmetrics");
 		JmhResults.Forks warm = results.find("ScrapeBenchmark.leanscrape", body);
-		List<String> swept = List.of("32", "128");
+		List<String> swept = results.paramValues("ColdCacheScrapeRenderBenchmark.leanscrape", "sweptMebibytes");
 		List<JmhResults.Forks> cold = new ArrayList<>();
 		for (String mebibytes : swept) {
 			Map<String, String> params = new LinkedHashMap<>(body);
@@ -542,7 +567,7 @@ public final class PublishedFigures {
 		labels.put("deflate-1-64k-256k", "level 1, 64 KiB in, 256 KiB out");
 		labels.put("deflate-1-8k-16k", "level 1, 8 KiB in, 16 KiB out");
 		labels.put("deflate-1-1024k-64k", "level 1, 1 MiB in, 64 KiB out");
-		labels.put("deflate-1-8192k-1024k", "level 1, the whole body in, 1 MiB out");
+		labels.put("deflate-1-8192k-1024k", "level 1, 8 MiB in (the body in two pieces), 1 MiB out");
 		labels.put("deflate-1-64k-16k-filtered", "level 1, strategy `FILTERED`");
 		labels.put("deflate-1-64k-16k-huffman", "level 1, strategy `HUFFMAN_ONLY`");
 		Map<String, String> starter = Map.of("codec", "gzip-1", "format", "openmetrics");
