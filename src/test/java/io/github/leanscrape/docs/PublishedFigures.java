@@ -518,14 +518,8 @@ public final class PublishedFigures {
 			JmhResults.Forks protobuf = results.find("compress", Map.of("codec", codec.getKey(), "format", "protobuf"));
 			double allocated = openMetrics.medianBytes();
 			md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |\n", codec.getValue(),
-					times(openMetrics),
-					bytes(size(sizes,
-							"codec=" + Pattern.quote(codec.getKey())
-									+ " format=openmetrics series=100000 bytes=([0-9]+)")),
-					times(protobuf),
-					bytes(size(sizes,
-							"codec=" + Pattern.quote(codec.getKey())
-									+ " format=protobuf series=100000 bytes=([0-9]+)")),
+					times(openMetrics), bytes(compressedSize(sizes, codec.getKey(), "openmetrics")), times(protobuf),
+					bytes(compressedSize(sizes, codec.getKey(), "protobuf")),
 					(allocated >= 1e6) ? String.format(Locale.ROOT, "%.2f MB", allocated / 1e6)
 							: String.format(Locale.ROOT, "%.0f B", allocated)));
 		}
@@ -536,8 +530,7 @@ public final class PublishedFigures {
 			String format = formats.get(i);
 			share[i] = results.find("compress", Map.of("codec", "zstd-1", "format", format)).medianTime()
 					/ results.find("compress", Map.of("codec", "gzip-1", "format", format)).medianTime();
-			smaller[i] = size(sizes, "codec=zstd-1 format=" + format + " series=100000 bytes=([0-9]+)")
-					/ size(sizes, "codec=gzip-1 format=" + format + " series=100000 bytes=([0-9]+)");
+			smaller[i] = compressedSize(sizes, "zstd-1", format) / compressedSize(sizes, "gzip-1", format);
 		}
 		double jniOverAir = results.find("compress", Map.of("codec", "aircompressor", "format", "openmetrics"))
 			.medianTime()
@@ -572,15 +565,14 @@ public final class PublishedFigures {
 		labels.put("deflate-1-64k-16k-huffman", "level 1, strategy `HUFFMAN_ONLY`");
 		Map<String, String> starter = Map.of("codec", "gzip-1", "format", "openmetrics");
 		double starterTime = results.find("compress", starter).medianTime();
-		double starterSize = size(sizes, "codec=gzip-1 format=openmetrics series=100000 bytes=([0-9]+)");
+		double starterSize = compressedSize(sizes, "gzip-1", "openmetrics");
 		StringBuilder md = new StringBuilder();
 		md.append("| gzip of the OpenMetrics body, 100,000 series | ms, median (forks) | bytes")
 			.append(" | time / the starter's | size / the starter's |\n");
 		md.append("|---|---:|---:|---:|---:|\n");
 		for (Map.Entry<String, String> codec : labels.entrySet()) {
 			JmhResults.Forks forks = results.find("compress", Map.of("codec", codec.getKey(), "format", "openmetrics"));
-			double size = size(sizes,
-					"codec=" + Pattern.quote(codec.getKey()) + " format=openmetrics series=100000 bytes=([0-9]+)");
+			double size = compressedSize(sizes, codec.getKey(), "openmetrics");
 			md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s |\n", codec.getValue(), times(forks),
 					bytes(size), percent(forks.medianTime() / starterTime), percent(size / starterSize)));
 		}
@@ -750,6 +742,14 @@ public final class PublishedFigures {
 		md.append("```\n").append(ownSection.substring(firstLine + 1).strip()).append("\n```\n\n");
 		md.append(provenance("docs/load/demo-quick-start.txt", RunRecord.comments(raw))).append('\n');
 		return md.toString();
+	}
+
+	/**
+	 * Return the compressed size {@code CompressionBenchmark} printed for a codec and
+	 * format at 100,000 series.
+	 */
+	private static double compressedSize(String sizes, String codec, String format) {
+		return size(sizes, "codec=" + Pattern.quote(codec) + " format=" + format + " series=100000 bytes=([0-9]+)");
 	}
 
 	private static double size(String sizes, String pattern) {
