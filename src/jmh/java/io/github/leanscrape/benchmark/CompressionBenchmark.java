@@ -1,6 +1,8 @@
 package io.github.leanscrape.benchmark;
 
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.zip.CRC32;
 import java.util.zip.Deflater;
 
@@ -60,6 +62,13 @@ public class CompressionBenchmark {
 
 	private static final int GZIP_HEADER_AND_TRAILER = 10 + 8;
 
+	/**
+	 * The codecs {@link #codec} names: sizes in KiB, at least 1.
+	 */
+	private static final Pattern CODEC = Pattern.compile("gzip-(?<gzip>[1-9])|zstd-(?<zstd>[0-9]+)"
+			+ "|zstd-jni-(?<jni>[0-9]+)|aircompressor"
+			+ "|deflate-(?<deflate>[1-9])-(?<in>[1-9][0-9]*)k-(?<out>[1-9][0-9]*)k(?:-(?<strategy>filtered|huffman))?");
+
 	@Param({ "100000" })
 	public int seriesCount = 100_000;
 
@@ -114,55 +123,38 @@ public class CompressionBenchmark {
 		copy.write(this.bytes);
 		this.body = copy.toBody();
 		this.target = new byte[this.bytes.length + this.bytes.length / 100 + 1024];
-		String[] codec = this.codec.split("-");
-		int parts = (codec[0].equals("zstd") && codec.length > 1 && codec[1].equals("jni")) ? 3 : 2;
-		if (!codec[0].equals("deflate") && codec.length != (codec[0].equals("aircompressor") ? 1 : parts)) {
+		Matcher codec = CODEC.matcher(this.codec);
+		if (!codec.matches()) {
 			throw new IllegalArgumentException("Unknown codec '" + this.codec + "'");
 		}
-		switch (codec[0]) {
-			case "gzip" -> this.gzip = new GzipEncoder(this.pool, Integer.parseInt(codec[1]));
-			case "zstd" -> {
-				if (parts == 3) {
-					this.zstdJni = new ZstdCompressCtx().setLevel(Integer.parseInt(codec[2]));
-				}
-				else {
-					this.zstd = new ZstdEncoder(this.pool, Integer.parseInt(codec[1]));
-				}
-			}
-			case "aircompressor" -> this.aircompressor = new ZstdCompressor();
-			case "deflate" -> setUpDeflater(codec);
-			default -> throw new IllegalArgumentException("Unknown codec '" + this.codec + "'");
+		if (codec.group("gzip") != null) {
+			this.gzip = new GzipEncoder(this.pool, Integer.parseInt(codec.group("gzip")));
+		}
+		else if (codec.group("zstd") != null) {
+			this.zstd = new ZstdEncoder(this.pool, Integer.parseInt(codec.group("zstd")));
+		}
+		else if (codec.group("jni") != null) {
+			this.zstdJni = new ZstdCompressCtx().setLevel(Integer.parseInt(codec.group("jni")));
+		}
+		else if (codec.group("deflate") != null) {
+			setUpDeflater(codec);
+		}
+		else {
+			this.aircompressor = new ZstdCompressor();
 		}
 		System.out.println("compressed: codec=" + this.codec + " format=" + this.format + " series=" + this.seriesCount
 				+ " bytes=" + compress() + " of " + this.bytes.length);
 	}
 
-	private void setUpDeflater(String[] codec) {
-		if (codec.length < 4 || codec.length > 5) {
-			throw new IllegalArgumentException("Not deflate-LEVEL-INk-OUTk[-STRATEGY]: '" + this.codec + "'");
-		}
-		Deflater deflater = new Deflater(Integer.parseInt(codec[1]), true);
-		if (codec.length > 4) {
-			deflater.setStrategy(switch (codec[4]) {
-				case "filtered" -> Deflater.FILTERED;
-				case "huffman" -> Deflater.HUFFMAN_ONLY;
-				default -> throw new IllegalArgumentException("Unknown strategy '" + codec[4] + "'");
-			});
+	private void setUpDeflater(Matcher codec) {
+		Deflater deflater = new Deflater(Integer.parseInt(codec.group("deflate")), true);
+		String strategy = codec.group("strategy");
+		if (strategy != null) {
+			deflater.setStrategy(strategy.equals("filtered") ? Deflater.FILTERED : Deflater.HUFFMAN_ONLY);
 		}
 		this.deflater = deflater;
-		this.deflateInput = kibibytes(codec[2]);
-		this.deflateWindow = new byte[kibibytes(codec[3])];
-	}
-
-	private static int kibibytes(String size) {
-		if (!size.endsWith("k")) {
-			throw new IllegalArgumentException("Not a size in KiB: '" + size + "'");
-		}
-		int kibibytes = Integer.parseInt(size.substring(0, size.length() - 1));
-		if (kibibytes <= 0) {
-			throw new IllegalArgumentException("Not a positive size: '" + size + "'");
-		}
-		return kibibytes * 1024;
+		this.deflateInput = Integer.parseInt(codec.group("in")) * 1024;
+		this.deflateWindow = new byte[Integer.parseInt(codec.group("out")) * 1024];
 	}
 
 	/**
