@@ -137,6 +137,8 @@ public final class PublishedFigures {
 				httpRenderInServer(Files.readString(jmh("http-render-timed-in-server.txt"))));
 		blocks.put("http-streaming", httpStreaming(JmhResults.read(jmh("http-scrape-streaming-baseline.json")),
 				JmhResults.read(jmh("http-scrape-streaming.json"))));
+		blocks.put("http-direct-buffers", httpDirectBuffers(JmhResults.read(jmh("http-scrape-direct-baseline.json")),
+				JmhResults.read(jmh("http-scrape-direct-buffers.json"))));
 		blocks.put("http-nio-transport", httpNioTransport(JmhResults.read(jmh("http-scrape-nio-transport.json"))));
 		blocks.put("render-cold-caches", renderColdCaches(JmhResults.read(jmh("scrape-render-cold-caches.json"))));
 		blocks.put("http-render-caches", httpRenderCaches(JmhResults.read(jmh("http-scrape-render-caches.json"))));
@@ -444,6 +446,32 @@ public final class PublishedFigures {
 			.append(String.format(Locale.ROOT, "\nJMH rendering, in each run: %s ms and %s ms.\n",
 					millis(baselineRender), millis(streamingRender)));
 		return md.toString();
+	}
+
+	private static String httpDirectBuffers(JmhResults baseline, JmhResults direct) {
+		Map<String, String> render = Map.of("configuration", "plain", "format", "openmetrics", "seriesCount", "100000");
+		double baselineRender = baseline.find("leanscrape", render).medianTime();
+		double directRender = direct.find("leanscrape", render).medianTime();
+		StringBuilder md = new StringBuilder();
+		md.append("| the starter | Netty: floor, leanscrape (ms) | Netty: above the floor, in JMH renderings |\n");
+		md.append("|---|---:|---:|\n");
+		md.append(nettyRow("as it is", baseline, baselineRender));
+		md.append(nettyRow("each chunk copied into a retained direct buffer, sent without another copy", direct,
+				directRender));
+		md.append('\n')
+			.append(provenance(baseline))
+			.append('\n')
+			.append(provenance(direct))
+			.append(String.format(Locale.ROOT, "\nJMH rendering, in each run: %s ms and %s ms.\n",
+					millis(baselineRender), millis(directRender)));
+		return md.toString();
+	}
+
+	private static String nettyRow(String label, JmhResults results, double render) {
+		JmhResults.Forks floor = results.find("scrape", http("100000", "netty", "identity", "floor"));
+		JmhResults.Forks leanscrape = results.find("scrape", http("100000", "netty", "identity", "leanscrape"));
+		return String.format(Locale.ROOT, "| %s | %s, %s | %.2f |\n", label, millis(floor.medianTime()),
+				millis(leanscrape.medianTime()), (leanscrape.medianTime() - floor.medianTime()) / render);
 	}
 
 	private static String httpNioTransport(JmhResults results) {
