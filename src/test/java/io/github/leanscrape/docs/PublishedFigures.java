@@ -135,10 +135,14 @@ public final class PublishedFigures {
 						JmhResults.read(jmh("http-scrape-on-event-loop.json")), bySeries));
 		blocks.put("http-render-in-server",
 				httpRenderInServer(Files.readString(jmh("http-render-timed-in-server.txt"))));
-		blocks.put("http-streaming", httpStreaming(JmhResults.read(jmh("http-scrape-streaming-baseline.json")),
-				JmhResults.read(jmh("http-scrape-streaming.json"))));
-		blocks.put("http-direct-buffers", httpDirectBuffers(JmhResults.read(jmh("http-scrape-direct-baseline.json")),
-				JmhResults.read(jmh("http-scrape-direct-buffers.json"))));
+		blocks.put("http-streaming",
+				httpExperimentBesideBaseline(JmhResults.read(jmh("http-scrape-streaming-baseline.json")),
+						JmhResults.read(jmh("http-scrape-streaming.json")),
+						"sending each chunk as soon as it is full"));
+		blocks.put("http-direct-buffers",
+				httpExperimentBesideBaseline(JmhResults.read(jmh("http-scrape-direct-baseline.json")),
+						JmhResults.read(jmh("http-scrape-direct-buffers.json")),
+						"each chunk copied into a retained direct buffer, sent without another copy"));
 		blocks.put("http-nio-transport", httpNioTransport(JmhResults.read(jmh("http-scrape-nio-transport.json"))));
 		blocks.put("render-cold-caches", renderColdCaches(JmhResults.read(jmh("scrape-render-cold-caches.json"))));
 		blocks.put("http-render-caches", httpRenderCaches(JmhResults.read(jmh("http-scrape-render-caches.json"))));
@@ -429,49 +433,27 @@ public final class PublishedFigures {
 		return md.toString();
 	}
 
-	private static String httpStreaming(JmhResults baseline, JmhResults streaming) {
+	/**
+	 * An experiment beside a run of the starter as it is, each run with its own JMH
+	 * rendering to divide by.
+	 */
+	private static String httpExperimentBesideBaseline(JmhResults baseline, JmhResults changed, String change) {
 		Map<String, String> render = Map.of("configuration", "plain", "format", "openmetrics", "seriesCount", "100000");
 		double baselineRender = baseline.find("leanscrape", render).medianTime();
-		double streamingRender = streaming.find("leanscrape", render).medianTime();
+		double changedRender = changed.find("leanscrape", render).medianTime();
 		StringBuilder md = new StringBuilder();
 		md.append("| the starter | Tomcat: floor, leanscrape (ms) | Tomcat: above the floor, in JMH renderings")
 			.append(" | Netty: floor, leanscrape (ms) | Netty: above the floor, in JMH renderings |\n");
 		md.append("|---|---:|---:|---:|---:|\n");
 		md.append(experimentRow("as it is", baseline, baselineRender));
-		md.append(experimentRow("sending each chunk as soon as it is full", streaming, streamingRender));
+		md.append(experimentRow(change, changed, changedRender));
 		md.append('\n')
 			.append(provenance(baseline))
 			.append('\n')
-			.append(provenance(streaming))
+			.append(provenance(changed))
 			.append(String.format(Locale.ROOT, "\nJMH rendering, in each run: %s ms and %s ms.\n",
-					millis(baselineRender), millis(streamingRender)));
+					millis(baselineRender), millis(changedRender)));
 		return md.toString();
-	}
-
-	private static String httpDirectBuffers(JmhResults baseline, JmhResults direct) {
-		Map<String, String> render = Map.of("configuration", "plain", "format", "openmetrics", "seriesCount", "100000");
-		double baselineRender = baseline.find("leanscrape", render).medianTime();
-		double directRender = direct.find("leanscrape", render).medianTime();
-		StringBuilder md = new StringBuilder();
-		md.append("| the starter | Netty: floor, leanscrape (ms) | Netty: above the floor, in JMH renderings |\n");
-		md.append("|---|---:|---:|\n");
-		md.append(nettyRow("as it is", baseline, baselineRender));
-		md.append(nettyRow("each chunk copied into a retained direct buffer, sent without another copy", direct,
-				directRender));
-		md.append('\n')
-			.append(provenance(baseline))
-			.append('\n')
-			.append(provenance(direct))
-			.append(String.format(Locale.ROOT, "\nJMH rendering, in each run: %s ms and %s ms.\n",
-					millis(baselineRender), millis(directRender)));
-		return md.toString();
-	}
-
-	private static String nettyRow(String label, JmhResults results, double render) {
-		JmhResults.Forks floor = results.find("scrape", http("100000", "netty", "identity", "floor"));
-		JmhResults.Forks leanscrape = results.find("scrape", http("100000", "netty", "identity", "leanscrape"));
-		return String.format(Locale.ROOT, "| %s | %s, %s | %.2f |\n", label, millis(floor.medianTime()),
-				millis(leanscrape.medianTime()), (leanscrape.medianTime() - floor.medianTime()) / render);
 	}
 
 	private static String httpNioTransport(JmhResults results) {
