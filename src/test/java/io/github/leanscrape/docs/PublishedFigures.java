@@ -32,6 +32,18 @@ import tools.jackson.databind.node.ObjectNode;
 public final class PublishedFigures {
 
 	/**
+	 * The JMH rendering that runs over HTTP are compared with: OpenMetrics, 100,000
+	 * series, the plain registry.
+	 */
+	private static final Map<String, String> RENDERING_100K = Map.of("configuration", "plain", "format", "openmetrics",
+			"seriesCount", "100000");
+
+	/** The header of the tables of experiments on the HTTP scrape. */
+	private static final String EXPERIMENT_HEADER = "| the starter | Tomcat: floor, leanscrape (ms)"
+			+ " | Tomcat: above the floor, in JMH renderings | Netty: floor, leanscrape (ms)"
+			+ " | Netty: above the floor, in JMH renderings |\n|---|---:|---:|---:|---:|\n";
+
+	/**
 	 * The documents that publish figures.
 	 */
 	static final List<Path> DOCUMENTS = List.of(Path.of("README.md"), Path.of("docs", "tail-latency.md"),
@@ -308,9 +320,7 @@ public final class PublishedFigures {
 
 	private static String httpAboveFloor(JmhResults http, JmhResults zstd, JmhResults compression, String sent) {
 		// The run that measured the scrapes rendered the same body in JMH too.
-		double render = http
-			.find("leanscrape", Map.of("configuration", "plain", "format", "openmetrics", "seriesCount", "100000"))
-			.medianTime();
+		double render = http.find("leanscrape", RENDERING_100K).medianTime();
 		double[] above = new double[2];
 		double[] gzip = new double[2];
 		double[] compressing = new double[2];
@@ -389,9 +399,7 @@ public final class PublishedFigures {
 			JmhResults bySeries) {
 		double render = bySeries.find("leanscrape", series("100000", "openmetrics")).medianTime();
 		StringBuilder md = new StringBuilder();
-		md.append("| the starter | Tomcat: floor, leanscrape (ms) | Tomcat: above the floor, in JMH renderings")
-			.append(" | Netty: floor, leanscrape (ms) | Netty: above the floor, in JMH renderings |\n");
-		md.append("|---|---:|---:|---:|---:|\n");
+		md.append(EXPERIMENT_HEADER);
 		md.append(experimentRow("as it is", committed, render));
 		md.append(experimentRow("without the per-chunk `Thread.yield()`", withoutYield, render));
 		md.append(experimentRow("serving on the Netty event loop", onEventLoop, render));
@@ -438,13 +446,10 @@ public final class PublishedFigures {
 	 * rendering to divide by.
 	 */
 	private static String httpExperimentBesideBaseline(JmhResults baseline, JmhResults changed, String change) {
-		Map<String, String> render = Map.of("configuration", "plain", "format", "openmetrics", "seriesCount", "100000");
-		double baselineRender = baseline.find("leanscrape", render).medianTime();
-		double changedRender = changed.find("leanscrape", render).medianTime();
+		double baselineRender = baseline.find("leanscrape", RENDERING_100K).medianTime();
+		double changedRender = changed.find("leanscrape", RENDERING_100K).medianTime();
 		StringBuilder md = new StringBuilder();
-		md.append("| the starter | Tomcat: floor, leanscrape (ms) | Tomcat: above the floor, in JMH renderings")
-			.append(" | Netty: floor, leanscrape (ms) | Netty: above the floor, in JMH renderings |\n");
-		md.append("|---|---:|---:|---:|---:|\n");
+		md.append(EXPERIMENT_HEADER);
 		md.append(experimentRow("as it is", baseline, baselineRender));
 		md.append(experimentRow(change, changed, changedRender));
 		md.append('\n')
