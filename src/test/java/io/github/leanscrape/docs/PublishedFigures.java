@@ -155,6 +155,13 @@ public final class PublishedFigures {
 				httpExperimentBesideBaseline(JmhResults.read(jmh("http-scrape-direct-baseline.json")),
 						JmhResults.read(jmh("http-scrape-direct-buffers.json")),
 						"each chunk copied into a retained direct buffer, sent without another copy"));
+		blocks.put("http-direct-copies-bounded",
+				httpDirectCopiesBounded(JmhResults.read(jmh("http-scrape-direct-copies-bounded.json"))));
+		blocks.put("render-label-reads",
+				renderLabelReads(List.of(JmhResults.read(jmh("render-label-reads-before-1.json")),
+						JmhResults.read(jmh("render-label-reads-after-1.json")),
+						JmhResults.read(jmh("render-label-reads-after-2.json")),
+						JmhResults.read(jmh("render-label-reads-before-2.json")))));
 		blocks.put("http-nio-transport", httpNioTransport(JmhResults.read(jmh("http-scrape-nio-transport.json"))));
 		blocks.put("render-cold-caches", renderColdCaches(JmhResults.read(jmh("scrape-render-cold-caches.json"))));
 		blocks.put("http-render-caches", httpRenderCaches(JmhResults.read(jmh("http-scrape-render-caches.json"))));
@@ -458,6 +465,63 @@ public final class PublishedFigures {
 			.append(provenance(changed))
 			.append(String.format(Locale.ROOT, "\nJMH rendering, in each run: %s ms and %s ms.\n",
 					millis(baselineRender), millis(changedRender)));
+		return md.toString();
+	}
+
+	/**
+	 * The bounded direct copies on Netty beside the starter as it is, in one run.
+	 */
+	private static String httpDirectCopiesBounded(JmhResults results) {
+		double render = results.find("leanscrape", RENDERING_100K).medianTime();
+		JmhResults.Forks floor = results.find("scrape", http("100000", "netty", "identity", "floor"));
+		StringBuilder md = new StringBuilder();
+		md.append(
+				"| the starter (Netty, 100,000 series, uncompressed) | ms, median (forks) | above the floor, in JMH renderings |\n")
+			.append("|---|---:|---:|\n");
+		md.append("| the floor | ").append(times(floor)).append(" | |\n");
+		for (String endpoint : List.of("heap-chunks", "leanscrape")) {
+			JmhResults.Forks scrape = results.find("scrape", http("100000", "netty", "identity", endpoint));
+			md.append(String.format(Locale.ROOT, "| %s | %s | %.2f |\n",
+					endpoint.equals("heap-chunks") ? "as it is (`heap-chunks`: chunks on the heap, copied by Netty)"
+							: "each chunk copied into a direct buffer from a pool of at most 32 MB",
+					times(scrape), (scrape.medianTime() - floor.medianTime()) / render));
+		}
+		md.append('\n')
+			.append(provenance(results))
+			.append(String.format(Locale.ROOT, "\nJMH rendering, in the same run: %s ms.\n", millis(render)));
+		return md.toString();
+	}
+
+	/**
+	 * Renderings before and after the labels are read with the values, in runs that
+	 * alternate.
+	 */
+	private static String renderLabelReads(List<JmhResults> runs) {
+		String benchmark = "ColdCacheScrapeRenderBenchmark.leanscrape";
+		List<String> swept = runs.get(0).paramValues(benchmark, "sweptMebibytes");
+		StringBuilder md = new StringBuilder("| run | labels read");
+		for (String mebibytes : swept) {
+			md.append(" | ")
+				.append(mebibytes.equals("0") ? "back to back" : "after " + mebibytes + " MiB swept")
+				.append(": ms, median (forks)");
+		}
+		md.append(" |\n|---:|---|").append("---:|".repeat(swept.size())).append('\n');
+		for (int i = 0; i < runs.size(); i++) {
+			JmhResults run = runs.get(i);
+			boolean after = run.file().getFileName().toString().contains("-after-");
+			md.append("| ")
+				.append(i + 1)
+				.append(" | ")
+				.append(after ? "with the values (`touchLabels`)" : "as each line copies them");
+			for (String mebibytes : swept) {
+				md.append(" | ").append(times(run.find(benchmark, Map.of("sweptMebibytes", mebibytes))));
+			}
+			md.append(" |\n");
+		}
+		md.append('\n');
+		for (JmhResults run : runs) {
+			md.append(provenance(run)).append('\n');
+		}
 		return md.toString();
 	}
 

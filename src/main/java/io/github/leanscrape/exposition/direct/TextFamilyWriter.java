@@ -38,8 +38,8 @@ final class TextFamilyWriter {
 		ExemplarScrape exemplars = (format == TextFormat.OPENMETRICS_100) ? workspace.exemplars : null;
 		boolean created = workspace.createdLines && format.writesCreatedInline();
 		int lines = switch (family.kind) {
-			case COUNTER -> writeCounters(family, series, workspace.values, out, exemplars, created);
-			case GAUGE -> writeGauges(family, series, workspace.values, out);
+			case COUNTER -> writeCounters(family, series, workspace, out, exemplars, created);
+			case GAUGE -> writeGauges(family, series, workspace, out);
 			case MAX -> writeMaxima(family, series, out);
 			case SUMMARY -> writeSummaries(family, series, out, exemplars, workspace.summary, created);
 			case HISTOGRAM, GAUGE_HISTOGRAM ->
@@ -58,22 +58,26 @@ final class TextFamilyWriter {
 	 * spread over the heap, which usually miss the CPU's caches; in a loop that does only
 	 * that, the processor has many chains in flight at once, where between the writes of
 	 * a line it had one (at 100,000 series, the reads went from about half of the
-	 * scrape's time to a small part of it).
+	 * scrape's time to a small part of it). The same loop touches each series' encoded
+	 * labels ({@link ScrapeWorkspace#touchLabels}), which the writes copy next.
 	 * @param family the family
 	 * @param series its series, in order
-	 * @param values room for a block of values
+	 * @param workspace room for a block of values
 	 * @param out the output
 	 * @param exemplars how to write exemplars, or {@code null} when none are written
 	 * @param created whether each series' {@code _created} line follows its line
 	 * @return the lines written
 	 */
-	private static int writeCounters(Family family, Series[] series, double[] values, ChunkedOutput out,
+	private static int writeCounters(Family family, Series[] series, ScrapeWorkspace workspace, ChunkedOutput out,
 			@Nullable ExemplarScrape exemplars, boolean created) {
+		double[] values = workspace.values;
 		int lines = series.length;
 		for (int start = 0; start < series.length; start += values.length) {
 			int end = Math.min(series.length, start + values.length);
 			for (int i = start; i < end; i++) {
-				values[i - start] = MeterValues.counter(series[i]);
+				Series each = series[i];
+				values[i - start] = MeterValues.counter(each);
+				workspace.touchLabels(each.labels);
 			}
 			if (exemplars != null) {
 				// The exemplars too, for the same reason: a chain of references each.
@@ -106,15 +110,18 @@ final class TextFamilyWriter {
 	 * reason.
 	 * @param family the family
 	 * @param series its series, in order
-	 * @param values room for a block of values
+	 * @param workspace room for a block of values
 	 * @param out the output
 	 * @return the lines written
 	 */
-	private static int writeGauges(Family family, Series[] series, double[] values, ChunkedOutput out) {
+	private static int writeGauges(Family family, Series[] series, ScrapeWorkspace workspace, ChunkedOutput out) {
+		double[] values = workspace.values;
 		for (int start = 0; start < series.length; start += values.length) {
 			int end = Math.min(series.length, start + values.length);
 			for (int i = start; i < end; i++) {
-				values[i - start] = MeterValues.gauge(series[i]);
+				Series each = series[i];
+				values[i - start] = MeterValues.gauge(each);
+				workspace.touchLabels(each.labels);
 			}
 			for (int i = start; i < end; i++) {
 				writeSample(family.sampleName, series[i].labels, out);
