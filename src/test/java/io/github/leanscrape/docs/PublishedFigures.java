@@ -161,7 +161,20 @@ public final class PublishedFigures {
 				renderLabelReads(List.of(JmhResults.read(jmh("render-label-reads-before-1.json")),
 						JmhResults.read(jmh("render-label-reads-after-1.json")),
 						JmhResults.read(jmh("render-label-reads-after-2.json")),
-						JmhResults.read(jmh("render-label-reads-before-2.json")))));
+						JmhResults.read(jmh("render-label-reads-before-2.json")),
+						JmhResults.read(jmh("render-label-reads-protobuf-after.json")),
+						JmhResults.read(jmh("render-label-reads-protobuf-before.json")))));
+		blocks.put("http-label-reads",
+				httpRuns(
+						List.of("run 1, now (labels read with the values)",
+								"run 2, before (labels read as each line copies them)", "run 3, before", "run 4, now",
+								"run 5, now", "run 6, before"),
+						List.of(JmhResults.read(jmh("http-scrape-label-reads-1.json")),
+								JmhResults.read(jmh("http-scrape-label-reads-before-2.json")),
+								JmhResults.read(jmh("http-scrape-label-reads-before-3.json")),
+								JmhResults.read(jmh("http-scrape-label-reads-4.json")),
+								JmhResults.read(jmh("http-scrape-label-reads-netty-5.json")),
+								JmhResults.read(jmh("http-scrape-label-reads-netty-before-6.json")))));
 		blocks.put("http-nio-transport", httpNioTransport(JmhResults.read(jmh("http-scrape-nio-transport.json"))));
 		blocks.put("render-cold-caches", renderColdCaches(JmhResults.read(jmh("scrape-render-cold-caches.json"))));
 		blocks.put("http-render-caches", httpRenderCaches(JmhResults.read(jmh("http-scrape-render-caches.json"))));
@@ -453,18 +466,28 @@ public final class PublishedFigures {
 	 * rendering to divide by.
 	 */
 	private static String httpExperimentBesideBaseline(JmhResults baseline, JmhResults changed, String change) {
-		double baselineRender = baseline.find("leanscrape", RENDERING_100K).medianTime();
-		double changedRender = changed.find("leanscrape", RENDERING_100K).medianTime();
-		StringBuilder md = new StringBuilder();
-		md.append(EXPERIMENT_HEADER);
-		md.append(experimentRow("as it is", baseline, baselineRender));
-		md.append(experimentRow(change, changed, changedRender));
-		md.append('\n')
-			.append(provenance(baseline))
-			.append('\n')
-			.append(provenance(changed))
-			.append(String.format(Locale.ROOT, "\nJMH rendering, in each run: %s ms and %s ms.\n",
-					millis(baselineRender), millis(changedRender)));
+		return httpRuns(List.of("as it is", change), List.of(baseline, changed));
+	}
+
+	/**
+	 * Runs of the starter, a row each in the order given, each divided by its own JMH
+	 * rendering.
+	 */
+	private static String httpRuns(List<String> labels, List<JmhResults> runs) {
+		StringBuilder md = new StringBuilder(EXPERIMENT_HEADER);
+		List<String> renders = new ArrayList<>();
+		for (int i = 0; i < runs.size(); i++) {
+			double render = runs.get(i).find("leanscrape", RENDERING_100K).medianTime();
+			md.append(experimentRow(labels.get(i), runs.get(i), render));
+			renders.add(millis(render) + " ms");
+		}
+		md.append('\n');
+		for (JmhResults run : runs) {
+			md.append(provenance(run)).append('\n');
+		}
+		String last = renders.remove(renders.size() - 1);
+		md.append(String.format(Locale.ROOT, "JMH rendering, in each run: %s and %s.\n", String.join(", ", renders),
+				last));
 		return md.toString();
 	}
 
@@ -493,24 +516,26 @@ public final class PublishedFigures {
 	}
 
 	/**
-	 * Renderings before and after the labels are read with the values, in runs that
-	 * alternate.
+	 * Renderings before and after the labels are read with the values, a row per run in
+	 * the order given, told apart by the raw files' names.
 	 */
 	private static String renderLabelReads(List<JmhResults> runs) {
 		String benchmark = "ColdCacheScrapeRenderBenchmark.leanscrape";
 		List<String> swept = runs.get(0).paramValues(benchmark, "sweptMebibytes");
-		StringBuilder md = new StringBuilder("| run | labels read");
+		StringBuilder md = new StringBuilder("| run | format | labels read");
 		for (String mebibytes : swept) {
 			md.append(" | ")
 				.append(mebibytes.equals("0") ? "back to back" : "after " + mebibytes + " MiB swept")
 				.append(": ms, median (forks)");
 		}
-		md.append(" |\n|---:|---|").append("---:|".repeat(swept.size())).append('\n');
+		md.append(" |\n|---:|---|---|").append("---:|".repeat(swept.size())).append('\n');
 		for (int i = 0; i < runs.size(); i++) {
 			JmhResults run = runs.get(i);
-			boolean after = run.file().getFileName().toString().contains("-after-");
+			boolean after = run.file().getFileName().toString().contains("-after");
 			md.append("| ")
 				.append(i + 1)
+				.append(" | ")
+				.append(formatLabel(run.paramValues(benchmark, "format").get(0)))
 				.append(" | ")
 				.append(after ? "with the values (`touchLabels`)" : "as each line copies them");
 			for (String mebibytes : swept) {

@@ -96,8 +96,8 @@ final class ProtobufFamilyWriter {
 
 	/**
 	 * Write counters without exemplars: the family's size (known from its series), then
-	 * values read a block at a time, as the text writer reads them and for the same
-	 * reason.
+	 * values and labels read a block at a time, as the text writer reads them and for the
+	 * same reason.
 	 * @param family the family
 	 * @param series its series
 	 * @param workspace the workspace
@@ -110,7 +110,9 @@ final class ProtobufFamilyWriter {
 		for (int start = 0; start < series.length; start += values.length) {
 			int end = Math.min(series.length, start + values.length);
 			for (int i = start; i < end; i++) {
-				values[i - start] = MeterValues.counter(series[i]);
+				Series each = series[i];
+				values[i - start] = MeterValues.counter(each);
+				workspace.touchLabels(each.labels);
 			}
 			for (int i = start; i < end; i++) {
 				double value = values[i - start];
@@ -136,7 +138,9 @@ final class ProtobufFamilyWriter {
 		for (int start = 0; start < series.length; start += values.length) {
 			int end = Math.min(series.length, start + values.length);
 			for (int i = start; i < end; i++) {
-				values[i - start] = MeterValues.counter(series[i]);
+				Series each = series[i];
+				values[i - start] = MeterValues.counter(each);
+				workspace.touchLabels(each.labels);
 			}
 			for (int i = start; i < end; i++) {
 				block[i - start] = (series[i] instanceof ExemplarSeries sampled)
@@ -206,7 +210,7 @@ final class ProtobufFamilyWriter {
 	/**
 	 * Write gauges, maxima and info metrics (a gauge of 1 whose function is never called,
 	 * as client_java writes an info metric in protobuf): the family's size, then values
-	 * read a block at a time.
+	 * and labels read a block at a time.
 	 * @param family the family
 	 * @param series its series
 	 * @param workspace the workspace
@@ -219,11 +223,13 @@ final class ProtobufFamilyWriter {
 		for (int start = 0; start < series.length; start += values.length) {
 			int end = Math.min(series.length, start + values.length);
 			for (int i = start; i < end; i++) {
+				Series each = series[i];
 				values[i - start] = switch (family.kind) {
 					case INFO -> 1.0;
-					case MAX -> MeterValues.max(series[i].meter);
-					default -> MeterValues.gauge(series[i]);
+					case MAX -> MeterValues.max(each.meter);
+					default -> MeterValues.gauge(each);
 				};
+				workspace.touchLabels(each.labels);
 			}
 			for (int i = start; i < end; i++) {
 				writeMetricStart(series[i], GAUGE_FIELD, workspace, out);
