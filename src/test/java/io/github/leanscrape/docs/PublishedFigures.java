@@ -175,6 +175,8 @@ public final class PublishedFigures {
 								JmhResults.read(jmh("http-scrape-label-reads-4.json")),
 								JmhResults.read(jmh("http-scrape-label-reads-netty-5.json")),
 								JmhResults.read(jmh("http-scrape-label-reads-netty-before-6.json")))));
+		blocks.put("http-netty-long-warmup", httpRuns(List.of("now, after 15 warmup iterations instead of 3"),
+				List.of(JmhResults.read(jmh("http-scrape-netty-long-warmup.json")))));
 		blocks.put("http-nio-transport", httpNioTransport(JmhResults.read(jmh("http-scrape-nio-transport.json"))));
 		blocks.put("render-cold-caches", renderColdCaches(JmhResults.read(jmh("scrape-render-cold-caches.json"))));
 		blocks.put("http-render-caches", httpRenderCaches(JmhResults.read(jmh("http-scrape-render-caches.json"))));
@@ -485,9 +487,14 @@ public final class PublishedFigures {
 		for (JmhResults run : runs) {
 			md.append(provenance(run)).append('\n');
 		}
-		String last = renders.remove(renders.size() - 1);
-		md.append(String.format(Locale.ROOT, "JMH rendering, in each run: %s and %s.\n", String.join(", ", renders),
-				last));
+		if (renders.size() == 1) {
+			md.append("JMH rendering, in the same run: ").append(renders.get(0)).append(".\n");
+		}
+		else {
+			String last = renders.remove(renders.size() - 1);
+			md.append(String.format(Locale.ROOT, "JMH rendering, in each run: %s and %s.\n", String.join(", ", renders),
+					last));
+		}
 		return md.toString();
 	}
 
