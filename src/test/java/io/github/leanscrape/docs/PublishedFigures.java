@@ -175,8 +175,10 @@ public final class PublishedFigures {
 								JmhResults.read(jmh("http-scrape-label-reads-4.json")),
 								JmhResults.read(jmh("http-scrape-label-reads-netty-5.json")),
 								JmhResults.read(jmh("http-scrape-label-reads-netty-before-6.json")))));
-		blocks.put("http-netty-long-warmup", httpRuns(List.of("now, after 15 warmup iterations instead of 3"),
-				List.of(JmhResults.read(jmh("http-scrape-netty-long-warmup.json")))));
+		blocks.put("http-netty-long-warmup",
+				httpRuns(List.of("now, after 15 warmup iterations instead of 3", "now, after 25 warmup iterations"),
+						List.of(JmhResults.read(jmh("http-scrape-netty-long-warmup.json")),
+								JmhResults.read(jmh("http-scrape-netty-warmup-25.json")))));
 		blocks.put("http-nio-transport", httpNioTransport(JmhResults.read(jmh("http-scrape-nio-transport.json"))));
 		blocks.put("render-cold-caches", renderColdCaches(JmhResults.read(jmh("scrape-render-cold-caches.json"))));
 		blocks.put("http-render-caches", httpRenderCaches(JmhResults.read(jmh("http-scrape-render-caches.json"))));
