@@ -158,27 +158,19 @@ public final class PublishedFigures {
 		blocks.put("http-direct-copies-bounded",
 				httpDirectCopiesBounded(JmhResults.read(jmh("http-scrape-direct-copies-bounded.json"))));
 		blocks.put("render-label-reads",
-				renderLabelReads(List.of(JmhResults.read(jmh("render-label-reads-before-1.json")),
-						JmhResults.read(jmh("render-label-reads-after-1.json")),
-						JmhResults.read(jmh("render-label-reads-after-2.json")),
-						JmhResults.read(jmh("render-label-reads-before-2.json")),
-						JmhResults.read(jmh("render-label-reads-protobuf-after.json")),
-						JmhResults.read(jmh("render-label-reads-protobuf-before.json")))));
-		blocks.put("http-label-reads",
-				httpRuns(
-						List.of("run 1, now (labels read with the values)",
-								"run 2, before (labels read as each line copies them)", "run 3, before", "run 4, now",
-								"run 5, now", "run 6, before"),
-						List.of(JmhResults.read(jmh("http-scrape-label-reads-1.json")),
-								JmhResults.read(jmh("http-scrape-label-reads-before-2.json")),
-								JmhResults.read(jmh("http-scrape-label-reads-before-3.json")),
-								JmhResults.read(jmh("http-scrape-label-reads-4.json")),
-								JmhResults.read(jmh("http-scrape-label-reads-netty-5.json")),
-								JmhResults.read(jmh("http-scrape-label-reads-netty-before-6.json")))));
+				renderLabelReads(jmhRuns("render-label-reads-before-1.json", "render-label-reads-after-1.json",
+						"render-label-reads-after-2.json", "render-label-reads-before-2.json",
+						"render-label-reads-protobuf-after.json", "render-label-reads-protobuf-before.json")));
+		blocks.put("http-label-reads", httpRuns(
+				List.of("run 1, now (labels read with the values)",
+						"run 2, before (labels read as each line copies them)", "run 3, before", "run 4, now",
+						"run 5, now", "run 6, before"),
+				jmhRuns("http-scrape-label-reads-1.json", "http-scrape-label-reads-before-2.json",
+						"http-scrape-label-reads-before-3.json", "http-scrape-label-reads-4.json",
+						"http-scrape-label-reads-netty-5.json", "http-scrape-label-reads-netty-before-6.json")));
 		blocks.put("http-netty-long-warmup",
 				httpRuns(List.of("now, after 15 warmup iterations instead of 3", "now, after 25 warmup iterations"),
-						List.of(JmhResults.read(jmh("http-scrape-netty-long-warmup.json")),
-								JmhResults.read(jmh("http-scrape-netty-warmup-25.json")))));
+						jmhRuns("http-scrape-netty-long-warmup.json", "http-scrape-netty-warmup-25.json")));
 		blocks.put("http-nio-transport", httpNioTransport(JmhResults.read(jmh("http-scrape-nio-transport.json"))));
 		blocks.put("render-cold-caches", renderColdCaches(JmhResults.read(jmh("scrape-render-cold-caches.json"))));
 		blocks.put("http-render-caches", httpRenderCaches(JmhResults.read(jmh("http-scrape-render-caches.json"))));
@@ -224,6 +216,14 @@ public final class PublishedFigures {
 
 	private Path jmh(String name) {
 		return this.root.resolve(JMH).resolve(name);
+	}
+
+	private List<JmhResults> jmhRuns(String... names) throws IOException {
+		List<JmhResults> runs = new ArrayList<>();
+		for (String name : names) {
+			runs.add(JmhResults.read(jmh(name)));
+		}
+		return runs;
 	}
 
 	private static String headline(JmhResults results) {
