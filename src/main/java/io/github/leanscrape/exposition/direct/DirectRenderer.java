@@ -44,8 +44,6 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 
 	private final MeterIndex index;
 
-	private final MicrometerInternals internals;
-
 	private final FallbackPolicy fallbacks;
 
 	private final ReferenceFamilies referenceFamilies;
@@ -88,7 +86,6 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 			@Nullable Properties exporterProperties, ReferenceRenderer reference, long cardinalityWarnThreshold) {
 		this.reference = reference;
 		MicrometerInternals internals = new MicrometerInternals(meterRegistry);
-		this.internals = internals;
 		ExporterProperties exporter = ((exporterProperties != null)
 				? PrometheusPropertiesLoader.load(exporterProperties) : PrometheusPropertiesLoader.load())
 			.getExporterProperties();
@@ -103,7 +100,7 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 		this.createdTimestamps = new CreatedTimestamps(internals);
 		this.cardinality = new CardinalityTracker(cardinalityWarnThreshold);
 		this.index = new MeterIndex(meterRegistry, internals.descriptions(config),
-				this.writesExemplars ? new ExemplarLocator() : null);
+				this.writesExemplars ? new ExemplarLocator() : null, internals);
 	}
 
 	@Override
@@ -141,7 +138,7 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 		try (ScrapeWorkspace workspace = new ScrapeWorkspace(out, exemplars, this.createdInText)) {
 			for (int i = 0; i < families.length; i++) {
 				Family family = families[i];
-				boolean collected = isCollected(family, filter);
+				boolean collected = isCollected(plan, i, filter);
 				if (!collected || (filter != null && !filter.test(family.name))) {
 					if (collected) {
 						// Left out by the filter, but collected by Spring Boot's
@@ -205,7 +202,7 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 		long samples = 0;
 		for (int i = 0; i < families.length; i++) {
 			Family family = families[i];
-			if (!family.kind.hasCreated() || !writes(family, filter)) {
+			if (!family.kind.hasCreated() || !writes(plan, i, filter)) {
 				continue;
 			}
 			while (next < referenceSnapshots.size()
@@ -244,7 +241,7 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 		for (int i = 0; i < families.length; i++) {
 			Family family = families[i];
 			boolean written = (textFormat != null) ? family.kind.hasCreated() : family.kind == SeriesKind.COUNTER;
-			if (written && writes(family, filter) && !this.createdTimestamps.learn(family, plan.series()[i])) {
+			if (written && writes(plan, i, filter) && !this.createdTimestamps.learn(family, plan.series()[i])) {
 				return false;
 			}
 		}
@@ -254,27 +251,29 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 	/**
 	 * Return whether Spring Boot's endpoint writes a family in a scrape: the filter, if
 	 * any, includes it, and its collector is collected ({@link #isCollected}).
-	 * @param family the family
+	 * @param plan the scrape's plan
+	 * @param index the family's index in the plan
 	 * @param filter the families to include, or {@code null} for all
 	 * @return {@code true} when the family is written
 	 */
-	private boolean writes(Family family, @Nullable Predicate<String> filter) {
-		return (filter == null || filter.test(family.name)) && isCollected(family, filter);
+	private boolean writes(ScrapePlan plan, int index, @Nullable Predicate<String> filter) {
+		return (filter == null || filter.test(plan.families()[index].name)) && isCollected(plan, index, filter);
 	}
 
 	/**
 	 * Return whether client_java's registry collects, for Spring Boot's endpoint, the
 	 * collector of a family's meters: it is in the registry (Micrometer 1.18 keeps none
 	 * for a meter whose families client_java refused, a family name another collector
-	 * has), and with a name filter, the registry does not skip it (it does when the
-	 * collector described families at registration, none of them included).
-	 * @param family the family
+	 * has; the plan knows), and with a name filter, the registry does not skip it (it
+	 * does when the collector described families at registration, none of them included).
+	 * @param plan the scrape's plan
+	 * @param index the family's index in the plan
 	 * @param filter the families to include, or {@code null} for all
 	 * @return {@code true} when the collector is collected
 	 */
-	private boolean isCollected(Family family, @Nullable Predicate<String> filter) {
-		return this.internals.isExported(family.collectorName)
-				&& (filter == null || this.referenceFamilies.isCollected(family.collectorName, filter));
+	private boolean isCollected(ScrapePlan plan, int index, @Nullable Predicate<String> filter) {
+		return plan.exported()[index]
+				&& (filter == null || this.referenceFamilies.isCollected(plan.families()[index].collectorName, filter));
 	}
 
 	private void renderReference(String reason, PrometheusOutputFormat format, ChunkedOutput out,

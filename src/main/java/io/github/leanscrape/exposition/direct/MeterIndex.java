@@ -47,11 +47,36 @@ final class MeterIndex {
 
 	private final TreeMap<String, Family> families = new TreeMap<>();
 
-	MeterIndex(MeterRegistry registry, boolean descriptions, @Nullable ExemplarLocator exemplars) {
+	/** Tells whether the registry collects the meters of a Prometheus name. */
+	private final MicrometerInternals internals;
+
+	/**
+	 * How many times meters were added or removed: a plan taken after none is the last
+	 * one again.
+	 */
+	private long changes;
+
+	private @Nullable ScrapePlan lastPlan;
+
+	private long lastPlanChanges;
+
+	/**
+	 * Create an index of a registry's meters, kept up to date by its listeners.
+	 * @param registry the registry
+	 * @param descriptions whether families have the meters' descriptions as help
+	 * @param exemplars finds the exemplar slots of meters, or {@code null} when the
+	 * registry samples none
+	 * @param internals tells whether the registry collects the meters of a Prometheus
+	 * name: asked again only when meters were added or removed, since the registry gains
+	 * or loses a collector only then
+	 */
+	MeterIndex(MeterRegistry registry, boolean descriptions, @Nullable ExemplarLocator exemplars,
+			MicrometerInternals internals) {
 		this.registry = registry;
 		this.labelEncoder = new LabelEncoder(namingConvention());
 		this.descriptions = descriptions;
 		this.exemplars = exemplars;
+		this.internals = internals;
 		registry.config().onMeterAdded(this::add);
 		registry.config().onMeterRemoved(this::remove);
 		// Meters registered before the listeners; adding twice is harmless.
@@ -69,6 +94,7 @@ final class MeterIndex {
 		if (entry != null && entry.series.containsKey(meter)) {
 			return;
 		}
+		this.changes++;
 		// A name that client_java would still escape (a base unit with a slash, say) is
 		// left to the reference path.
 		ShapeOfMeter shape = PrometheusNaming.isValidLegacyMetricName(conventionName) ? ShapeOfMeter.of(meter) : null;
@@ -143,6 +169,7 @@ final class MeterIndex {
 		if (series == null) {
 			return;
 		}
+		this.changes++;
 		if (series instanceof Series one) {
 			entry.families[0].remove(one);
 		}
@@ -162,10 +189,18 @@ final class MeterIndex {
 	}
 
 	/**
-	 * Take what one scrape needs, with every family's series in order.
+	 * Take what one scrape needs, with every family's series in order: the last plan
+	 * again when no meter was added or removed since, so that a scrape then neither walks
+	 * the families nor asks the registry about each of their collectors (a lookup whose
+	 * cache misses cost more than rendering a family's series, after a transfer has
+	 * passed the body through the caches).
 	 * @return the plan of the scrape
 	 */
 	synchronized ScrapePlan plan() {
+		ScrapePlan last = this.lastPlan;
+		if (last != null && this.lastPlanChanges == this.changes) {
+			return last;
+		}
 		List<Family> direct = new ArrayList<>(this.families.size());
 		List<Series[]> series = new ArrayList<>(this.families.size());
 		List<Family> duplicated = null;
@@ -187,6 +222,7 @@ final class MeterIndex {
 			for (Family family : duplicated) {
 				toReferenceOnly(owner(family));
 			}
+			this.changes++;
 			return plan();
 		}
 		List<String> reference = new ArrayList<>();
@@ -195,8 +231,15 @@ final class MeterIndex {
 				reference.add(entry.conventionName);
 			}
 		}
-		return new ScrapePlan(direct.toArray(new Family[0]), series.toArray(new Series[0][]),
+		boolean[] exported = new boolean[direct.size()];
+		for (int i = 0; i < exported.length; i++) {
+			exported[i] = this.internals.isExported(direct.get(i).collectorName);
+		}
+		ScrapePlan plan = new ScrapePlan(direct.toArray(new Family[0]), series.toArray(new Series[0][]), exported,
 				reference.toArray(new String[0]));
+		this.lastPlan = plan;
+		this.lastPlanChanges = this.changes;
+		return plan;
 	}
 
 	private SortKey sortKey(Series series) {
@@ -275,13 +318,51 @@ final class MeterIndex {
 
 	/**
 	 * What one scrape writes: the direct families in order with their series, and the
-	 * Prometheus names to collect through the reference path.
-	 *
-	 * @param families the direct families, sorted by name
-	 * @param series each family's series, in order
-	 * @param referenceNames the Prometheus names served by the registry's own collectors
+	 * Prometheus names to collect through the reference path. The index keeps the last
+	 * one for the scrapes after it: a class rather than a record, so that what the index
+	 * retains can be measured (JOL cannot read a record's fields on every JDK).
 	 */
-	record ScrapePlan(Family[] families, Series[][] series, String[] referenceNames) {
+	static final class ScrapePlan {
+
+		private final Family[] families;
+
+		private final Series[][] series;
+
+		private final boolean[] exported;
+
+		private final String[] referenceNames;
+
+		/**
+		 * Create a plan.
+		 * @param families the direct families, sorted by name
+		 * @param series each family's series, in order
+		 * @param exported whether the registry collects each family's meters (Micrometer
+		 * 1.18 keeps no collector for meters whose families client_java refused)
+		 * @param referenceNames the Prometheus names served by the registry's own
+		 * collectors
+		 */
+		ScrapePlan(Family[] families, Series[][] series, boolean[] exported, String[] referenceNames) {
+			this.families = families;
+			this.series = series;
+			this.exported = exported;
+			this.referenceNames = referenceNames;
+		}
+
+		Family[] families() {
+			return this.families;
+		}
+
+		Series[][] series() {
+			return this.series;
+		}
+
+		boolean[] exported() {
+			return this.exported;
+		}
+
+		String[] referenceNames() {
+			return this.referenceNames;
+		}
 
 		@Nullable Family family(String name) {
 			int low = 0;
