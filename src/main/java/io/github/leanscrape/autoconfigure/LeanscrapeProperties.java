@@ -119,7 +119,8 @@ public class LeanscrapeProperties {
 
 		/**
 		 * How long a rendered body is served again to scrapes of the same format and name
-		 * filter. Zero turns the cache off.
+		 * filter. Cached bodies are dropped when a rendering would otherwise wait for the
+		 * memory they hold (see buffer.max-held-bodies). Zero turns the cache off.
 		 */
 		private Duration timeToLive = Duration.ZERO;
 
@@ -218,9 +219,10 @@ public class LeanscrapeProperties {
 		 * Most memory that scrape bodies may hold at once, as a multiple of the largest
 		 * recent body. A rendering starts only when the bodies still being sent or cached
 		 * and the renderings under way, with what it expects to need (its compressed copy
-		 * included), stay within it; otherwise it waits for bodies to be released, and
-		 * its scrapes are answered 503 when their timeout passes first. A rendering
-		 * always starts when no body is held. Zero turns the limit off.
+		 * included), stay within it; otherwise the cached bodies are dropped and it waits
+		 * for the others to be released, and its scrapes are answered 503 when their
+		 * timeout passes first. A rendering always starts when no body is held. Zero
+		 * turns the limit off.
 		 */
 		private double maxHeldBodies = 2.5;
 

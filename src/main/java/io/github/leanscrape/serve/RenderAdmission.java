@@ -13,8 +13,10 @@ import io.github.leanscrape.exposition.SizeHints;
  * Decides when a rendering may start: at most a fixed number run at once, and the memory
  * that bodies hold at once stays within a multiple of the largest recent body. A
  * rendering starts only when the bodies still held (being sent, or cached) and the
- * renderings under way, with what it expects to need, stay within that; otherwise it
- * waits, and is rejected when its deadline passes first.
+ * renderings under way, with what it expects to need, stay within that; otherwise the
+ * cache drops its bodies (a cached body is worth keeping only while it costs no scrape
+ * its answer) and the rendering waits for bodies being sent, and is rejected when its
+ * deadline passes first.
  *
  * @author leanscrape
  */
@@ -32,7 +34,13 @@ final class RenderAdmission {
 
 	private final double maxHeldBodies;
 
-	private final Runnable beforeWaitingForMemory;
+	/**
+	 * How long a rendering waiting for memory waits at most before it looks again: a body
+	 * that the cache took meanwhile holds its chunks without any release to wake it.
+	 */
+	private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+	private final BodyCache cache;
 
 	/**
 	 * Create a new admission.
@@ -42,11 +50,10 @@ final class RenderAdmission {
 	 * @param maxConcurrentRenders how many renderings may run at once
 	 * @param maxHeldBodies the most memory that bodies may hold at once, in multiples of
 	 * the largest recent body, or zero (or less) for no limit
-	 * @param beforeWaitingForMemory run before a rendering waits for memory, to free what
-	 * can be freed
+	 * @param cache the cache, whose bodies are dropped rather than make a rendering wait
 	 */
 	RenderAdmission(ChunkPool pool, SizeHints sizeHints, Set<ContentCoding> codings, int maxConcurrentRenders,
-			double maxHeldBodies, Runnable beforeWaitingForMemory) {
+			double maxHeldBodies, BodyCache cache) {
 		if (maxConcurrentRenders < 1) {
 			throw new IllegalArgumentException("maxConcurrentRenders must be at least 1");
 		}
@@ -56,7 +63,7 @@ final class RenderAdmission {
 		this.maxConcurrentRenders = maxConcurrentRenders;
 		this.permits = new Semaphore(maxConcurrentRenders);
 		this.maxHeldBodies = maxHeldBodies;
-		this.beforeWaitingForMemory = beforeWaitingForMemory;
+		this.cache = cache;
 	}
 
 	/**
@@ -136,9 +143,24 @@ final class RenderAdmission {
 		}
 		wanted += encoded;
 		long limit = (long) (this.maxHeldBodies * chunks(largest, chunkSize));
-		this.beforeWaitingForMemory.run();
+		this.cache.evictExpired();
 		try {
-			return this.pool.reserve(wanted, limit, deadlineNanos) ? wanted : -1;
+			if (this.pool.reserve(wanted, limit, System.nanoTime())) {
+				return wanted;
+			}
+			while (true) {
+				// Bodies that only the cache holds would otherwise hold this rendering
+				// back for their whole time to live.
+				this.cache.clear();
+				long now = System.nanoTime();
+				long until = (deadlineNanos - now > RECHECK_NANOS) ? now + RECHECK_NANOS : deadlineNanos;
+				if (this.pool.reserve(wanted, limit, until)) {
+					return wanted;
+				}
+				if (System.nanoTime() - deadlineNanos >= 0) {
+					return -1;
+				}
+			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

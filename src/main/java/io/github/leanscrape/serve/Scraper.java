@@ -74,7 +74,7 @@ public final class Scraper {
 		this.codings = Collections.unmodifiableSet(codings);
 		this.cache = new BodyCache(cacheTimeToLive);
 		this.admission = new RenderAdmission(pool, sizeHints, this.codings, maxConcurrentRenders, maxHeldBodies,
-				this.cache::evictExpired);
+				this.cache);
 	}
 
 	/**

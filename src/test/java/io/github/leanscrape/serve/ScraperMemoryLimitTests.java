@@ -3,6 +3,9 @@ package io.github.leanscrape.serve;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.github.leanscrape.exposition.ChunkPool;
@@ -36,6 +39,8 @@ class ScraperMemoryLimitTests {
 
 	private static final PrometheusOutputFormat TEXT = PrometheusOutputFormat.CONTENT_TYPE_004;
 
+	private static final PrometheusOutputFormat OPENMETRICS = PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100;
+
 	@Test
 	void renderingWaitsForHeldBodiesAndIsRejectedAtItsDeadline() throws Exception {
 		Scraper scraper = scraper(2.5);
@@ -54,6 +59,52 @@ class ScraperMemoryLimitTests {
 	}
 
 	@Test
+	void cachedBodiesAreDroppedRatherThanHoldingBackARendering() throws Exception {
+		Scraper scraper = scraper(2.5, Duration.ofHours(1));
+		scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body().release();
+		scraper.scrape(TEXT, Set.of("other"), deadline(Duration.ofSeconds(10))).body().release();
+		// Two bodies of four chunks held by the cache alone, four more expected: more
+		// than 2.5 bodies, and the cache would hold them for an hour.
+		assertThat(this.pool.leasedChunks()).isEqualTo(8);
+		long start = System.nanoTime();
+		PooledBody openMetrics = scraper.scrape(OPENMETRICS, null, deadline(Duration.ofSeconds(5))).body();
+		assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(1));
+		assertThat(this.pool.leasedChunks()).isEqualTo(4);
+		openMetrics.release();
+		// The rendering it made is cached; the dropped kinds are rendered again.
+		PooledBody text = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(5))).body();
+		text.release();
+		scraper.clearCache();
+		assertThat(this.pool.leasedChunks()).isZero();
+	}
+
+	@Test
+	void aBodyCachedWhileARenderingWaitsDoesNotHoldItBack() throws Exception {
+		Scraper scraper = scraper(2.5, Duration.ofHours(1));
+		PooledBody first = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
+		PooledBody second = scraper.scrape(TEXT, Set.of("other"), deadline(Duration.ofSeconds(10))).body();
+		// Both held by their scrapes and the cache: a third kind waits for them.
+		ExecutorService executor = Executors.newSingleThreadExecutor();
+		try {
+			Future<Served> third = executor
+				.submit(() -> scraper.scrape(OPENMETRICS, null, deadline(Duration.ofSeconds(10))));
+			Thread.sleep(200);
+			assertThat(third).isNotDone();
+			// The cache dropped them when the rendering began to wait; another rendering
+			// would put them back, but their scrapes' releases alone give the chunks
+			// back.
+			first.release();
+			second.release();
+			third.get(5, TimeUnit.SECONDS).body().release();
+		}
+		finally {
+			executor.shutdownNow();
+		}
+		scraper.clearCache();
+		assertThat(this.pool.leasedChunks()).isZero();
+	}
+
+	@Test
 	void noLimitWhenTurnedOff() throws Exception {
 		Scraper scraper = scraper(0);
 		PooledBody first = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
@@ -68,8 +119,12 @@ class ScraperMemoryLimitTests {
 	private final ChunkPool pool = new ChunkPool(CHUNK, 0);
 
 	private Scraper scraper(double maxHeldBodies) {
+		return scraper(maxHeldBodies, Duration.ZERO);
+	}
+
+	private Scraper scraper(double maxHeldBodies, Duration cacheTimeToLive) {
 		// No headroom: a scrape is expected to need what the last one of its kind did.
-		return new Scraper(FOUR_CHUNKS, this.pool, new SizeHints(this.pool, 0), List.of(), 2, Duration.ZERO,
+		return new Scraper(FOUR_CHUNKS, this.pool, new SizeHints(this.pool, 0), List.of(), 2, cacheTimeToLive,
 				maxHeldBodies);
 	}
 

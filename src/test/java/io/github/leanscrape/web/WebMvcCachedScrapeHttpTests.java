@@ -1,0 +1,17 @@
+package io.github.leanscrape.web;
+
+import io.github.leanscrape.support.ScrapeTestApplication;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+
+/**
+ * The endpoint with its body cache on, on Spring MVC, served by Tomcat.
+ */
+@SpringBootTest(classes = ScrapeTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "spring.main.web-application-type=servlet", "server.address=127.0.0.1",
+				"management.endpoints.web.exposure.include=prometheus", "rich.bulk-series=20000",
+				"leanscrape.cache.time-to-live=1h" })
+class WebMvcCachedScrapeHttpTests extends AbstractCachedScrapeHttpTests {
+
+}
