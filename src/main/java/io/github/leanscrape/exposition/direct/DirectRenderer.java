@@ -140,10 +140,9 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 				Family family = families[i];
 				boolean collected = isCollected(plan, i, filter);
 				if (!collected || (filter != null && !filter.test(family.name))) {
-					if (collected) {
+					if (collected && plan.functions()[i]) {
 						// Left out by the filter, but collected by Spring Boot's
-						// endpoint,
-						// whose functions then run.
+						// endpoint, whose functions then run.
 						MeterValues.evaluateFunctions(family, series[i]);
 					}
 					continue;

@@ -232,11 +232,13 @@ final class MeterIndex {
 			}
 		}
 		boolean[] exported = new boolean[direct.size()];
+		boolean[] functions = new boolean[direct.size()];
 		for (int i = 0; i < exported.length; i++) {
 			exported[i] = this.internals.isExported(direct.get(i).collectorName);
+			functions[i] = MeterValues.hasFunctions(direct.get(i), series.get(i));
 		}
 		ScrapePlan plan = new ScrapePlan(direct.toArray(new Family[0]), series.toArray(new Series[0][]), exported,
-				reference.toArray(new String[0]));
+				functions, reference.toArray(new String[0]));
 		this.lastPlan = plan;
 		this.lastPlanChanges = this.changes;
 		return plan;
@@ -330,6 +332,8 @@ final class MeterIndex {
 
 		private final boolean[] exported;
 
+		private final boolean[] functions;
+
 		private final String[] referenceNames;
 
 		/**
@@ -338,13 +342,17 @@ final class MeterIndex {
 		 * @param series each family's series, in order
 		 * @param exported whether the registry collects each family's meters (Micrometer
 		 * 1.18 keeps no collector for meters whose families client_java refused)
+		 * @param functions whether each family has series with functions that a scrape
+		 * leaving it out must still call ({@link MeterValues#evaluateFunctions})
 		 * @param referenceNames the Prometheus names served by the registry's own
 		 * collectors
 		 */
-		ScrapePlan(Family[] families, Series[][] series, boolean[] exported, String[] referenceNames) {
+		ScrapePlan(Family[] families, Series[][] series, boolean[] exported, boolean[] functions,
+				String[] referenceNames) {
 			this.families = families;
 			this.series = series;
 			this.exported = exported;
+			this.functions = functions;
 			this.referenceNames = referenceNames;
 		}
 
@@ -358,6 +366,10 @@ final class MeterIndex {
 
 		boolean[] exported() {
 			return this.exported;
+		}
+
+		boolean[] functions() {
+			return this.functions;
 		}
 
 		String[] referenceNames() {

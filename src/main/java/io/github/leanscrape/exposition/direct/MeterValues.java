@@ -85,7 +85,7 @@ final class MeterValues {
 	 * @param series its series
 	 */
 	static void evaluateFunctions(Family family, Series[] series) {
-		if (family.kind != SeriesKind.COUNTER && family.kind != SeriesKind.SUMMARY && family.kind != SeriesKind.GAUGE) {
+		if (!hasFunctions(family.kind)) {
 			return;
 		}
 		for (Series each : series) {
@@ -104,6 +104,31 @@ final class MeterValues {
 				timer.totalTime(TimeUnit.SECONDS);
 			}
 		}
+	}
+
+	/**
+	 * Return whether a family has series whose functions {@link #evaluateFunctions}
+	 * calls: asked when the family's series change, so that a filtered scrape need not
+	 * look at the series of every family it leaves out.
+	 * @param family the family
+	 * @param series its series
+	 * @return {@code true} when it has function meters or custom meters
+	 */
+	static boolean hasFunctions(Family family, Series[] series) {
+		if (!hasFunctions(family.kind)) {
+			return false;
+		}
+		for (Series each : series) {
+			if (each instanceof CustomSeries || each.meter instanceof FunctionCounter
+					|| each.meter instanceof FunctionTimer) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private static boolean hasFunctions(SeriesKind kind) {
+		return kind == SeriesKind.COUNTER || kind == SeriesKind.SUMMARY || kind == SeriesKind.GAUGE;
 	}
 
 }

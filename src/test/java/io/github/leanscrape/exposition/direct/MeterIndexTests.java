@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.github.leanscrape.exposition.direct.MeterIndex.ScrapePlan;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -50,6 +51,16 @@ class MeterIndexTests {
 		ScrapePlan plan = this.index.plan();
 		assertThat(names(plan)).containsExactly("jobs", "queue_size");
 		assertThat(plan.exported()).containsExactly(true, true);
+	}
+
+	@Test
+	void planKnowsWhichFamiliesHaveFunctionsToCall() {
+		Counter.builder("jobs").register(this.registry);
+		FunctionCounter.builder("tasks", this, (test) -> 1).register(this.registry);
+		Gauge.builder("queue.size", () -> 1).register(this.registry);
+		ScrapePlan plan = this.index.plan();
+		assertThat(names(plan)).containsExactly("jobs", "queue_size", "tasks");
+		assertThat(plan.functions()).containsExactly(false, false, true);
 	}
 
 	private static List<String> names(ScrapePlan plan) {
