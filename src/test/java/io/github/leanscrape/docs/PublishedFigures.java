@@ -171,6 +171,11 @@ public final class PublishedFigures {
 		blocks.put("http-netty-long-warmup",
 				httpRuns(List.of("now, after 15 warmup iterations instead of 3", "now, after 25 warmup iterations"),
 						jmhRuns("http-scrape-netty-long-warmup.json", "http-scrape-netty-warmup-25.json")));
+		blocks.put("http-plan",
+				httpRuns(
+						List.of("before (the plan taken again, and the registry asked about each family, every scrape)",
+								"now (the plan taken again only after meters changed)"),
+						jmhRuns("http-scrape-plan-before.json", "http-scrape-plan-after.json")));
 		blocks.put("http-nio-transport", httpNioTransport(JmhResults.read(jmh("http-scrape-nio-transport.json"))));
 		blocks.put("render-cold-caches", renderColdCaches(JmhResults.read(jmh("scrape-render-cold-caches.json"))));
 		blocks.put("http-render-caches", httpRenderCaches(JmhResults.read(jmh("http-scrape-render-caches.json"))));
