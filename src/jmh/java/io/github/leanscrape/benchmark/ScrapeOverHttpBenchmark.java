@@ -102,6 +102,17 @@ public class ScrapeOverHttpBenchmark {
 	@Param({ "floor", "leanscrape", "boot" })
 	public String endpoint = "leanscrape";
 
+	/**
+	 * How many requests the application serves before it is measured, {@code 0} for none:
+	 * scrapes of no family ({@code name[]=none}), which render nothing but run the whole
+	 * request path of the server, Spring and the actuator, so that it is compiled as a
+	 * service's own traffic keeps it; a few scrapes a second leave it interpreted or
+	 * half-compiled for minutes. For the starter's applications only: Spring Boot's
+	 * endpoint collects every collector even for a scrape of no family.
+	 */
+	@Param({ "0" })
+	public int warmRequests;
+
 	private @Nullable ConfigurableApplicationContext application;
 
 	private @Nullable HttpConnection client;
@@ -141,9 +152,26 @@ public class ScrapeOverHttpBenchmark {
 					body.headers().firstValue(HttpHeaders.CONTENT_ENCODING).orElse(null));
 			path = "/floor";
 		}
+		warmUp(port, acceptEncoding);
 		this.client = new HttpConnection("127.0.0.1", port, 60_000, path, "Accept: " + OPENMETRICS, acceptEncoding);
 		System.out.println("sent: server=" + this.server + " endpoint=" + this.endpoint + " encoding=" + this.encoding
 				+ " series=" + this.seriesCount + " bytes=" + scrape());
+	}
+
+	private void warmUp(int port, String acceptEncoding) throws IOException {
+		if (this.warmRequests == 0) {
+			return;
+		}
+		// The brackets encoded: Tomcat refuses them bare.
+		try (HttpConnection warm = new HttpConnection("127.0.0.1", port, 60_000, PATH + "?name%5B%5D=none",
+				"Accept: " + OPENMETRICS, acceptEncoding)) {
+			for (int i = 0; i < this.warmRequests; i++) {
+				int status = warm.exchange();
+				if (status != 200) {
+					throw new IOException("A warming request answered " + status);
+				}
+			}
+		}
 	}
 
 	private static int port(ConfigurableApplicationContext application) {
