@@ -176,6 +176,15 @@ public final class PublishedFigures {
 						List.of("before (the plan taken again, and the registry asked about each family, every scrape)",
 								"now (the plan taken again only after meters changed)"),
 						jmhRuns("http-scrape-plan-before.json", "http-scrape-plan-after.json")));
+		blocks.put("http-timeline",
+				httpTimeline(JmhResults.read(jmh("http-scrape-timeline.json")),
+						Files.readString(jmh("http-scrape-timeline.txt")),
+						JmhResults.read(jmh("http-scrape-timeline-warm.json")),
+						Files.readString(jmh("http-scrape-timeline-warm.txt"))));
+		blocks.put("http-warmed",
+				httpRuns(
+						List.of("now, each application first serving 30,000 scrapes of no family (warmRequests=30000)"),
+						jmhRuns("http-scrape-warmed.json")));
 		blocks.put("http-nio-transport", httpNioTransport(JmhResults.read(jmh("http-scrape-nio-transport.json"))));
 		blocks.put("render-cold-caches", renderColdCaches(JmhResults.read(jmh("scrape-render-cold-caches.json"))));
 		blocks.put("http-render-caches", httpRenderCaches(JmhResults.read(jmh("http-scrape-render-caches.json"))));
@@ -503,6 +512,69 @@ public final class PublishedFigures {
 					last));
 		}
 		return md.toString();
+	}
+
+	/**
+	 * Where a scrape's time goes on Netty: each phase of the timeline experiment, as the
+	 * median of the measurement iterations' averages, for each endpoint, in a run as the
+	 * benchmark is and in one whose applications served scrapes of no family first.
+	 */
+	private static String httpTimeline(JmhResults plain, String plainLines, JmhResults warm, String warmLines) {
+		Map<String, Map<String, List<Double>>> asIs = timelinePhases(plainLines);
+		Map<String, Map<String, List<Double>>> warmed = timelinePhases(warmLines);
+		String[][] phases = { { "to-filter", "request sent → the starter's web filter" },
+				{ "to-writer",
+						"web filter → the starter's message writer (Spring's dispatch, the actuator's operation)" },
+				{ "hop", "message writer → the scrape's thread" }, { "render", "serving the scrape: rendering (wall)" },
+				{ "render-cpu", "rendering (its thread's CPU time)" },
+				{ "to-first-byte", "rendering done → status line read by the client" },
+				{ "to-last-byte", "status line → last byte read (the transfer)" },
+				{ "total", "the whole exchange, as the client times it" } };
+		String[] endpoints = { "floor", "cached", "leanscrape" };
+		StringBuilder md = new StringBuilder(
+				"| Netty, 100,000 series, uncompressed: ms, median of iterations | floor | cached | leanscrape | floor, warmed | cached, warmed | leanscrape, warmed |\n");
+		md.append("|---|---:|---:|---:|---:|---:|---:|\n");
+		for (String[] phase : phases) {
+			md.append("| ").append(phase[1]);
+			for (Map<String, Map<String, List<Double>>> run : List.of(asIs, warmed)) {
+				for (String endpoint : endpoints) {
+					boolean applies = !endpoint.equals("floor") || phase[0].equals("to-filter")
+							|| phase[0].equals("to-last-byte") || phase[0].equals("total");
+					md.append(" | ").append(applies ? millis(JmhResults.median(run.get(endpoint).get(phase[0]))) : "–");
+				}
+			}
+			md.append(" |\n");
+		}
+		md.append('\n').append(provenance(plain)).append('\n').append(provenance(warm)).append('\n');
+		md.append("JMH rendering, in the first run: ")
+			.append(millis(plain.find("leanscrape", RENDERING_100K).medianTime()))
+			.append(" ms.\n");
+		return md.toString();
+	}
+
+	/**
+	 * Read the timeline experiment's lines: each phase's averages, by endpoint.
+	 */
+	private static Map<String, Map<String, List<Double>>> timelinePhases(String lines) {
+		Map<String, Map<String, List<Double>>> phases = new LinkedHashMap<>();
+		for (String line : lines.split("\n")) {
+			if (line.isBlank() || line.startsWith("#")) {
+				continue;
+			}
+			Map<String, List<Double>> byPhase = null;
+			for (String field : line.trim().split(" ")) {
+				int equals = field.indexOf('=');
+				String name = field.substring(0, equals);
+				String value = field.substring(equals + 1);
+				if (name.equals("endpoint")) {
+					byPhase = phases.computeIfAbsent(value, (endpoint) -> new LinkedHashMap<>());
+				}
+				else if (byPhase != null && !name.equals("fork") && !name.equals("iteration")) {
+					byPhase.computeIfAbsent(name, (phase) -> new ArrayList<>()).add(Double.parseDouble(value));
+				}
+			}
+		}
+		return phases;
 	}
 
 	/**
