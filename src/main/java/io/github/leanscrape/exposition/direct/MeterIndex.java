@@ -51,14 +51,10 @@ final class MeterIndex {
 	private final MicrometerInternals internals;
 
 	/**
-	 * How many times meters were added or removed: a plan taken after none is the last
-	 * one again.
+	 * The plan of the last scrape, for the scrapes after it; dropped when meters are
+	 * added or removed, so that it keeps no removed meter alive until the next scrape.
 	 */
-	private long changes;
-
 	private @Nullable ScrapePlan lastPlan;
-
-	private long lastPlanChanges;
 
 	/**
 	 * Create an index of a registry's meters, kept up to date by its listeners.
@@ -94,7 +90,7 @@ final class MeterIndex {
 		if (entry != null && entry.series.containsKey(meter)) {
 			return;
 		}
-		this.changes++;
+		this.lastPlan = null;
 		// A name that client_java would still escape (a base unit with a slash, say) is
 		// left to the reference path.
 		ShapeOfMeter shape = PrometheusNaming.isValidLegacyMetricName(conventionName) ? ShapeOfMeter.of(meter) : null;
@@ -169,7 +165,7 @@ final class MeterIndex {
 		if (series == null) {
 			return;
 		}
-		this.changes++;
+		this.lastPlan = null;
 		if (series instanceof Series one) {
 			entry.families[0].remove(one);
 		}
@@ -198,7 +194,7 @@ final class MeterIndex {
 	 */
 	synchronized ScrapePlan plan() {
 		ScrapePlan last = this.lastPlan;
-		if (last != null && this.lastPlanChanges == this.changes) {
+		if (last != null) {
 			return last;
 		}
 		List<Family> direct = new ArrayList<>(this.families.size());
@@ -222,7 +218,6 @@ final class MeterIndex {
 			for (Family family : duplicated) {
 				toReferenceOnly(owner(family));
 			}
-			this.changes++;
 			return plan();
 		}
 		List<String> reference = new ArrayList<>();
@@ -240,7 +235,6 @@ final class MeterIndex {
 		ScrapePlan plan = new ScrapePlan(direct.toArray(new Family[0]), series.toArray(new Series[0][]), exported,
 				functions, reference.toArray(new String[0]));
 		this.lastPlan = plan;
-		this.lastPlanChanges = this.changes;
 		return plan;
 	}
 

@@ -133,6 +133,16 @@ class RetainedMemoryTests {
 		Counter stable = Counter.builder("jobs.completed").tag("job", "stable").register(registry);
 		List<Counter> all = new ArrayList<>();
 		all.add(stable);
+		// A scrape of meters removed right after: its plan must not keep them either.
+		List<Counter> scraped = new ArrayList<>();
+		for (int i = 0; i < 1000; i++) {
+			scraped.add(Counter.builder("jobs.completed").tag("job", "scraped-" + i).register(registry));
+		}
+		assertThat(LineStats.of(scrape(renderer)).samples).isEqualTo(1001);
+		for (Counter counter : scraped) {
+			registry.remove(counter);
+		}
+		all.addAll(scraped);
 		for (int i = 0; i < CHURN; i++) {
 			Counter counter = Counter.builder("jobs.completed").tag("job", "job-" + i).register(registry);
 			registry.remove(counter);
