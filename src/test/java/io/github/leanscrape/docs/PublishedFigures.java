@@ -39,8 +39,8 @@ public final class PublishedFigures {
 			"seriesCount", "100000");
 
 	/** The header of the tables of experiments on the HTTP scrape. */
-	private static final String EXPERIMENT_HEADER = "| the starter | Tomcat: floor, leanscrape (ms)"
-			+ " | Tomcat: above the floor, in JMH renderings | Netty: floor, leanscrape (ms)"
+	private static final String EXPERIMENT_HEADER = "| the starter | Tomcat: floor, leanscrape (ms, median (forks))"
+			+ " | Tomcat: above the floor, in JMH renderings | Netty: floor, leanscrape (ms, median (forks))"
 			+ " | Netty: above the floor, in JMH renderings |\n|---|---:|---:|---:|---:|\n";
 
 	/**
@@ -183,8 +183,9 @@ public final class PublishedFigures {
 						Files.readString(jmh("http-scrape-timeline-warm.txt"))));
 		blocks.put("http-warmed",
 				httpRuns(
-						List.of("now, each application first serving 30,000 scrapes of no family (warmRequests=30000)"),
-						jmhRuns("http-scrape-warmed.json")));
+						List.of("now, each application first serving 30,000 scrapes of no family (warmRequests=30000)",
+								"the same, Netty only, five forks"),
+						jmhRuns("http-scrape-warmed.json", "http-scrape-warmed-netty-5-forks.json")));
 		blocks.put("http-nio-transport", httpNioTransport(JmhResults.read(jmh("http-scrape-nio-transport.json"))));
 		blocks.put("render-cold-caches", renderColdCaches(JmhResults.read(jmh("scrape-render-cold-caches.json"))));
 		blocks.put("http-render-caches", httpRenderCaches(JmhResults.read(jmh("http-scrape-render-caches.json"))));
@@ -711,9 +712,9 @@ public final class PublishedFigures {
 				continue;
 			}
 			row.append(" | ")
-				.append(millis(floor.medianTime()))
+				.append(times(floor))
 				.append(", ")
-				.append(millis(leanscrape.medianTime()))
+				.append(times(leanscrape))
 				.append(" | ")
 				.append(String.format(Locale.ROOT, "%.2f", (leanscrape.medianTime() - floor.medianTime()) / render));
 		}
