@@ -22,6 +22,12 @@ import io.github.leanscrape.exposition.SizeHints;
  */
 final class RenderAdmission {
 
+	/**
+	 * How long a rendering waiting for memory waits at most before it looks again: a body
+	 * that the cache took meanwhile holds its chunks without any release to wake it.
+	 */
+	private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
 	private final ChunkPool pool;
 
 	private final SizeHints sizeHints;
@@ -33,12 +39,6 @@ final class RenderAdmission {
 	private final Semaphore permits;
 
 	private final double maxHeldBodies;
-
-	/**
-	 * How long a rendering waiting for memory waits at most before it looks again: a body
-	 * that the cache took meanwhile holds its chunks without any release to wake it.
-	 */
-	private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
 	private final BodyCache cache;
 

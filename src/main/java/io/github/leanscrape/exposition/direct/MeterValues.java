@@ -80,14 +80,12 @@ final class MeterValues {
 	 * endpoint collects a meter that a name filter excludes (client_java's registry does
 	 * unless the collector names its families, as Micrometer's do from 1.18), a function
 	 * that throws, or a function counter gone negative, fails its scrape; so it fails
-	 * here too.
+	 * here too. Called only for the families that {@link #hasFunctions} found to have
+	 * such meters when their series last changed.
 	 * @param family the excluded family
 	 * @param series its series
 	 */
 	static void evaluateFunctions(Family family, Series[] series) {
-		if (!hasFunctions(family.kind)) {
-			return;
-		}
 		for (Series each : series) {
 			if (each instanceof CustomSeries custom) {
 				// The registry's collector reads every measurement of a custom meter.
@@ -115,7 +113,7 @@ final class MeterValues {
 	 * @return {@code true} when it has function meters or custom meters
 	 */
 	static boolean hasFunctions(Family family, Series[] series) {
-		if (!hasFunctions(family.kind)) {
+		if (family.kind != SeriesKind.COUNTER && family.kind != SeriesKind.SUMMARY && family.kind != SeriesKind.GAUGE) {
 			return false;
 		}
 		for (Series each : series) {
@@ -125,10 +123,6 @@ final class MeterValues {
 			}
 		}
 		return false;
-	}
-
-	private static boolean hasFunctions(SeriesKind kind) {
-		return kind == SeriesKind.COUNTER || kind == SeriesKind.SUMMARY || kind == SeriesKind.GAUGE;
 	}
 
 }
