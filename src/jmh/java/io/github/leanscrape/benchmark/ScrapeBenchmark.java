@@ -1,10 +1,13 @@
 package io.github.leanscrape.benchmark;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.util.concurrent.TimeUnit;
 
+import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
 import io.github.leanscrape.endpoint.PendingScrapeResource;
 import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.serve.ScrapeResponder;
 import io.github.leanscrape.serve.ScrapeResponse;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -15,6 +18,7 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Warmup;
 
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 import org.springframework.core.io.Resource;
 
 /**
@@ -67,17 +71,31 @@ public class ScrapeBenchmark {
 
 	static Object scrapeWithStarter(ScrapeState state) throws IOException {
 		LeanscrapeStarter starter = state.leanscrape();
-		WebEndpointResponse<Resource> response = starter.endpoint().scrapeBody(state.outputFormat(), null);
+		return scrapeWithStarter(starter.endpoint(), starter.responder(), state.outputFormat(), state.sink);
+	}
+
+	/**
+	 * One scrape through the starter's whole path but HTTP, written to a sink.
+	 * @param endpoint the starter's endpoint
+	 * @param responder the starter's responder
+	 * @param format the format asked for
+	 * @param sink where the body goes
+	 * @return the response
+	 * @throws IOException never for a sink that does not fail
+	 */
+	static Object scrapeWithStarter(LeanscrapeScrapeEndpoint endpoint, ScrapeResponder responder,
+			PrometheusOutputFormat format, OutputStream sink) throws IOException {
+		WebEndpointResponse<Resource> response = endpoint.scrapeBody(format, null);
 		PendingScrapeResource resource = (PendingScrapeResource) response.getBody();
-		ScrapeResponse served = starter.responder().respond(resource.pending(), null, null);
+		ScrapeResponse served = responder.respond(resource.pending(), null, null);
 		try {
 			PooledBody body = served.body();
 			if (body != null) {
-				body.writeTo(state.sink);
+				body.writeTo(sink);
 			}
 		}
 		finally {
-			starter.responder().finish(served, false);
+			responder.finish(served, false);
 		}
 		return response;
 	}

@@ -7,7 +7,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.concurrent.TimeUnit;
 
+import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
 import io.github.leanscrape.load.HttpConnection;
+import io.github.leanscrape.serve.ScrapeResponder;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -25,6 +27,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -95,9 +98,11 @@ public class ScrapeOverHttpBenchmark {
 	public String encoding = "identity";
 
 	/**
-	 * Who answers: {@code floor}, {@code leanscrape}, {@code boot}, or {@code cached}:
-	 * the starter serving every scrape from its body cache, so its whole path but
-	 * rendering.
+	 * Who answers: {@code floor}, {@code leanscrape}, {@code boot}, {@code cached}: the
+	 * starter serving every scrape from its body cache, so its whole path but rendering,
+	 * or {@code in-process}: no HTTP at all, the application's starter scraped on the
+	 * benchmark's thread as {@link ScrapeBenchmark#leanscrape} scrapes its own, so its
+	 * rendering in the application's JVM beside the same rendering in JMH's.
 	 */
 	@Param({ "floor", "leanscrape", "boot" })
 	public String endpoint = "leanscrape";
@@ -116,6 +121,12 @@ public class ScrapeOverHttpBenchmark {
 	private @Nullable ConfigurableApplicationContext application;
 
 	private @Nullable HttpConnection client;
+
+	private @Nullable LeanscrapeScrapeEndpoint inProcessEndpoint;
+
+	private @Nullable ScrapeResponder inProcessResponder;
+
+	private final CountingSink inProcessSink = new CountingSink();
 
 	/**
 	 * Start the application and connect.
@@ -153,6 +164,12 @@ public class ScrapeOverHttpBenchmark {
 			path = "/floor";
 		}
 		warmUp(port, acceptEncoding);
+		if (this.endpoint.equals("in-process")) {
+			this.inProcessEndpoint = application.getBean(LeanscrapeScrapeEndpoint.class);
+			this.inProcessResponder = application.getBean(ScrapeResponder.class);
+			System.out.println("in process: series=" + this.seriesCount + " bytes=" + scrape());
+			return;
+		}
 		this.client = new HttpConnection("127.0.0.1", port, 60_000, path, "Accept: " + OPENMETRICS, acceptEncoding);
 		System.out.println("sent: server=" + this.server + " endpoint=" + this.endpoint + " encoding=" + this.encoding
 				+ " series=" + this.seriesCount + " bytes=" + scrape());
@@ -203,6 +220,13 @@ public class ScrapeOverHttpBenchmark {
 	 */
 	@Benchmark
 	public long scrape() throws IOException {
+		LeanscrapeScrapeEndpoint inProcess = this.inProcessEndpoint;
+		if (inProcess != null) {
+			long before = this.inProcessSink.count();
+			ScrapeBenchmark.scrapeWithStarter(inProcess, ScrapeState.nonNull(this.inProcessResponder),
+					PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100, this.inProcessSink);
+			return this.inProcessSink.count() - before;
+		}
 		HttpConnection client = ScrapeState.nonNull(this.client);
 		int status = client.exchange();
 		if (status != 200) {

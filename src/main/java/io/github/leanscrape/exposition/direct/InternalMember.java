@@ -53,6 +53,12 @@ enum InternalMember {
 	 */
 	MICROMETER_COLLECTOR(Owners.MICROMETER_COLLECTOR, null, Consequences.SCRAPES),
 
+	/**
+	 * A counter's adder, which its {@code count()} sums: read once per series, so that a
+	 * scrape reads the adder without going through the counter.
+	 */
+	COUNTER_ADDER(Owners.COUNTER, "count", Consequences.COUNTS),
+
 	/** A counter's exemplar sampler. */
 	COUNTER_SAMPLER(Owners.COUNTER, "exemplarSampler", Consequences.EXEMPLARS),
 
@@ -231,6 +237,8 @@ enum InternalMember {
 		static final String SCRAPES = "the reference path serves scrapes";
 
 		static final String EXEMPLARS = "exemplars take the reference path";
+
+		static final String COUNTS = "scrapes read each counter's count through the counter";
 
 		static final String FILTERED_SCRAPES = "scrapes with a name filter tell by the names collectors give which to write";
 

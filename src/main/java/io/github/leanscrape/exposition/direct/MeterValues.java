@@ -1,6 +1,7 @@
 package io.github.leanscrape.exposition.direct;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.DoubleAdder;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -10,6 +11,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the single values of meters as Micrometer's collector hands them to client_java,
@@ -29,6 +31,11 @@ final class MeterValues {
 	 * @return its count
 	 */
 	static double counter(Series series) {
+		DoubleAdder adder = series.counterAdder;
+		if (adder != null) {
+			// What PrometheusCounter.count() returns.
+			return adder.sum();
+		}
 		Meter meter = series.meter;
 		if (meter instanceof Counter counter) {
 			return counter.count();
@@ -37,6 +44,20 @@ final class MeterValues {
 			return counter.count();
 		}
 		return ((CustomSeries) series).measurement.getValue();
+	}
+
+	/**
+	 * Return the adder whose sum is the count of a Micrometer Prometheus counter.
+	 * @param meter the meter
+	 * @return its adder, or {@code null} when the meter is not exactly a
+	 * {@code PrometheusCounter} or its adder cannot be read
+	 */
+	static @Nullable DoubleAdder counterAdder(Meter meter) {
+		// Exactly the class: a subclass could count otherwise.
+		if (meter.getClass() != InternalMember.COUNTER_ADDER.owner()) {
+			return null;
+		}
+		return (InternalMember.COUNTER_ADDER.get(meter) instanceof DoubleAdder adder) ? adder : null;
 	}
 
 	/**
