@@ -186,6 +186,12 @@ public final class PublishedFigures {
 						List.of("now, each application first serving 30,000 scrapes of no family (warmRequests=30000)",
 								"the same, Netty only, five forks"),
 						jmhRuns("http-scrape-warmed.json", "http-scrape-warmed-netty-5-forks.json")));
+		blocks.put("http-counter-reads",
+				httpCounterReads(
+						List.of("1, now (counts read through the adders)",
+								"2, before (counts read through the counters)", "3, now", "4, before"),
+						jmhRuns("http-scrape-counter-reads-now-1.json", "http-scrape-counter-reads-before-1.json",
+								"http-scrape-counter-reads-now-2.json", "http-scrape-counter-reads-before-2.json")));
 		blocks.put("http-nio-transport", httpNioTransport(JmhResults.read(jmh("http-scrape-nio-transport.json"))));
 		blocks.put("render-cold-caches", renderColdCaches(JmhResults.read(jmh("scrape-render-cold-caches.json"))));
 		blocks.put("http-render-caches", httpRenderCaches(JmhResults.read(jmh("http-scrape-render-caches.json"))));
@@ -511,6 +517,49 @@ public final class PublishedFigures {
 			String last = renders.remove(renders.size() - 1);
 			md.append(String.format(Locale.ROOT, "JMH rendering, in each run: %s and %s.\n", String.join(", ", renders),
 					last));
+		}
+		return md.toString();
+	}
+
+	/**
+	 * Runs before and after a change, each with the starter's rendering in JMH, in the
+	 * application's JVM without HTTP ({@code in-process}), and over HTTP beside the
+	 * floor.
+	 */
+	private static String httpCounterReads(List<String> labels, List<JmhResults> runs) {
+		StringBuilder md = new StringBuilder("| run | JMH rendering: ms, median (forks)");
+		for (String server : List.of("Tomcat", "Netty")) {
+			md.append(" | ")
+				.append(server)
+				.append(": rendering in the application's JVM, without HTTP (in-process): ms | ")
+				.append(server)
+				.append(": floor, leanscrape: ms | ")
+				.append(server)
+				.append(": above the floor, in JMH renderings");
+		}
+		md.append(" |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+		for (int i = 0; i < runs.size(); i++) {
+			JmhResults run = runs.get(i);
+			JmhResults.Forks rendering = run.find("leanscrape", RENDERING_100K);
+			md.append("| ").append(labels.get(i)).append(" | ").append(times(rendering));
+			for (String server : List.of("tomcat", "netty")) {
+				JmhResults.Forks inProcess = run.find("scrape", http("100000", server, "identity", "in-process"));
+				JmhResults.Forks floor = run.find("scrape", http("100000", server, "identity", "floor"));
+				JmhResults.Forks leanscrape = run.find("scrape", http("100000", server, "identity", "leanscrape"));
+				md.append(" | ")
+					.append(times(inProcess))
+					.append(" | ")
+					.append(times(floor))
+					.append(", ")
+					.append(times(leanscrape))
+					.append(String.format(Locale.ROOT, " | %.2f",
+							(leanscrape.medianTime() - floor.medianTime()) / rendering.medianTime()));
+			}
+			md.append(" |\n");
+		}
+		md.append('\n');
+		for (JmhResults run : runs) {
+			md.append(provenance(run)).append('\n');
 		}
 		return md.toString();
 	}
