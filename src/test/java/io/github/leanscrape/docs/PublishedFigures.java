@@ -183,9 +183,13 @@ public final class PublishedFigures {
 						Files.readString(jmh("http-scrape-timeline-warm.txt"))));
 		blocks.put("http-warmed",
 				httpRuns(
-						List.of("now, each application first serving 30,000 scrapes of no family (warmRequests=30000)",
-								"the same, Netty only, five forks"),
-						jmhRuns("http-scrape-warmed.json", "http-scrape-warmed-netty-5-forks.json")));
+						List.of("each application first serving 30,000 scrapes of no family (warmRequests=30000)",
+								"the same, Netty only, five forks",
+								"the same, Netty only, five forks, with counts read through the adders (below)"),
+						jmhRuns("http-scrape-warmed.json", "http-scrape-warmed-netty-5-forks.json",
+								"http-scrape-warmed-netty-5-forks-now.json")));
+		blocks.put("http-timeline-now", httpTimelineNow(JmhResults.read(jmh("http-scrape-timeline-now.json")),
+				Files.readString(jmh("http-scrape-timeline-now.txt"))));
 		blocks.put("http-counter-reads",
 				httpCounterReads(
 						List.of("1, now (counts read through the adders)",
@@ -570,8 +574,34 @@ public final class PublishedFigures {
 	 * benchmark is and in one whose applications served scrapes of no family first.
 	 */
 	private static String httpTimeline(JmhResults plain, String plainLines, JmhResults warm, String warmLines) {
-		Map<String, Map<String, List<Double>>> asIs = timelinePhases(plainLines);
-		Map<String, Map<String, List<Double>>> warmed = timelinePhases(warmLines);
+		StringBuilder md = new StringBuilder(
+				"| Netty, 100,000 series, uncompressed: ms, median of iterations | floor | cached | leanscrape | floor, warmed | cached, warmed | leanscrape, warmed |\n");
+		md.append("|---|---:|---:|---:|---:|---:|---:|\n");
+		timelineRows(md, List.of(timelinePhases(plainLines), timelinePhases(warmLines)));
+		md.append('\n').append(provenance(plain)).append('\n').append(provenance(warm)).append('\n');
+		md.append("JMH rendering, in the first run: ")
+			.append(millis(plain.find("leanscrape", RENDERING_100K).medianTime()))
+			.append(" ms.\n");
+		return md.toString();
+	}
+
+	/**
+	 * The timeline of one run, the applications warmed, beside the JMH rendering of the
+	 * same run.
+	 */
+	private static String httpTimelineNow(JmhResults run, String lines) {
+		StringBuilder md = new StringBuilder(
+				"| Netty, 100,000 series, uncompressed, warmed: ms, median of iterations | floor | cached | leanscrape |\n");
+		md.append("|---|---:|---:|---:|\n");
+		timelineRows(md, List.of(timelinePhases(lines)));
+		md.append('\n').append(provenance(run)).append('\n');
+		md.append("JMH rendering, in the same run: ")
+			.append(millis(run.find("leanscrape", RENDERING_100K).medianTime()))
+			.append(" ms.\n");
+		return md.toString();
+	}
+
+	private static void timelineRows(StringBuilder md, List<Map<String, Map<String, List<Double>>>> runs) {
 		String[][] phases = { { "to-filter", "request sent → the starter's web filter" },
 				{ "to-writer",
 						"web filter → the starter's message writer (Spring's dispatch, the actuator's operation)" },
@@ -581,12 +611,9 @@ public final class PublishedFigures {
 				{ "to-last-byte", "status line → last byte read (the transfer)" },
 				{ "total", "the whole exchange, as the client times it" } };
 		String[] endpoints = { "floor", "cached", "leanscrape" };
-		StringBuilder md = new StringBuilder(
-				"| Netty, 100,000 series, uncompressed: ms, median of iterations | floor | cached | leanscrape | floor, warmed | cached, warmed | leanscrape, warmed |\n");
-		md.append("|---|---:|---:|---:|---:|---:|---:|\n");
 		for (String[] phase : phases) {
 			md.append("| ").append(phase[1]);
-			for (Map<String, Map<String, List<Double>>> run : List.of(asIs, warmed)) {
+			for (Map<String, Map<String, List<Double>>> run : runs) {
 				for (String endpoint : endpoints) {
 					boolean applies = !endpoint.equals("floor") || phase[0].equals("to-filter")
 							|| phase[0].equals("to-last-byte") || phase[0].equals("total");
@@ -595,11 +622,6 @@ public final class PublishedFigures {
 			}
 			md.append(" |\n");
 		}
-		md.append('\n').append(provenance(plain)).append('\n').append(provenance(warm)).append('\n');
-		md.append("JMH rendering, in the first run: ")
-			.append(millis(plain.find("leanscrape", RENDERING_100K).medianTime()))
-			.append(" ms.\n");
-		return md.toString();
 	}
 
 	/**
