@@ -27,9 +27,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
@@ -43,14 +43,14 @@ import org.springframework.web.bind.annotation.RestController;
  * on one kept-alive loopback connection, as Prometheus asks (OpenMetrics, uncompressed,
  * gzip or zstd).
  * <p>
- * Three endpoints, each in an application of its own: Spring Boot's ({@code boot}, the
- * starter turned off), the starter's ({@code leanscrape}), and the transfer floor
- * ({@code floor}): the starter's body for the same request, taken once and sent again
- * from memory by a controller of the same server, so the same bytes through the same
- * server and client with nothing rendered or compressed. What a scrape costs above the
- * floor is what the endpoint adds. The client reads into one reused buffer and keeps
- * nothing, so the bytes allocated per scrape ({@code -prof gc}) are the server's but for
- * a few hundred bytes of header strings (see {@link HttpConnection}); it does not
+ * The endpoints (see {@link #endpoint}), each in an application of its own: Spring Boot's
+ * ({@code boot}, the starter turned off), the starter's ({@code leanscrape}), and the
+ * transfer floor ({@code floor}): the starter's body for the same request, taken once and
+ * sent again from memory by a controller of the same server, so the same bytes through
+ * the same server and client with nothing rendered or compressed. What a scrape costs
+ * above the floor is what the endpoint adds. The client reads into one reused buffer and
+ * keeps nothing, so the bytes allocated per scrape ({@code -prof gc}) are the server's
+ * but for a few hundred bytes of header strings (see {@link HttpConnection}); it does not
  * decompress (that is the scraper's cost, the same for every endpoint).
  *
  * @author leanscrape
@@ -134,6 +134,9 @@ public class ScrapeOverHttpBenchmark {
 	 */
 	@Setup(Level.Trial)
 	public void setUp() throws Exception {
+		if (this.endpoint.equals("in-process") && !this.encoding.equals("identity")) {
+			throw new IllegalArgumentException("In-process scrapes are uncompressed: encoding=identity only");
+		}
 		SyntheticRegistry registry = SyntheticRegistry.build(this.seriesCount);
 		FloorBody floor = new FloorBody();
 		ConfigurableApplicationContext application = new SpringApplicationBuilder(ScrapedApplication.class)

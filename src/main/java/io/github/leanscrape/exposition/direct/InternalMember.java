@@ -9,10 +9,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Every class and field of Micrometer's Prometheus registry and of client_java that the
- * direct path reads by reflection, in one place: {@link MicrometerInternals} and
- * {@link ExemplarLocator} read them, {@link DirectRendererRuntimeHints} registers them
- * for native images, and the tests check that each is where it is expected, in every
- * version they run against.
+ * direct path reads by reflection, in one place: {@link MicrometerInternals},
+ * {@link ExemplarLocator} and {@link MeterValues} read them,
+ * {@link DirectRendererRuntimeHints} registers them for native images, and the tests
+ * check that each is where it is expected, in every version they run against.
  * <p>
  * Each is looked up once. One that is not where it was expected (another version) is
  * {@code null}, logged at debug level with what follows from it, and the work concerned

@@ -27,8 +27,11 @@ sealed class Series permits ExemplarSeries, CustomSeries {
 
 	/**
 	 * The adder of a Micrometer Prometheus counter, whose sum is its count, or
-	 * {@code null} for any other meter: a scrape reads the count here, one reference
-	 * fewer to follow into the heap than through the counter.
+	 * {@code null} for any other meter. A scrape sums it here rather than asking the
+	 * counter, which made the rendering in an application's JVM as fast as in a
+	 * benchmark's (one reference fewer to follow into the heap, and no call through the
+	 * {@code Counter} interface, are the likely reasons). Every series has the slot,
+	 * counters or not: 4 bytes that its object's alignment makes 8.
 	 */
 	final @Nullable DoubleAdder counterAdder;
 
