@@ -198,6 +198,8 @@ public final class PublishedFigures {
 								"http-scrape-counter-reads-now-2.json", "http-scrape-counter-reads-before-2.json")));
 		blocks.put("http-nio-transport", httpNioTransport(JmhResults.read(jmh("http-scrape-nio-transport.json"))));
 		blocks.put("render-cold-caches", renderColdCaches(JmhResults.read(jmh("scrape-render-cold-caches.json"))));
+		blocks.put("render-cold-caches-now",
+				renderColdCaches(JmhResults.read(jmh("scrape-render-cold-caches-now.json"))));
 		blocks.put("http-render-caches", httpRenderCaches(JmhResults.read(jmh("http-scrape-render-caches.json"))));
 		blocks.put("gzip-choices", gzipChoices(JmhResults.read(jmh("compression-gzip-choices.json")),
 				Files.readString(jmh("compression-gzip-choices-sizes.txt"))));
