@@ -552,14 +552,7 @@ public final class PublishedFigures {
 				JmhResults.Forks inProcess = run.find("scrape", http("100000", server, "identity", "in-process"));
 				JmhResults.Forks floor = run.find("scrape", http("100000", server, "identity", "floor"));
 				JmhResults.Forks leanscrape = run.find("scrape", http("100000", server, "identity", "leanscrape"));
-				md.append(" | ")
-					.append(times(inProcess))
-					.append(" | ")
-					.append(times(floor))
-					.append(", ")
-					.append(times(leanscrape))
-					.append(String.format(Locale.ROOT, " | %.2f",
-							(leanscrape.medianTime() - floor.medianTime()) / rendering.medianTime()));
+				md.append(" | ").append(times(inProcess)).append(aboveFloor(floor, leanscrape, rendering.medianTime()));
 			}
 			md.append(" |\n");
 		}
@@ -581,10 +574,7 @@ public final class PublishedFigures {
 		md.append("|---|---:|---:|---:|---:|---:|---:|\n");
 		timelineRows(md, List.of(timelinePhases(plainLines), timelinePhases(warmLines)));
 		md.append('\n').append(provenance(plain)).append('\n').append(provenance(warm)).append('\n');
-		md.append("JMH rendering, in the first run: ")
-			.append(millis(plain.find("leanscrape", RENDERING_100K).medianTime()))
-			.append(" ms.\n");
-		return md.toString();
+		return md.append(jmhRendering("in the first run", plain)).toString();
 	}
 
 	/**
@@ -597,10 +587,12 @@ public final class PublishedFigures {
 		md.append("|---|---:|---:|---:|\n");
 		timelineRows(md, List.of(timelinePhases(lines)));
 		md.append('\n').append(provenance(run)).append('\n');
-		md.append("JMH rendering, in the same run: ")
-			.append(millis(run.find("leanscrape", RENDERING_100K).medianTime()))
-			.append(" ms.\n");
-		return md.toString();
+		return md.append(jmhRendering("in the same run", run)).toString();
+	}
+
+	private static String jmhRendering(String which, JmhResults run) {
+		return "JMH rendering, " + which + ": " + millis(run.find("leanscrape", RENDERING_100K).medianTime())
+				+ " ms.\n";
 	}
 
 	private static void timelineRows(StringBuilder md, List<Map<String, Map<String, List<Double>>>> runs) {
@@ -784,14 +776,18 @@ public final class PublishedFigures {
 				row.append(" | – | –");
 				continue;
 			}
-			row.append(" | ")
-				.append(times(floor))
-				.append(", ")
-				.append(times(leanscrape))
-				.append(" | ")
-				.append(String.format(Locale.ROOT, "%.2f", (leanscrape.medianTime() - floor.medianTime()) / render));
+			row.append(aboveFloor(floor, leanscrape, render));
 		}
 		return row.append(" |\n").toString();
+	}
+
+	/**
+	 * The cells of one server in a table of HTTP runs: the floor's and the starter's
+	 * times, and the starter's time above the floor in JMH renderings.
+	 */
+	private static String aboveFloor(JmhResults.Forks floor, JmhResults.Forks leanscrape, double render) {
+		return String.format(Locale.ROOT, " | %s, %s | %.2f", times(floor), times(leanscrape),
+				(leanscrape.medianTime() - floor.medianTime()) / render);
 	}
 
 	private static String compression(JmhResults results, String sizes) {
