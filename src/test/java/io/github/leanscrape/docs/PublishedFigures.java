@@ -190,6 +190,8 @@ public final class PublishedFigures {
 								"http-scrape-warmed-netty-5-forks-now.json")));
 		blocks.put("http-timeline-now", httpTimelineNow(JmhResults.read(jmh("http-scrape-timeline-now.json")),
 				Files.readString(jmh("http-scrape-timeline-now.txt"))));
+		blocks.put("http-idle-core", httpIdleCore(JmhResults.read(jmh("http-scrape-idle-core.json")),
+				Files.readString(jmh("http-scrape-idle-core.txt"))));
 		blocks.put("http-counter-reads",
 				httpCounterReads(
 						List.of("1, now (counts read through the adders)",
@@ -590,12 +592,44 @@ public final class PublishedFigures {
 		return md.append(jmhRendering("in the same run", run)).toString();
 	}
 
+	/**
+	 * The timeline of one run in which the cached endpoint also serves after a pause as
+	 * long as a rendering (asleep, spinning, or writing through memory), beside the
+	 * starter's scrape, with each one's time above the floor in JMH renderings.
+	 */
+	private static String httpIdleCore(JmhResults run, String lines) {
+		String[] endpoints = { "floor", "cached", "cached-sleep", "cached-spin", "cached-sweep", "leanscrape" };
+		StringBuilder md = new StringBuilder("| Netty, 100,000 series, uncompressed, warmed: ms, median of iterations"
+				+ " | floor | cached | cached, 8 ms asleep first | cached, 8 ms spinning first"
+				+ " | cached, 8 ms writing through 40 MiB first | leanscrape |\n");
+		md.append("|---|---:|---:|---:|---:|---:|---:|\n");
+		timelineRows(md, List.of(timelinePhases(lines)), endpoints);
+		double render = run.find("leanscrape", RENDERING_100K).medianTime();
+		JmhResults.Forks floor = run.find("scrape", http("100000", "netty", "identity", "floor"));
+		md.append("| the scrape, as JMH times it: ms, median (forks)");
+		StringBuilder above = new StringBuilder("| above the floor, in JMH renderings");
+		for (String endpoint : endpoints) {
+			JmhResults.Forks scrape = run.find("scrape", http("100000", "netty", "identity", endpoint));
+			md.append(" | ").append(times(scrape));
+			above.append(endpoint.equals("floor") ? " | –"
+					: String.format(Locale.ROOT, " | %.2f", (scrape.medianTime() - floor.medianTime()) / render));
+		}
+		md.append(" |\n").append(above).append(" |\n");
+		md.append('\n').append(provenance(run)).append('\n');
+		return md.append(jmhRendering("in the same run", run)).toString();
+	}
+
 	private static String jmhRendering(String which, JmhResults run) {
 		return "JMH rendering, " + which + ": " + millis(run.find("leanscrape", RENDERING_100K).medianTime())
 				+ " ms.\n";
 	}
 
 	private static void timelineRows(StringBuilder md, List<Map<String, Map<String, List<Double>>>> runs) {
+		timelineRows(md, runs, new String[] { "floor", "cached", "leanscrape" });
+	}
+
+	private static void timelineRows(StringBuilder md, List<Map<String, Map<String, List<Double>>>> runs,
+			String[] endpoints) {
 		String[][] phases = { { "to-filter", "request sent → the starter's web filter" },
 				{ "to-writer",
 						"web filter → the starter's message writer (Spring's dispatch, the actuator's operation)" },
@@ -604,7 +638,6 @@ public final class PublishedFigures {
 				{ "to-first-byte", "rendering done → status line read by the client" },
 				{ "to-last-byte", "status line → last byte read (the transfer)" },
 				{ "total", "the whole exchange, as the client times it" } };
-		String[] endpoints = { "floor", "cached", "leanscrape" };
 		for (String[] phase : phases) {
 			md.append("| ").append(phase[1]);
 			for (Map<String, Map<String, List<Double>>> run : runs) {
