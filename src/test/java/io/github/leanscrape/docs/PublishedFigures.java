@@ -587,7 +587,9 @@ public final class PublishedFigures {
 		StringBuilder md = new StringBuilder(
 				"| Netty, 100,000 series, uncompressed, warmed: ms, median of iterations | floor | cached | leanscrape |\n");
 		md.append("|---|---:|---:|---:|\n");
-		timelineRows(md, List.of(timelinePhases(lines)));
+		String[] endpoints = { "floor", "cached", "leanscrape" };
+		timelineRows(md, List.of(timelinePhases(lines)), endpoints);
+		scrapeRows(md, run, endpoints);
 		md.append('\n').append(provenance(run)).append('\n');
 		return md.append(jmhRendering("in the same run", run)).toString();
 	}
@@ -604,6 +606,16 @@ public final class PublishedFigures {
 				+ " | cached, 8 ms writing through 40 MiB first | leanscrape |\n");
 		md.append("|---|---:|---:|---:|---:|---:|---:|\n");
 		timelineRows(md, List.of(timelinePhases(lines)), endpoints);
+		scrapeRows(md, run, endpoints);
+		md.append('\n').append(provenance(run)).append('\n');
+		return md.append(jmhRendering("in the same run", run)).toString();
+	}
+
+	/**
+	 * The rows under a timeline of each endpoint's scrape as JMH timed it in the same
+	 * run, and its time above the floor in JMH renderings.
+	 */
+	private static void scrapeRows(StringBuilder md, JmhResults run, String[] endpoints) {
 		double render = run.find("leanscrape", RENDERING_100K).medianTime();
 		JmhResults.Forks floor = run.find("scrape", http("100000", "netty", "identity", "floor"));
 		md.append("| the scrape, as JMH times it: ms, median (forks)");
@@ -615,8 +627,6 @@ public final class PublishedFigures {
 					: String.format(Locale.ROOT, " | %.2f", (scrape.medianTime() - floor.medianTime()) / render));
 		}
 		md.append(" |\n").append(above).append(" |\n");
-		md.append('\n').append(provenance(run)).append('\n');
-		return md.append(jmhRendering("in the same run", run)).toString();
 	}
 
 	private static String jmhRendering(String which, JmhResults run) {
