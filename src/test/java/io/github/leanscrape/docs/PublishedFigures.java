@@ -188,10 +188,17 @@ public final class PublishedFigures {
 								"the same, Netty only, five forks, with counts read through the adders (below)"),
 						jmhRuns("http-scrape-warmed.json", "http-scrape-warmed-netty-5-forks.json",
 								"http-scrape-warmed-netty-5-forks-now.json")));
-		blocks.put("http-timeline-now", httpTimelineNow(JmhResults.read(jmh("http-scrape-timeline-now.json")),
-				Files.readString(jmh("http-scrape-timeline-now.txt"))));
-		blocks.put("http-idle-core", httpIdleCore(JmhResults.read(jmh("http-scrape-idle-core.json")),
-				Files.readString(jmh("http-scrape-idle-core.txt"))));
+		String[] timelineEndpoints = { "floor", "cached", "leanscrape" };
+		blocks.put("http-timeline-now", httpTimelineOfOneRun(JmhResults.read(jmh("http-scrape-timeline-now.json")),
+				Files.readString(jmh("http-scrape-timeline-now.txt")), timelineEndpoints, timelineEndpoints));
+		// The cached endpoint also serving after a pause as long as a rendering: asleep,
+		// spinning, or writing through memory.
+		blocks.put("http-idle-core",
+				httpTimelineOfOneRun(JmhResults.read(jmh("http-scrape-idle-core.json")),
+						Files.readString(jmh("http-scrape-idle-core.txt")),
+						new String[] { "floor", "cached", "cached-sleep", "cached-spin", "cached-sweep", "leanscrape" },
+						new String[] { "floor", "cached", "cached, 8 ms asleep first", "cached, 8 ms spinning first",
+								"cached, 8 ms writing through 40 MiB first", "leanscrape" }));
 		blocks.put("http-counter-reads",
 				httpCounterReads(
 						List.of("1, now (counts read through the adders)",
@@ -574,37 +581,28 @@ public final class PublishedFigures {
 		StringBuilder md = new StringBuilder(
 				"| Netty, 100,000 series, uncompressed: ms, median of iterations | floor | cached | leanscrape | floor, warmed | cached, warmed | leanscrape, warmed |\n");
 		md.append("|---|---:|---:|---:|---:|---:|---:|\n");
-		timelineRows(md, List.of(timelinePhases(plainLines), timelinePhases(warmLines)));
+		timelineRows(md, List.of(timelinePhases(plainLines), timelinePhases(warmLines)),
+				new String[] { "floor", "cached", "leanscrape" });
 		md.append('\n').append(provenance(plain)).append('\n').append(provenance(warm)).append('\n');
 		return md.append(jmhRendering("in the first run", plain)).toString();
 	}
 
 	/**
-	 * The timeline of one run, the applications warmed, beside the JMH rendering of the
-	 * same run.
+	 * The timeline of one run, the applications warmed, with each endpoint's scrape as
+	 * JMH timed it and its time above the floor, beside the JMH rendering of the same
+	 * run.
+	 * @param run the run's JMH results
+	 * @param lines the timeline lines printed in the run
+	 * @param endpoints the endpoints, in the order of the columns
+	 * @param columns the columns' headings, one per endpoint
+	 * @return the table and its provenance
 	 */
-	private static String httpTimelineNow(JmhResults run, String lines) {
-		StringBuilder md = new StringBuilder(
-				"| Netty, 100,000 series, uncompressed, warmed: ms, median of iterations | floor | cached | leanscrape |\n");
-		md.append("|---|---:|---:|---:|\n");
-		String[] endpoints = { "floor", "cached", "leanscrape" };
-		timelineRows(md, List.of(timelinePhases(lines)), endpoints);
-		scrapeRows(md, run, endpoints);
-		md.append('\n').append(provenance(run)).append('\n');
-		return md.append(jmhRendering("in the same run", run)).toString();
-	}
-
-	/**
-	 * The timeline of one run in which the cached endpoint also serves after a pause as
-	 * long as a rendering (asleep, spinning, or writing through memory), beside the
-	 * starter's scrape, with each one's time above the floor in JMH renderings.
-	 */
-	private static String httpIdleCore(JmhResults run, String lines) {
-		String[] endpoints = { "floor", "cached", "cached-sleep", "cached-spin", "cached-sweep", "leanscrape" };
-		StringBuilder md = new StringBuilder("| Netty, 100,000 series, uncompressed, warmed: ms, median of iterations"
-				+ " | floor | cached | cached, 8 ms asleep first | cached, 8 ms spinning first"
-				+ " | cached, 8 ms writing through 40 MiB first | leanscrape |\n");
-		md.append("|---|---:|---:|---:|---:|---:|---:|\n");
+	private static String httpTimelineOfOneRun(JmhResults run, String lines, String[] endpoints, String[] columns) {
+		StringBuilder md = new StringBuilder("| Netty, 100,000 series, uncompressed, warmed: ms, median of iterations");
+		for (String column : columns) {
+			md.append(" | ").append(column);
+		}
+		md.append(" |\n|---|").append("---:|".repeat(columns.length)).append('\n');
 		timelineRows(md, List.of(timelinePhases(lines)), endpoints);
 		scrapeRows(md, run, endpoints);
 		md.append('\n').append(provenance(run)).append('\n');
@@ -632,10 +630,6 @@ public final class PublishedFigures {
 	private static String jmhRendering(String which, JmhResults run) {
 		return "JMH rendering, " + which + ": " + millis(run.find("leanscrape", RENDERING_100K).medianTime())
 				+ " ms.\n";
-	}
-
-	private static void timelineRows(StringBuilder md, List<Map<String, Map<String, List<Double>>>> runs) {
-		timelineRows(md, runs, new String[] { "floor", "cached", "leanscrape" });
 	}
 
 	private static void timelineRows(StringBuilder md, List<Map<String, Map<String, List<Double>>>> runs,
