@@ -445,7 +445,7 @@ public final class PublishedFigures {
 					times(scrapes.floor()), times(scrapes.cached()), times(scrapes.leanscrape()),
 					millis(scrapes.cached().medianTime() - scrapes.floor().medianTime()),
 					millis(scrapes.leanscrape().medianTime() - scrapes.cached().medianTime()),
-					scrapes.aboveFloor() / render));
+					inRenderings(scrapes.floor(), scrapes.leanscrape(), render)));
 		}
 		md.append(String.format(Locale.ROOT,
 				"\nThe last column divides the starter's time above the floor by its JMH time to render the same "
@@ -622,7 +622,7 @@ public final class PublishedFigures {
 			JmhResults.Forks scrape = run.find("scrape", http("100000", "netty", "identity", endpoint));
 			md.append(" | ").append(times(scrape));
 			above.append(endpoint.equals("floor") ? " | –"
-					: String.format(Locale.ROOT, " | %.2f", (scrape.medianTime() - floor.medianTime()) / render));
+					: String.format(Locale.ROOT, " | %.2f", inRenderings(floor, scrape, render)));
 		}
 		md.append(" |\n").append(above).append(" |\n");
 	}
@@ -696,7 +696,7 @@ public final class PublishedFigures {
 			md.append(String.format(Locale.ROOT, "| %s | %s | %.2f |\n",
 					endpoint.equals("heap-chunks") ? "as it is (`heap-chunks`: chunks on the heap, copied by Netty)"
 							: "each chunk copied into a direct buffer from a pool of at most 32 MB",
-					times(scrape), (scrape.medianTime() - floor.medianTime()) / render));
+					times(scrape), inRenderings(floor, scrape, render)));
 		}
 		md.append('\n')
 			.append(provenance(results))
@@ -824,7 +824,14 @@ public final class PublishedFigures {
 	 */
 	private static String aboveFloor(JmhResults.Forks floor, JmhResults.Forks leanscrape, double render) {
 		return String.format(Locale.ROOT, " | %s, %s | %.2f", times(floor), times(leanscrape),
-				(leanscrape.medianTime() - floor.medianTime()) / render);
+				inRenderings(floor, leanscrape, render));
+	}
+
+	/**
+	 * How far a scrape is above the floor, in renderings: the target's measure.
+	 */
+	private static double inRenderings(JmhResults.Forks floor, JmhResults.Forks scrape, double render) {
+		return (scrape.medianTime() - floor.medianTime()) / render;
 	}
 
 	private static String compression(JmhResults results, String sizes) {
