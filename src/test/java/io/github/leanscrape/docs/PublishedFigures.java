@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -205,6 +206,11 @@ public final class PublishedFigures {
 								"2, before (counts read through the counters)", "3, now", "4, before"),
 						jmhRuns("http-scrape-counter-reads-now-1.json", "http-scrape-counter-reads-before-1.json",
 								"http-scrape-counter-reads-now-2.json", "http-scrape-counter-reads-before-2.json")));
+		List<String> rounds = new ArrayList<>();
+		for (int round = 1; round <= 12; round++) {
+			rounds.add("http-scrape-rounds-" + round + ".json");
+		}
+		blocks.put("http-rounds", httpRounds(jmhRuns(rounds.toArray(new String[0]))));
 		blocks.put("http-nio-transport", httpNioTransport(JmhResults.read(jmh("http-scrape-nio-transport.json"))));
 		blocks.put("render-cold-caches", renderColdCaches(JmhResults.read(jmh("scrape-render-cold-caches.json"))));
 		blocks.put("render-cold-caches-now",
@@ -543,15 +549,8 @@ public final class PublishedFigures {
 	 */
 	private static String httpCounterReads(List<String> labels, List<JmhResults> runs) {
 		StringBuilder md = new StringBuilder("| run | JMH rendering: ms, median (forks)");
-		for (String server : List.of("Tomcat", "Netty")) {
-			md.append(" | ")
-				.append(server)
-				.append(": rendering in the application's JVM, without HTTP (in-process): ms | ")
-				.append(server)
-				.append(": floor, leanscrape: ms | ")
-				.append(server)
-				.append(": above the floor, in JMH renderings");
-		}
+		md.append(columnsOfEachServer("rendering in the application's JVM, without HTTP (in-process): ms",
+				"floor, leanscrape: ms", "above the floor, in JMH renderings"));
 		md.append(" |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
 		for (int i = 0; i < runs.size(); i++) {
 			JmhResults run = runs.get(i);
@@ -568,6 +567,79 @@ public final class PublishedFigures {
 		md.append('\n');
 		for (JmhResults run : runs) {
 			md.append(provenance(run)).append('\n');
+		}
+		return md.toString();
+	}
+
+	/**
+	 * The headings of the columns each server has in a table of HTTP runs, Tomcat's then
+	 * Netty's.
+	 */
+	private static String columnsOfEachServer(String... columns) {
+		StringBuilder headings = new StringBuilder();
+		for (String server : List.of("Tomcat", "Netty")) {
+			for (String column : columns) {
+				headings.append(" | ").append(server).append(": ").append(column);
+			}
+		}
+		return headings.toString();
+	}
+
+	/**
+	 * Interleaved rounds, each one fork of the JMH rendering and of the floor and the
+	 * starter's scrape on each server, one after another: each round's time above the
+	 * floor divided by its own JMH rendering, then the median and the range of the
+	 * rounds, and in how many the target held.
+	 */
+	private static String httpRounds(List<JmhResults> rounds) {
+		StringBuilder md = new StringBuilder("| round | JMH rendering: ms");
+		md.append(columnsOfEachServer("floor, leanscrape: ms", "above the floor, in JMH renderings"));
+		md.append(" |\n|---:|---:|---:|---:|---:|---:|\n");
+		List<Double> renders = new ArrayList<>();
+		Map<String, List<Double>> ratios = new LinkedHashMap<>();
+		for (int i = 0; i < rounds.size(); i++) {
+			JmhResults round = rounds.get(i);
+			double render = round.find("leanscrape", RENDERING_100K).medianTime();
+			renders.add(render);
+			md.append("| ").append(i + 1).append(" | ").append(millis(render));
+			for (String server : List.of("tomcat", "netty")) {
+				JmhResults.Forks floor = round.find("scrape", http("100000", server, "identity", "floor"));
+				JmhResults.Forks leanscrape = round.find("scrape", http("100000", server, "identity", "leanscrape"));
+				double ratio = inRenderings(floor, leanscrape, render);
+				ratios.computeIfAbsent(server, (key) -> new ArrayList<>()).add(ratio);
+				md.append(String.format(Locale.ROOT, " | %s, %s | %.2f", millis(floor.medianTime()),
+						millis(leanscrape.medianTime()), ratio));
+			}
+			md.append(" |\n");
+		}
+		md.append("| median (least–most) | ")
+			.append(millis(JmhResults.median(renders)))
+			.append(" (")
+			.append(millis(Collections.min(renders)))
+			.append("–")
+			.append(millis(Collections.max(renders)))
+			.append(")");
+		for (List<Double> server : ratios.values()) {
+			md.append(String.format(Locale.ROOT, " |  | %.2f (%.2f–%.2f)", JmhResults.median(server),
+					Collections.min(server), Collections.max(server)));
+		}
+		md.append(" |\n\n");
+		List<String> within = new ArrayList<>();
+		for (Map.Entry<String, List<Double>> server : ratios.entrySet()) {
+			int count = 0;
+			for (double ratio : server.getValue()) {
+				if (ratio <= 1.3) {
+					count++;
+				}
+			}
+			within.add(String.format(Locale.ROOT, "%s in %d of %d", serverLabel(server.getKey()), count,
+					server.getValue().size()));
+		}
+		md.append("Within the floor plus 1.3 JMH renderings: ")
+			.append(String.join(", ", within))
+			.append(" rounds.\n\n");
+		for (JmhResults round : rounds) {
+			md.append(provenance(round)).append('\n');
 		}
 		return md.toString();
 	}
