@@ -211,6 +211,7 @@ public final class PublishedFigures {
 			rounds.add("http-scrape-rounds-" + round + ".json");
 		}
 		blocks.put("http-rounds", httpRounds(jmhRuns(rounds.toArray(new String[0]))));
+		blocks.put("caches-after-idle", cachesAfterIdle(JmhResults.read(jmh("caches-after-idle.json"))));
 		blocks.put("http-nio-transport", httpNioTransport(JmhResults.read(jmh("http-scrape-nio-transport.json"))));
 		blocks.put("render-cold-caches", renderColdCaches(JmhResults.read(jmh("scrape-render-cold-caches.json"))));
 		blocks.put("render-cold-caches-now",
@@ -809,6 +810,31 @@ public final class PublishedFigures {
 			md.append(provenance(run)).append('\n');
 		}
 		return md.toString();
+	}
+
+	/**
+	 * A read of a thread's own data after it idled, against the same read with no idle,
+	 * for each size of the data.
+	 */
+	private static String cachesAfterIdle(JmhResults results) {
+		List<String> sizes = results.paramValues("read", "kibibytes");
+		StringBuilder md = new StringBuilder("| parked before the read: µs");
+		for (String size : sizes) {
+			md.append(" | ").append(size).append(" KiB read: µs, median (forks) | / no idle");
+		}
+		md.append(" |\n|---:").append("|---:|---:".repeat(sizes.size())).append("|\n");
+		for (String idle : results.paramValues("read", "idleMicros")) {
+			md.append("| ").append(number(idle));
+			for (String size : sizes) {
+				JmhResults.Forks read = results.find("read", Map.of("kibibytes", size, "idleMicros", idle));
+				double warm = results.find("read", Map.of("kibibytes", size, "idleMicros", "0")).medianTime();
+				md.append(" | ")
+					.append(times(read))
+					.append(String.format(Locale.ROOT, " | %.2f", read.medianTime() / warm));
+			}
+			md.append(" |\n");
+		}
+		return md.append('\n').append(provenance(results)).toString();
 	}
 
 	private static String httpNioTransport(JmhResults results) {
