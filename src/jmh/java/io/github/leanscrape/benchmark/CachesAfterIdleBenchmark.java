@@ -17,14 +17,15 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What idling does to a thread's cached data on the machine the benchmarks run on: the
- * thread reads its own data, so that the data is in the caches as warm as it gets, then
- * parks for {@link #idleMicros}, and the same read after the idle is timed. Over HTTP the
- * threads that send a scrape's body (the server's, the kernel's, the client's) idle while
- * the body is rendered, as long as a rendering; this shows what that idle costs them
- * here, with nothing of the starter or of HTTP involved. What takes the data away (the
- * shared host's other work on the idle core, the core's sleep states, the thread waking
- * on the other core) is not told apart.
+ * What idling costs a thread's next reads of its own data on the machine the benchmarks
+ * run on: the thread reads its data, so that the data is in the caches as warm as it
+ * gets, then parks for {@link #idleMicros}, and the same read after the idle is timed.
+ * Over HTTP the threads that send a scrape's body (the server's, the kernel's, the
+ * client's) idle while the body is rendered, as long as a rendering; this shows what such
+ * an idle costs here, with nothing of the starter or of HTTP involved. What slows the
+ * read is not told apart: the data leaving the caches (the shared host's other work on
+ * the idle core, the core's sleep states), the core's clock or its waking, or the thread
+ * waking on the other core.
  *
  * @author leanscrape
  */
@@ -33,7 +34,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(2)
+@Fork(3)
 public class CachesAfterIdleBenchmark {
 
 	/**
@@ -41,7 +42,7 @@ public class CachesAfterIdleBenchmark {
 	 * beyond it.
 	 */
 	@Param({ "512", "4096" })
-	public int kibibytes = 512;
+	public int kibibytes;
 
 	/**
 	 * How long the thread parks between warming its data and the timed read, in
@@ -51,6 +52,11 @@ public class CachesAfterIdleBenchmark {
 	public int idleMicros;
 
 	private long[] data = new long[0];
+
+	/**
+	 * The sum of the untimed read, kept so that the compiler cannot drop that read.
+	 */
+	private long warmSum;
 
 	/**
 	 * Make the data.
@@ -68,7 +74,7 @@ public class CachesAfterIdleBenchmark {
 	 */
 	@Setup(Level.Invocation)
 	public void warmThenIdle() {
-		read();
+		this.warmSum += read();
 		if (this.idleMicros > 0) {
 			LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(this.idleMicros));
 		}
