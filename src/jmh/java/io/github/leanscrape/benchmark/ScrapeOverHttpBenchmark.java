@@ -30,6 +30,7 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
+import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
@@ -118,6 +119,14 @@ public class ScrapeOverHttpBenchmark {
 	@Param({ "0" })
 	public int warmRequests;
 
+	/**
+	 * Tomcat's socket write buffer ({@code socket.appWriteBufSize}) in bytes, through
+	 * which Tomcat copies a response's body to the socket, or {@code 0} for Tomcat's
+	 * default (8 KiB). For {@code server=tomcat} only.
+	 */
+	@Param({ "0" })
+	public int tomcatWriteBuffer;
+
 	private @Nullable ConfigurableApplicationContext application;
 
 	private @Nullable HttpConnection client;
@@ -145,6 +154,12 @@ public class ScrapeOverHttpBenchmark {
 				context.getBeanFactory().registerSingleton("prometheusMeterRegistry", registry.meterRegistry());
 				context.getBeanFactory().registerSingleton("prometheusRegistry", registry.prometheusRegistry());
 				context.getBeanFactory().registerSingleton("floorBody", floor);
+				if (this.tomcatWriteBuffer > 0) {
+					String size = String.valueOf(this.tomcatWriteBuffer);
+					context.getBeanFactory()
+						.registerSingleton("tomcatWriteBuffer", (TomcatConnectorCustomizer) (connector) -> connector
+							.setProperty("socket.appWriteBufSize", size));
+				}
 			})
 			.properties("server.port=0", "server.address=127.0.0.1", "spring.main.banner-mode=off",
 					"logging.level.root=warn", "management.endpoints.web.exposure.include=prometheus",

@@ -217,6 +217,8 @@ public final class PublishedFigures {
 			rounds.add("http-scrape-rounds-" + round + ".json");
 		}
 		blocks.put("http-rounds", httpRounds(jmhRuns(rounds.toArray(new String[0]))));
+		blocks.put("http-tomcat-write-buffer",
+				httpTomcatWriteBuffer(JmhResults.read(jmh("http-scrape-tomcat-write-buffer.json"))));
 		blocks.put("caches-after-idle", cachesAfterIdle(JmhResults.read(jmh("caches-after-idle.json"))));
 		blocks.put("http-nio-transport", httpNioTransport(JmhResults.read(jmh("http-scrape-nio-transport.json"))));
 		blocks.put("render-cold-caches", renderColdCaches(JmhResults.read(jmh("scrape-render-cold-caches.json"))));
@@ -816,6 +818,36 @@ public final class PublishedFigures {
 			md.append(provenance(run)).append('\n');
 		}
 		return md.toString();
+	}
+
+	/**
+	 * The floor and the starter's scrape on Tomcat for each size of Tomcat's socket write
+	 * buffer.
+	 */
+	private static String httpTomcatWriteBuffer(JmhResults results) {
+		StringBuilder md = new StringBuilder(
+				"| Tomcat's socket write buffer (`socket.appWriteBufSize`) | floor: ms, median (forks) | leanscrape: ms, median (forks) | leanscrape above the floor: ms |\n");
+		md.append("|---|---:|---:|---:|\n");
+		for (String size : results.paramValues("scrape", "tomcatWriteBuffer")) {
+			Map<String, String> params = new LinkedHashMap<>(http("100000", "tomcat", "identity", "floor"));
+			params.put("tomcatWriteBuffer", size);
+			JmhResults.Forks floor = results.find("scrape", params);
+			params.put("endpoint", "leanscrape");
+			JmhResults.Forks leanscrape = results.find("scrape", params);
+			long kibibytes = Long.parseLong(size) / 1024;
+			String label = (kibibytes == 0) ? "8 KiB (Tomcat's default)"
+					: (kibibytes % 1024 == 0) ? (kibibytes / 1024) + " MiB" : kibibytes + " KiB";
+			md.append("| ")
+				.append(label)
+				.append(" | ")
+				.append(times(floor))
+				.append(" | ")
+				.append(times(leanscrape))
+				.append(" | ")
+				.append(millis(leanscrape.medianTime() - floor.medianTime()))
+				.append(" |\n");
+		}
+		return md.append('\n').append(provenance(results)).toString();
 	}
 
 	/**
