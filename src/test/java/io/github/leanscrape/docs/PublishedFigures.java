@@ -217,6 +217,15 @@ public final class PublishedFigures {
 			rounds.add("http-scrape-rounds-" + round + ".json");
 		}
 		blocks.put("http-rounds", httpRounds(jmhRuns(rounds.toArray(new String[0]))));
+		blocks.put("http-netty-writes-and-wakes", httpNettyWritesAndWakes(
+				jmhRuns("http-scrape-netty-grouped-writes-as-is-1.json",
+						"http-scrape-netty-grouped-writes-as-is-2.json"),
+				jmhRuns("http-scrape-netty-grouped-writes-16-1.json", "http-scrape-netty-grouped-writes-16-2.json"),
+				jmhRuns("http-scrape-netty-whole-body-1.json", "http-scrape-netty-whole-body-2.json",
+						"http-scrape-netty-whole-body-3.json"),
+				jmhRuns("http-scrape-netty-wake-ahead-1.json", "http-scrape-netty-wake-ahead-2.json",
+						"http-scrape-netty-wake-ahead-3.json", "http-scrape-netty-wake-ahead-4.json",
+						"http-scrape-netty-wake-ahead-5.json", "http-scrape-netty-wake-ahead-6.json")));
 		blocks.put("http-tomcat-write-buffer",
 				httpTomcatWriteBuffer(JmhResults.read(jmh("http-scrape-tomcat-write-buffer.json"))));
 		blocks.put("caches-after-idle", cachesAfterIdle(JmhResults.read(jmh("caches-after-idle.json"))));
@@ -848,6 +857,66 @@ public final class PublishedFigures {
 				.append(" |\n");
 		}
 		return md.append('\n').append(provenance(results)).toString();
+	}
+
+	/**
+	 * Three changes to how the body reaches Netty, each against the starter as it is in
+	 * paired runs (a run of each, or a round with one fork of each): for each endpoint
+	 * the median and the range over the pairs of the starter as it is, of the changed
+	 * one, and of their difference.
+	 */
+	private static String httpNettyWritesAndWakes(List<JmhResults> asIs, List<JmhResults> grouped,
+			List<JmhResults> wholeBody, List<JmhResults> wakeAhead) {
+		StringBuilder md = new StringBuilder(
+				"| the change (Netty, 100,000 series, uncompressed, warmed) | endpoint | pairs | as it is: ms, median (least to most) | with the change: ms, median (least to most) | with the change less as it is: ms, median (least to most) |\n");
+		md.append("|---|---|---:|---:|---:|---:|\n");
+		for (String endpoint : List.of("cached", "leanscrape")) {
+			List<Double> before = new ArrayList<>();
+			List<Double> after = new ArrayList<>();
+			for (int i = 0; i < asIs.size(); i++) {
+				before.add(asIs.get(i).find("scrape", http("100000", "netty", "identity", endpoint)).medianTime());
+				after.add(grouped.get(i).find("scrape", http("100000", "netty", "identity", endpoint)).medianTime());
+			}
+			md.append(pairsRow("each write joining 16 chunks (1 MiB)", endpoint, before, after));
+		}
+		for (String endpoint : List.of("cached", "leanscrape")) {
+			md.append(pairsRow("the whole body in one write, as the floor's", endpoint,
+					pairedTimes(wholeBody, endpoint, "group", "1"), pairedTimes(wholeBody, endpoint, "group", "1000")));
+		}
+		md.append(pairsRow("the event loop woken 0.6 ms before the rendering's expected end", "leanscrape",
+				pairedTimes(wakeAhead, "leanscrape", "prewake", "0"),
+				pairedTimes(wakeAhead, "leanscrape", "prewake", "600")));
+		md.append('\n');
+		for (List<JmhResults> runs : List.of(asIs, grouped, wholeBody, wakeAhead)) {
+			for (JmhResults run : runs) {
+				md.append(provenance(run)).append('\n');
+			}
+		}
+		return md.toString();
+	}
+
+	private static List<Double> pairedTimes(List<JmhResults> rounds, String endpoint, String param, String value) {
+		List<Double> times = new ArrayList<>();
+		for (JmhResults round : rounds) {
+			Map<String, String> params = new LinkedHashMap<>(http("100000", "netty", "identity", endpoint));
+			params.put(param, value);
+			times.add(round.find("scrape", params).medianTime());
+		}
+		return times;
+	}
+
+	private static String pairsRow(String change, String endpoint, List<Double> before, List<Double> after) {
+		List<Double> differences = new ArrayList<>();
+		for (int i = 0; i < before.size(); i++) {
+			differences.add(after.get(i) - before.get(i));
+		}
+		return "| " + change + " | " + endpoint + " | " + before.size() + " | " + medianAndRange(before) + " | "
+				+ medianAndRange(after) + " | " + medianAndRange(differences) + " |\n";
+	}
+
+	private static String medianAndRange(List<Double> values) {
+		return millis(JmhResults.median(values)) + " (" + millis(Collections.min(values)) + " to "
+				+ millis(Collections.max(values)) + ")";
 	}
 
 	/**
