@@ -213,7 +213,7 @@ public final class PublishedFigures {
 						jmhRuns("http-scrape-counter-reads-now-1.json", "http-scrape-counter-reads-before-1.json",
 								"http-scrape-counter-reads-now-2.json", "http-scrape-counter-reads-before-2.json")));
 		List<String> rounds = new ArrayList<>();
-		for (int round = 1; round <= 12; round++) {
+		for (int round = 1; round <= 18; round++) {
 			rounds.add("http-scrape-rounds-" + round + ".json");
 		}
 		blocks.put("http-rounds", httpRounds(jmhRuns(rounds.toArray(new String[0]))));
