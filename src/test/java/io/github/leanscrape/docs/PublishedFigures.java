@@ -860,10 +860,10 @@ public final class PublishedFigures {
 	}
 
 	/**
-	 * Three changes to how the body reaches Netty, each against the starter as it is in
-	 * paired runs (a run of each, or a round with one fork of each): for each endpoint
-	 * the median and the range over the pairs of the starter as it is, of the changed
-	 * one, and of their difference.
+	 * Two changes to how the body reaches Netty, in three settings, each against the
+	 * starter as it is in paired runs (a run of each, or a round with one fork of each):
+	 * for each endpoint the median and the range over the pairs of the starter as it is,
+	 * of the changed one, and of their difference.
 	 */
 	private static String httpNettyWritesAndWakes(List<JmhResults> asIs, List<JmhResults> grouped,
 			List<JmhResults> wholeBody, List<JmhResults> wakeAhead) {
