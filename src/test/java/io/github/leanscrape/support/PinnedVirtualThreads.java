@@ -19,7 +19,10 @@ import org.jspecify.annotations.Nullable;
  * default settings): a pinned virtual thread keeps its carrier from every other one, so
  * that a few of them stall the server. A pinning counts as the starter's when the first
  * frame below the JDK's own is the starter's: the starter holds the monitor, or called
- * what cannot unmount.
+ * what cannot unmount. A pinning while a class loads is the JDK's: a virtual thread
+ * cannot unmount while it loads a class (nor while it waits for another thread loading
+ * the same one), so each class may pin the threads that first use it together, once,
+ * wherever the class is used from.
  */
 public final class PinnedVirtualThreads implements AutoCloseable {
 
@@ -91,6 +94,9 @@ public final class PinnedVirtualThreads implements AutoCloseable {
 		List<RecordedFrame> frames = event.getStackTrace().getFrames();
 		for (RecordedFrame frame : frames) {
 			String type = frame.getMethod().getType().getName();
+			if (isClassLoading(type, frame.getMethod().getName())) {
+				return null;
+			}
 			if (type.startsWith("java.") || type.startsWith("jdk.") || type.startsWith("sun.")) {
 				continue;
 			}
@@ -111,6 +117,11 @@ public final class PinnedVirtualThreads implements AutoCloseable {
 			return description.toString();
 		}
 		return null;
+	}
+
+	private static boolean isClassLoading(String type, String method) {
+		return type.startsWith("jdk.internal.loader.")
+				|| (type.equals("java.lang.ClassLoader") && method.equals("loadClass"));
 	}
 
 	@Override
