@@ -630,13 +630,7 @@ public final class PublishedFigures {
 			}
 			md.append(" |\n");
 		}
-		md.append("| median (least–most) | ")
-			.append(millis(JmhResults.median(renders)))
-			.append(" (")
-			.append(millis(Collections.min(renders)))
-			.append("–")
-			.append(millis(Collections.max(renders)))
-			.append(")");
+		md.append("| median (least–most) | ").append(medianAndRange(renders, "–"));
 		for (List<Double> server : ratios.values()) {
 			md.append(String.format(Locale.ROOT, " |  | %.2f (%.2f–%.2f)", JmhResults.median(server),
 					Collections.min(server), Collections.max(server)));
@@ -871,21 +865,17 @@ public final class PublishedFigures {
 				"| the change (Netty, 100,000 series, uncompressed, warmed) | endpoint | pairs | as it is: ms, median (least to most) | with the change: ms, median (least to most) | with the change less as it is: ms, median (least to most) |\n");
 		md.append("|---|---|---:|---:|---:|---:|\n");
 		for (String endpoint : List.of("cached", "leanscrape")) {
-			List<Double> before = new ArrayList<>();
-			List<Double> after = new ArrayList<>();
-			for (int i = 0; i < asIs.size(); i++) {
-				before.add(asIs.get(i).find("scrape", http("100000", "netty", "identity", endpoint)).medianTime());
-				after.add(grouped.get(i).find("scrape", http("100000", "netty", "identity", endpoint)).medianTime());
-			}
-			md.append(pairsRow("each write joining 16 chunks (1 MiB)", endpoint, before, after));
+			md.append(pairsRow("each write joining 16 chunks (1 MiB)", endpoint, nettyTimes(asIs, endpoint, Map.of()),
+					nettyTimes(grouped, endpoint, Map.of())));
 		}
 		for (String endpoint : List.of("cached", "leanscrape")) {
 			md.append(pairsRow("the whole body in one write, as the floor's", endpoint,
-					pairedTimes(wholeBody, endpoint, "group", "1"), pairedTimes(wholeBody, endpoint, "group", "1000")));
+					nettyTimes(wholeBody, endpoint, Map.of("group", "1")),
+					nettyTimes(wholeBody, endpoint, Map.of("group", "1000"))));
 		}
 		md.append(pairsRow("the event loop woken 0.6 ms before the rendering's expected end", "leanscrape",
-				pairedTimes(wakeAhead, "leanscrape", "prewake", "0"),
-				pairedTimes(wakeAhead, "leanscrape", "prewake", "600")));
+				nettyTimes(wakeAhead, "leanscrape", Map.of("prewake", "0")),
+				nettyTimes(wakeAhead, "leanscrape", Map.of("prewake", "600"))));
 		md.append('\n');
 		for (List<JmhResults> runs : List.of(asIs, grouped, wholeBody, wakeAhead)) {
 			for (JmhResults run : runs) {
@@ -895,12 +885,16 @@ public final class PublishedFigures {
 		return md.toString();
 	}
 
-	private static List<Double> pairedTimes(List<JmhResults> rounds, String endpoint, String param, String value) {
+	/**
+	 * The uncompressed scrape's time at 100,000 series on Netty in each run, for an
+	 * endpoint and the parameters of an experiment.
+	 */
+	private static List<Double> nettyTimes(List<JmhResults> runs, String endpoint, Map<String, String> experiment) {
+		Map<String, String> params = new LinkedHashMap<>(http("100000", "netty", "identity", endpoint));
+		params.putAll(experiment);
 		List<Double> times = new ArrayList<>();
-		for (JmhResults round : rounds) {
-			Map<String, String> params = new LinkedHashMap<>(http("100000", "netty", "identity", endpoint));
-			params.put(param, value);
-			times.add(round.find("scrape", params).medianTime());
+		for (JmhResults run : runs) {
+			times.add(run.find("scrape", params).medianTime());
 		}
 		return times;
 	}
@@ -910,12 +904,15 @@ public final class PublishedFigures {
 		for (int i = 0; i < before.size(); i++) {
 			differences.add(after.get(i) - before.get(i));
 		}
-		return "| " + change + " | " + endpoint + " | " + before.size() + " | " + medianAndRange(before) + " | "
-				+ medianAndRange(after) + " | " + medianAndRange(differences) + " |\n";
+		return "| " + change + " | " + endpoint + " | " + before.size() + " | " + medianAndRange(before, " to ") + " | "
+				+ medianAndRange(after, " to ") + " | " + medianAndRange(differences, " to ") + " |\n";
 	}
 
-	private static String medianAndRange(List<Double> values) {
-		return millis(JmhResults.median(values)) + " (" + millis(Collections.min(values)) + " to "
+	/**
+	 * Times in milliseconds as their median and, in brackets, the least and the most.
+	 */
+	private static String medianAndRange(List<Double> values, String between) {
+		return millis(JmhResults.median(values)) + " (" + millis(Collections.min(values)) + between
 				+ millis(Collections.max(values)) + ")";
 	}
 
