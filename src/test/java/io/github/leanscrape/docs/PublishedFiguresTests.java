@@ -68,6 +68,50 @@ class PublishedFiguresTests {
 	}
 
 	@Test
+	void everyCommittedRawResultHoldsUpAPublishedFigure() throws IOException {
+		Set<String> named = new HashSet<>();
+		Pattern raw = Pattern.compile("`(docs/(?:jmh|load)/[^`]+)`");
+		for (Path document : PublishedFigures.DOCUMENTS) {
+			Matcher matcher = raw.matcher(Files.readString(document, StandardCharsets.UTF_8));
+			while (matcher.find()) {
+				named.add(matcher.group(1));
+			}
+		}
+		for (int round = 1; round <= PublishedFigures.HTTP_ROUNDS; round++) {
+			named.add("docs/jmh/http-scrape-rounds-" + round + ".json");
+		}
+		for (String file : List.copyOf(named)) {
+			named.add(file.replaceAll("\\.json$", ".run"));
+		}
+		for (String folder : List.of("docs/jmh", "docs/load")) {
+			try (var files = Files.list(Path.of(folder))) {
+				for (Path file : files.toList()) {
+					assertThat(named).as("a table that rests on " + file).contains(folder + "/" + file.getFileName());
+				}
+			}
+		}
+	}
+
+	@Test
+	void readmeIsReadInFiveMinutes() throws IOException {
+		List<String> lines = Files.readAllLines(Path.of("README.md"), StandardCharsets.UTF_8);
+		assertThat(lines).as("README's lines").hasSizeLessThanOrEqualTo(300);
+		assertThat(Files.readAllLines(Path.of("docs", "http-scrape.md"), StandardCharsets.UTF_8))
+			.as("docs/http-scrape.md's lines")
+			.hasSizeLessThanOrEqualTo(120);
+		for (Path document : List.of(Path.of("README.md"), Path.of("docs", "design.md"),
+				Path.of("docs", "benchmarks.md"), Path.of("docs", "http-scrape.md"))) {
+			boolean code = false;
+			for (String line : Files.readAllLines(document, StandardCharsets.UTF_8)) {
+				code ^= line.startsWith("```");
+				boolean prose = !code && !line.startsWith("|") && !line.startsWith("```");
+				assertThat(prose && line.length() > 120).as(document + ": a prose line over 120 characters: " + line)
+					.isFalse();
+			}
+		}
+	}
+
+	@Test
 	void publishedFiguresAreOnlyInTheirBlocks() throws IOException {
 		// Outside the blocks, README and the account of the HTTP scrape state no measured
 		// time: those all come from raw results.

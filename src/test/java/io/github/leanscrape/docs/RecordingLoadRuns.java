@@ -106,10 +106,12 @@ final class RecordingLoadRuns {
 					interval(bytes), interval(cpu)));
 		}
 		md.append('\n');
+		String separator = "Raw: ";
 		for (Path file : this.files) {
-			Map<String, String> run = RunRecord.comments(Files.readString(file, StandardCharsets.UTF_8));
-			md.append(PublishedFigures.provenance("docs/load/" + file.getFileName(), run)).append('\n');
+			md.append(separator).append("`docs/load/").append(file.getFileName()).append('`');
+			separator = ", ";
 		}
+		md.append(".\n");
 		return md.toString();
 	}
 
