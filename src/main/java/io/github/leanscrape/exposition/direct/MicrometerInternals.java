@@ -52,6 +52,25 @@ final class MicrometerInternals {
 		this.config = read(InternalMember.METER_REGISTRY_CONFIG, meterRegistry, PrometheusConfig.class);
 	}
 
+	private MicrometerInternals() {
+		this.collectorsByName = null;
+		this.singleCollectors = null;
+		this.multiCollectors = null;
+		this.registrations = null;
+		this.exemplarsPossible = true;
+		this.config = null;
+	}
+
+	/**
+	 * Return the internals as they are where none of the fields can be read (another
+	 * version of Micrometer or client_java, a native image without the starter's hints):
+	 * each accessor gives its fail-safe answer.
+	 * @return the internals
+	 */
+	static MicrometerInternals unreadable() {
+		return new MicrometerInternals();
+	}
+
 	/**
 	 * Return whether the collectors of the registries can be seen, without which the
 	 * direct path cannot tell what else a scrape must contain.
