@@ -100,7 +100,18 @@ final class ReferenceFamilies {
 			if (collector == null || (filter != null && !mayInclude(collector, filter))) {
 				continue;
 			}
-			for (MetricSnapshot snapshot : (filter != null) ? collector.collect(filter) : collector.collect()) {
+			MetricSnapshots collected;
+			try {
+				collected = (filter != null) ? collector.collect(filter) : collector.collect();
+			}
+			catch (RuntimeException ex) {
+				// client_java refuses the name's families (a reserved label, labels that
+				// collide): the scrape fails, as Spring Boot's fails, but says why the
+				// name went to the reference path, counted as one family.
+				this.fallbacks.families(plan.referenceReasons()[i], 1, plan, foreign);
+				throw ex;
+			}
+			for (MetricSnapshot snapshot : collected) {
 				if (includedNames == null || includedNames.contains(name(snapshot))) {
 					snapshots.add(snapshot);
 					counts[i]++;
