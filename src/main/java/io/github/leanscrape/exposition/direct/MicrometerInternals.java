@@ -47,8 +47,9 @@ final class MicrometerInternals {
 		this.singleCollectors = read(InternalMember.REGISTRY_COLLECTORS, prometheusRegistry, Collection.class);
 		this.multiCollectors = read(InternalMember.REGISTRY_MULTI_COLLECTORS, prometheusRegistry, Collection.class);
 		this.registrations = read(InternalMember.REGISTRY_REGISTRATIONS, prometheusRegistry, Map.class);
+		// A read that fails is not an absent sampler factory: exemplars stay possible.
 		this.exemplarsPossible = !InternalMember.METER_REGISTRY_EXEMPLARS.isFound()
-				|| InternalMember.METER_REGISTRY_EXEMPLARS.get(meterRegistry) != null;
+				|| InternalMember.METER_REGISTRY_EXEMPLARS.read(meterRegistry) != null;
 		this.config = read(InternalMember.METER_REGISTRY_CONFIG, meterRegistry, PrometheusConfig.class);
 	}
 
