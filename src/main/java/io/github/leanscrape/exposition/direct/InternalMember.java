@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Each is looked up once. One that is not where it was expected (another version) is
  * {@code null}, logged at debug level with what follows from it, and the work concerned
- * goes to the reference path, which is always exact.
+ * goes to the reference path, which is always exact; the first such fallback of each
+ * reason is logged at warn level ({@link FallbackPolicy}).
  *
  * @author leanscrape
  */
