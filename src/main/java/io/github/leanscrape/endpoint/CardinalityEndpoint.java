@@ -12,7 +12,8 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
  * The {@code leanscrape} actuator endpoint: the cardinality report of the last full
  * scrape written by the direct path. Each metric family with its series and bytes,
  * largest first, and which renderer wrote it; so a user sees which metric blew up their
- * scrape. It also tells why scrapes went to the reference path as a whole, if any did.
+ * scrape. It also tells why scrapes went to the reference path as a whole, and why
+ * families went there inside direct scrapes, if any did, each reason with its count.
  * Exposed only when included, like every endpoint but health.
  *
  * @author leanscrape
@@ -32,9 +33,8 @@ public final class CardinalityEndpoint {
 	}
 
 	/**
-	 * Return the report of the last full scrape and of the scrapes that went to the
-	 * reference path as a whole, or nothing (404) before either or when the direct path
-	 * is off.
+	 * Return the report of the last full scrape and of the fallbacks to the reference
+	 * path, or nothing (404) before either or when the direct path is off.
 	 * @return the report
 	 */
 	@ReadOperation

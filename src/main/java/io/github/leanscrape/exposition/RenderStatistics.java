@@ -26,9 +26,9 @@ public interface RenderStatistics {
 
 	/**
 	 * Return what the last full direct scrape held, family by family, largest first, and
-	 * why scrapes went to the reference path as a whole.
+	 * why scrapes, or families inside direct scrapes, went to the reference path.
 	 * @return the report, or {@code null} before the first full direct scrape and the
-	 * first whole-scrape fallback
+	 * first fallback
 	 */
 	@Nullable CardinalityReport cardinality();
 

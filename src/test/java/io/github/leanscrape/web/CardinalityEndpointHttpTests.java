@@ -42,6 +42,10 @@ class CardinalityEndpointHttpTests {
 		assertThat(report.get("format")).isEqualTo("text");
 		assertThat(report.get("wholeScrapeFallbacks")).isEqualTo(0);
 		assertThat((Map<String, Object>) report.get("wholeScrapeFallbackReasons")).isEmpty();
+		Map<String, Object> familyReasons = (Map<String, Object>) report.get("familyFallbackReasons");
+		assertThat(familyReasons).isNotNull();
+		assertThat(familyReasons.values().stream().mapToLong((count) -> ((Number) count).longValue()).sum())
+			.isEqualTo(((Number) report.get("familyFallbacks")).longValue());
 		assertThat(((Number) report.get("series")).longValue()).isEqualTo(sampleLines);
 		assertThat(((Number) report.get("bytes")).longValue()).isEqualTo(scrape.body().length);
 		List<Map<String, Object>> families = (List<Map<String, Object>>) report.get("families");

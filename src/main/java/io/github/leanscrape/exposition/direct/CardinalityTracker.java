@@ -61,15 +61,19 @@ final class CardinalityTracker {
 	 * Return the report of the last full direct scrape, family by family, largest first.
 	 * @param wholeScrapeFallbacks the scrapes that went to the reference path as a whole
 	 * @param reasons how many went there for each reason
+	 * @param familyFallbacks the families the reference path wrote inside direct scrapes
+	 * @param familyReasons how many it wrote for each reason
 	 * @return the report, or {@code null} before the first full direct scrape and the
-	 * first whole-scrape fallback
+	 * first fallback
 	 */
-	@Nullable CardinalityReport report(long wholeScrapeFallbacks, Map<String, Long> reasons) {
+	@Nullable CardinalityReport report(long wholeScrapeFallbacks, Map<String, Long> reasons, long familyFallbacks,
+			Map<String, Long> familyReasons) {
 		LastScrape last = this.lastFullScrape;
 		if (last == null) {
-			// Only whole-scrape fallbacks so far: why is worth reporting by itself.
-			return reasons.isEmpty() ? null
-					: new CardinalityReport(null, 0, 0, wholeScrapeFallbacks, reasons, List.of());
+			// Only fallbacks so far, or filtered scrapes: why is worth reporting by
+			// itself.
+			return (reasons.isEmpty() && familyReasons.isEmpty()) ? null : new CardinalityReport(null, 0, 0,
+					wholeScrapeFallbacks, reasons, familyFallbacks, familyReasons, List.of());
 		}
 		List<FamilyReport> reports = new ArrayList<>();
 		for (Family family : last.plan.families()) {
@@ -83,7 +87,7 @@ final class CardinalityTracker {
 		reports.sort(
 				(a, b) -> (a.bytes() != b.bytes()) ? Long.compare(b.bytes(), a.bytes()) : a.name().compareTo(b.name()));
 		return new CardinalityReport(FormatNames.of(last.format), last.lines, last.bytes, wholeScrapeFallbacks, reasons,
-				reports);
+				familyFallbacks, familyReasons, reports);
 	}
 
 	private record LastScrape(PrometheusOutputFormat format, ScrapePlan plan, @Nullable FamilyReport[] referenceReports,

@@ -84,8 +84,30 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 	 */
 	public DirectRenderer(PrometheusMeterRegistry meterRegistry, PrometheusConfig config,
 			@Nullable Properties exporterProperties, ReferenceRenderer reference, long cardinalityWarnThreshold) {
+		this(meterRegistry, config, exporterProperties, reference, cardinalityWarnThreshold,
+				new MicrometerInternals(meterRegistry), ExemplarLocator.isUsable() ? new ExemplarLocator() : null,
+				CustomStatistics.CREATED_ONCE);
+	}
+
+	/**
+	 * Create a renderer for a registry, with what it reads of the registries' internals
+	 * given: the tests give what another version of Micrometer or client_java would.
+	 * @param meterRegistry the registry whose meters are written
+	 * @param config the registry's configuration
+	 * @param exporterProperties client_java's exporter properties, as given to Spring
+	 * Boot's endpoint
+	 * @param reference the reference renderer of the registry that is scraped
+	 * @param cardinalityWarnThreshold the series in one scrape above which a warning is
+	 * logged, once
+	 * @param internals what the registries' public API does not tell
+	 * @param exemplarLocator finds the exemplar slots of meters, or {@code null} when
+	 * they cannot be read
+	 * @param customMeters whether custom meters are written directly
+	 */
+	DirectRenderer(PrometheusMeterRegistry meterRegistry, PrometheusConfig config,
+			@Nullable Properties exporterProperties, ReferenceRenderer reference, long cardinalityWarnThreshold,
+			MicrometerInternals internals, @Nullable ExemplarLocator exemplarLocator, boolean customMeters) {
 		this.reference = reference;
-		MicrometerInternals internals = new MicrometerInternals(meterRegistry);
 		ExporterProperties exporter = ((exporterProperties != null)
 				? PrometheusPropertiesLoader.load(exporterProperties) : PrometheusPropertiesLoader.load())
 			.getExporterProperties();
@@ -94,38 +116,40 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 		this.createdInText = exporter.getIncludeCreatedTimestamps();
 		this.createdInMillis = exporter.getPrometheusTimestampsInMs();
 		this.fallbacks = new FallbackPolicy(internals, meterRegistry.getPrometheusRegistry() == reference.registry(),
-				exemplars && !ExemplarLocator.isUsable());
-		this.writesExemplars = exemplars && ExemplarLocator.isUsable();
-		this.referenceFamilies = new ReferenceFamilies(internals, reference, this.createdInText);
+				exemplars && exemplarLocator == null);
+		this.writesExemplars = exemplars && exemplarLocator != null;
+		this.referenceFamilies = new ReferenceFamilies(internals, reference, this.createdInText, this.fallbacks);
 		this.createdTimestamps = new CreatedTimestamps(internals);
 		this.cardinality = new CardinalityTracker(cardinalityWarnThreshold);
 		this.index = new MeterIndex(meterRegistry, internals.descriptions(config),
-				this.writesExemplars ? new ExemplarLocator() : null, internals);
+				this.writesExemplars ? exemplarLocator : null, internals, customMeters);
 	}
 
 	@Override
 	public void render(PrometheusOutputFormat format, @Nullable Set<String> includedNames, ChunkedOutput out)
 			throws IOException {
-		String reason = this.fallbacks.wholeScrapeReason(format);
+		FallbackReason reason = this.fallbacks.wholeScrapeReason(format);
 		if (reason != null) {
-			renderReference(reason, format, out, includedNames);
+			this.fallbacks.wholeScrape(reason, format, null);
+			this.reference.render(format, includedNames, out);
 			return;
 		}
 		ScrapePlan plan = this.index.plan();
 		TextFormat textFormat = TextFormat.of(format);
 		Predicate<String> filter = (includedNames != null) ? includedNames::contains : null;
-		if ((textFormat == null || this.createdInText) && !learnCreatedTimestamps(plan, filter, textFormat)) {
-			renderReference("created timestamps that cannot be read", format, out, includedNames);
+		Family unlearned = (textFormat == null || this.createdInText) ? learnCreatedTimestamps(plan, filter, textFormat)
+				: null;
+		if (unlearned != null) {
+			this.fallbacks.wholeScrape(FallbackReason.CREATED_TIMESTAMPS_NOT_READABLE, format, unlearned.name);
+			this.reference.render(format, includedNames, out);
 			return;
 		}
-		List<MetricSnapshot> referenceSnapshots = this.referenceFamilies.collect(plan, includedNames);
+		// Counts the families it collects by reason, or the scrape that cannot merge
+		// them.
+		List<MetricSnapshot> referenceSnapshots = this.referenceFamilies.collect(plan, includedNames, format);
 		if (referenceSnapshots == null) {
-			renderReference("a family fed by more than one source, or collectors not told apart", format, out,
-					includedNames);
+			this.reference.render(format, includedNames, out);
 			return;
-		}
-		if (!referenceSnapshots.isEmpty()) {
-			this.fallbacks.families(referenceSnapshots.size(), ReferenceFamilies.name(referenceSnapshots.get(0)));
 		}
 		boolean full = includedNames == null;
 		Family[] families = plan.families();
@@ -232,19 +256,20 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 	 * @param plan the scrape's plan
 	 * @param filter the families to include, or {@code null} for all
 	 * @param textFormat the scrape's text format, or {@code null} for protobuf
-	 * @return {@code false} when some could not be learned
+	 * @return the first family whose timestamps could not all be learned, or {@code null}
+	 * when all were
 	 */
-	private boolean learnCreatedTimestamps(ScrapePlan plan, @Nullable Predicate<String> filter,
+	private @Nullable Family learnCreatedTimestamps(ScrapePlan plan, @Nullable Predicate<String> filter,
 			@Nullable TextFormat textFormat) {
 		Family[] families = plan.families();
 		for (int i = 0; i < families.length; i++) {
 			Family family = families[i];
 			boolean written = (textFormat != null) ? family.kind.hasCreated() : family.kind == SeriesKind.COUNTER;
 			if (written && writes(plan, i, filter) && !this.createdTimestamps.learn(family, plan.series()[i])) {
-				return false;
+				return family;
 			}
 		}
-		return true;
+		return null;
 	}
 
 	/**
@@ -275,12 +300,6 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 				&& (filter == null || this.referenceFamilies.isCollected(plan.families()[index].collectorName, filter));
 	}
 
-	private void renderReference(String reason, PrometheusOutputFormat format, ChunkedOutput out,
-			@Nullable Set<String> includedNames) throws IOException {
-		this.fallbacks.wholeScrape(reason, format);
-		this.reference.render(format, includedNames, out);
-	}
-
 	/**
 	 * Return how many scrapes the direct path wrote.
 	 * @return the count
@@ -301,7 +320,8 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 
 	@Override
 	public @Nullable CardinalityReport cardinality() {
-		return this.cardinality.report(this.fallbacks.wholeScrapes(), this.fallbacks.wholeScrapeReasons());
+		return this.cardinality.report(this.fallbacks.wholeScrapes(), this.fallbacks.wholeScrapeReasons(),
+				this.fallbacks.families(), this.fallbacks.familyReasons());
 	}
 
 }

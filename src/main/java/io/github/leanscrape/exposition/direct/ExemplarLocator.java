@@ -22,6 +22,34 @@ import org.jspecify.annotations.Nullable;
 final class ExemplarLocator {
 
 	/**
+	 * The slots of a meter whose sampler is there but cannot be read: not an
+	 * {@link ExemplarSampler}, or its slots or configuration not what they should be.
+	 * Written without them, the meter would lose its exemplars; its name goes to the
+	 * reference path instead.
+	 */
+	static final ExemplarSlots UNREADABLE = new ExemplarSlots(new Exemplar[0], new Exemplar[0], 0, false);
+
+	private final InternalMember sampledExemplars;
+
+	/**
+	 * Create a locator that reads the fields of the Micrometer and client_java on the
+	 * class path.
+	 */
+	ExemplarLocator() {
+		this(InternalMember.SAMPLED_EXEMPLARS);
+	}
+
+	/**
+	 * Create a locator that reads a sampler's exemplars from the given member: another
+	 * one than {@link InternalMember#SAMPLED_EXEMPLARS} stands, in tests, for a field
+	 * that is not what the locator expects.
+	 * @param sampledExemplars the member holding a sampler's sampled exemplars
+	 */
+	ExemplarLocator(InternalMember sampledExemplars) {
+		this.sampledExemplars = sampledExemplars;
+	}
+
+	/**
 	 * Return whether every field the locator reads was found.
 	 * @return {@code true} when exemplars can be read directly
 	 */
@@ -36,12 +64,14 @@ final class ExemplarLocator {
 	/**
 	 * Return the exemplar slots of a meter.
 	 * @param meter the meter
-	 * @return its slots, or {@code null} when it samples no exemplars
+	 * @return its slots, {@code null} when it samples no exemplars (nor does Micrometer's
+	 * collector write any), or {@link #UNREADABLE} when it has a sampler whose exemplars
+	 * cannot be read
 	 */
 	@Nullable ExemplarSlots locate(Meter meter) {
 		Object sampler;
 		if (meter instanceof PrometheusCounter) {
-			sampler = InternalMember.COUNTER_SAMPLER.get(meter);
+			sampler = InternalMember.COUNTER_SAMPLER.read(meter);
 		}
 		else if (meter instanceof PrometheusTimer) {
 			sampler = sampler(meter, InternalMember.TIMER_HISTOGRAM, InternalMember.TIMER_SAMPLER);
@@ -52,15 +82,22 @@ final class ExemplarLocator {
 		else {
 			return null;
 		}
-		if (!(sampler instanceof ExemplarSampler exemplarSampler)) {
+		if (InternalMember.isUnreadable(sampler)) {
+			return UNREADABLE;
+		}
+		if (sampler == null) {
+			// No sampler: Micrometer's own collector writes no exemplar either.
 			return null;
 		}
-		Object sampled = InternalMember.SAMPLED_EXEMPLARS.get(exemplarSampler);
+		if (!(sampler instanceof ExemplarSampler exemplarSampler)) {
+			return UNREADABLE;
+		}
+		Object sampled = this.sampledExemplars.get(exemplarSampler);
 		Object custom = InternalMember.CUSTOM_EXEMPLARS.get(exemplarSampler);
 		Object config = InternalMember.SAMPLER_CONFIG.get(exemplarSampler);
 		if (!(sampled instanceof Exemplar[] sampledSlots) || !(custom instanceof Exemplar[] customSlots)
 				|| !(config instanceof ExemplarSamplerConfig samplerConfig)) {
-			return null;
+			return UNREADABLE;
 		}
 		return new ExemplarSlots(customSlots, sampledSlots, samplerConfig.getMaxRetentionPeriodMillis(),
 				meter instanceof PrometheusTimer);
@@ -72,15 +109,19 @@ final class ExemplarLocator {
 	 * @param meter the timer or summary
 	 * @param histogramField its histogram field
 	 * @param samplerField its own sampler field
-	 * @return the sampler, or {@code null} when it has none
+	 * @return the sampler, {@code null} when it has none, or a value that
+	 * {@link InternalMember#isUnreadable} tells apart when it cannot be read
 	 */
 	private static @Nullable Object sampler(Meter meter, InternalMember histogramField, InternalMember samplerField) {
-		Object histogram = histogramField.get(meter);
+		Object histogram = histogramField.read(meter);
 		Class<?> prometheusHistogram = InternalMember.HISTOGRAM_SAMPLER.owner();
-		if (prometheusHistogram != null && prometheusHistogram.isInstance(histogram)) {
-			return InternalMember.HISTOGRAM_SAMPLER.get(histogram);
+		if (InternalMember.isUnreadable(histogram)) {
+			return histogram;
 		}
-		return samplerField.get(meter);
+		if (prometheusHistogram != null && prometheusHistogram.isInstance(histogram)) {
+			return InternalMember.HISTOGRAM_SAMPLER.read(histogram);
+		}
+		return samplerField.read(meter);
 	}
 
 }

@@ -1,12 +1,15 @@
 package io.github.leanscrape.exposition.direct;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
+import io.github.leanscrape.exposition.direct.MeterIndex.ScrapePlan;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -15,20 +18,29 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
 
 /**
  * Decides which scrapes the direct path leaves to the reference path as a whole, and
- * counts every fallback, whole scrapes and single families alike. Each kind of fallback
- * is logged once, at debug level.
+ * counts every fallback, whole scrapes and single families alike, by
+ * {@link FallbackReason}. The first fallback of each reason is logged, once per renderer:
+ * at warn level with the families concerned and what the user can do, or at info level
+ * for the collectors registered outside Micrometer, which the reference path writes by
+ * design. Later fallbacks are counted without allocating.
  * <p>
  * A whole scrape goes to the reference path when the direct path cannot promise its
- * bytes: exemplars that cannot be read from the meters, a meter registry that is not the
- * one behind the scraped registry, registry internals that cannot be read, created
+ * bytes: a meter registry that is not the one behind the scraped registry, registry
+ * internals that cannot be read, exemplars that cannot be read from the meters; and, as
+ * the scrape finds out ({@link DirectRenderer}, {@link ReferenceFamilies}), created
  * timestamps that cannot be learned from the registry's collector, a family fed by more
- * than one source. Each is counted by reason, for the cardinality report.
+ * than one source, collectors not told apart.
  *
  * @author leanscrape
  */
 final class FallbackPolicy {
 
 	private static final Log logger = LogFactory.getLog(FallbackPolicy.class);
+
+	/** The family names a log line gives at most. */
+	private static final int NAMES_LOGGED = 5;
+
+	private static final FallbackReason[] REASONS = FallbackReason.values();
 
 	private final MicrometerInternals internals;
 
@@ -40,9 +52,11 @@ final class FallbackPolicy {
 
 	private final AtomicLong families = new AtomicLong();
 
-	private final Map<String, LongAdder> wholeScrapeReasons = new ConcurrentHashMap<>();
+	/** The fallbacks of each reason, by ordinal: scrapes or families. */
+	private final LongAdder[] counts = new LongAdder[REASONS.length];
 
-	private final Set<String> loggedReasons = ConcurrentHashMap.newKeySet();
+	/** Whether each reason, by ordinal, was logged: 1 once it was. */
+	private final AtomicIntegerArray logged = new AtomicIntegerArray(REASONS.length);
 
 	/**
 	 * Create a new policy.
@@ -57,47 +71,67 @@ final class FallbackPolicy {
 		this.internals = internals;
 		this.scrapedRegistryIsTheMeterRegistrys = scrapedRegistryIsTheMeterRegistrys;
 		this.exemplarsUnreadable = exemplarsUnreadable;
+		for (int i = 0; i < this.counts.length; i++) {
+			this.counts[i] = new LongAdder();
+		}
 	}
 
 	/**
-	 * Return why a scrape in a format must go to the reference path as a whole.
+	 * Return why a scrape in a format must go to the reference path as a whole, as far as
+	 * is known before the scrape starts.
 	 * @param format the format
 	 * @return the reason, or {@code null} when the direct path may write it
 	 */
-	@Nullable String wholeScrapeReason(PrometheusOutputFormat format) {
+	@Nullable FallbackReason wholeScrapeReason(PrometheusOutputFormat format) {
 		if (!this.scrapedRegistryIsTheMeterRegistrys) {
-			return "the scraped registry is not the meter registry's";
+			return FallbackReason.SCRAPED_REGISTRY_NOT_THE_METER_REGISTRYS;
 		}
 		if (!this.internals.isUsable()) {
-			return "registry internals not visible";
+			return FallbackReason.INTERNALS_NOT_VISIBLE;
 		}
 		if (format != PrometheusOutputFormat.CONTENT_TYPE_004 && this.exemplarsUnreadable) {
-			return "exemplars that cannot be read from the meters";
+			return FallbackReason.EXEMPLARS_NOT_READABLE;
 		}
 		return null;
 	}
 
 	/**
-	 * Count a scrape that goes to the reference path as a whole.
+	 * Count a scrape that goes to the reference path as a whole, and log the first of its
+	 * reason.
 	 * @param reason why
 	 * @param format its format
+	 * @param family the family concerned, or {@code null} when it concerns none in
+	 * particular
 	 */
-	void wholeScrape(String reason, PrometheusOutputFormat format) {
+	void wholeScrape(FallbackReason reason, PrometheusOutputFormat format, @Nullable String family) {
 		this.wholeScrapes.incrementAndGet();
-		this.wholeScrapeReasons.computeIfAbsent(reason, (key) -> new LongAdder()).increment();
-		logOnce(reason, "Scrape in " + format + " served by the reference path: " + reason);
+		this.counts[reason.ordinal()].increment();
+		if (isFirst(reason)) {
+			log(reason, "Scrapes in " + format + " (and maybe other formats) are served whole by the reference path "
+					+ "(Spring Boot's), exact but slower: " + reason.text()
+					+ ((family != null) ? " (family " + family + ")" : "") + ". What to do: " + reason.remedy()
+					+ ". Logged once for this reason; the 'leanscrape' actuator endpoint counts fallbacks by reason.");
+		}
 	}
 
 	/**
-	 * Count the families that the reference path writes inside a direct scrape: those of
-	 * meters the direct path leaves alone and those of collectors registered outside
-	 * Micrometer.
+	 * Count the families that the reference path writes inside a direct scrape for one
+	 * reason, and log the first of the reason with the names of the families concerned.
+	 * @param reason why
 	 * @param count how many families
-	 * @param first the name of one of them
+	 * @param plan the scrape's plan, which names the meters' families of the reason
+	 * @param foreign the families of collectors registered outside Micrometer, which name
+	 * them
 	 */
-	void families(int count, String first) {
+	void families(FallbackReason reason, int count, ScrapePlan plan, List<MetricSnapshot> foreign) {
 		this.families.addAndGet(count);
-		logOnce("family", "Families written by the reference path inside direct scrapes, e.g. " + first);
+		this.counts[reason.ordinal()].add(count);
+		if (isFirst(reason)) {
+			log(reason, "Families are written by the reference path (Spring Boot's) inside direct scrapes, exact but "
+					+ "slower: " + reason.text() + ": " + names(reason, plan, foreign) + ". What to do: "
+					+ reason.remedy()
+					+ ". Logged once for this reason; the 'leanscrape' actuator endpoint counts fallbacks by reason.");
+		}
 	}
 
 	long wholeScrapes() {
@@ -110,18 +144,73 @@ final class FallbackPolicy {
 
 	/**
 	 * Return how many scrapes went to the reference path as a whole for each reason.
-	 * @return the counts by reason, in the order of the reasons
+	 * @return the counts by reason, in the order of the reasons' texts
 	 */
 	Map<String, Long> wholeScrapeReasons() {
+		return reasons(true);
+	}
+
+	/**
+	 * Return how many families the reference path wrote inside direct scrapes for each
+	 * reason.
+	 * @return the counts by reason, in the order of the reasons' texts
+	 */
+	Map<String, Long> familyReasons() {
+		return reasons(false);
+	}
+
+	private Map<String, Long> reasons(boolean wholeScrape) {
 		Map<String, Long> reasons = new TreeMap<>();
-		this.wholeScrapeReasons.forEach((reason, count) -> reasons.put(reason, count.sum()));
+		for (FallbackReason reason : REASONS) {
+			long count = this.counts[reason.ordinal()].sum();
+			if (reason.isWholeScrape() == wholeScrape && count > 0) {
+				reasons.put(reason.text(), count);
+			}
+		}
 		return reasons;
 	}
 
-	private void logOnce(String reason, String message) {
-		if (logger.isDebugEnabled() && this.loggedReasons.add(reason)) {
-			logger.debug(message);
+	private boolean isFirst(FallbackReason reason) {
+		return this.logged.get(reason.ordinal()) == 0 && this.logged.compareAndSet(reason.ordinal(), 0, 1);
+	}
+
+	private static void log(FallbackReason reason, String message) {
+		if (reason.warns()) {
+			logger.warn(message);
 		}
+		else {
+			logger.info(message);
+		}
+	}
+
+	/**
+	 * Name a few of the families of a reason: those of collectors registered outside
+	 * Micrometer, or the Prometheus names of the meters left to the reference path for
+	 * it.
+	 * @param reason the reason
+	 * @param plan the scrape's plan
+	 * @param foreign the families of collectors registered outside Micrometer
+	 * @return the names
+	 */
+	private static String names(FallbackReason reason, ScrapePlan plan, List<MetricSnapshot> foreign) {
+		List<String> names = new ArrayList<>();
+		if (reason == FallbackReason.COLLECTORS_OUTSIDE_MICROMETER) {
+			for (MetricSnapshot snapshot : foreign) {
+				names.add(ReferenceFamilies.name(snapshot));
+			}
+		}
+		else {
+			for (int i = 0; i < plan.referenceNames().length; i++) {
+				if (plan.referenceReasons()[i] == reason) {
+					names.add(plan.referenceNames()[i]);
+				}
+			}
+		}
+		names.sort(null);
+		if (names.size() <= NAMES_LOGGED) {
+			return String.join(", ", names);
+		}
+		return String.join(", ", names.subList(0, NAMES_LOGGED)) + " and " + (names.size() - NAMES_LOGGED) + " more";
 	}
 
 }

@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Each is looked up once. One that is not where it was expected (another version) is
  * {@code null}, logged at debug level with what follows from it, and the work concerned
- * goes to the reference path, which is always exact.
+ * goes to the reference path, which is always exact; the first such fallback of each
+ * reason is logged at warn level ({@link FallbackPolicy}).
  *
  * @author leanscrape
  */
@@ -176,6 +177,35 @@ enum InternalMember {
 		}
 	}
 
+	/**
+	 * Read the field of an object, telling a value of {@code null} from a read that
+	 * failed.
+	 * @param target the object, or {@code null}
+	 * @return the value, or a value that {@link #isUnreadable} tells apart when it cannot
+	 * be read
+	 */
+	@Nullable Object read(@Nullable Object target) {
+		Field field = this.field;
+		if (field == null || target == null) {
+			return Unreadable.VALUE;
+		}
+		try {
+			return field.get(target);
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			return Unreadable.VALUE;
+		}
+	}
+
+	/**
+	 * Return whether a value that {@link #read} returned stands for a read that failed.
+	 * @param value the value
+	 * @return {@code true} when the field could not be read
+	 */
+	static boolean isUnreadable(@Nullable Object value) {
+		return value == Unreadable.VALUE;
+	}
+
 	private static @Nullable Class<?> load(String name, String consequence) {
 		try {
 			return Class.forName(name, false, PrometheusMeterRegistry.class.getClassLoader());
@@ -202,6 +232,16 @@ enum InternalMember {
 		// Not a static field: the constants are made, and may log, before the enum's
 		// static fields are set.
 		return LogFactory.getLog(InternalMember.class);
+	}
+
+	/**
+	 * What {@link #read} returns for a read that failed: not a constant of the enum,
+	 * whose constants are made before its static fields.
+	 */
+	private static final class Unreadable {
+
+		static final Object VALUE = new Object();
+
 	}
 
 	/**

@@ -63,6 +63,26 @@ final class LabelEncoder {
 		return new SortKey(names, values);
 	}
 
+	/**
+	 * Return why {@link #sortKey} refused the labels of a meter id.
+	 * @param id the meter id, whose labels it refused
+	 * @param reserved the label name the family adds itself, or {@code null}
+	 * @return the reason: a label name client_java would escape, a reserved name, or two
+	 * tags that become one label
+	 */
+	FallbackReason refusal(Meter.Id id, @Nullable String reserved) {
+		for (Tag tag : id.getTagsAsIterable()) {
+			String name = labelName(tag.getKey());
+			if (!PrometheusNaming.isValidLegacyLabelName(name)) {
+				return FallbackReason.LABEL_NAME_ESCAPED;
+			}
+			if (name.equals(reserved)) {
+				return FallbackReason.RESERVED_LABEL;
+			}
+		}
+		return FallbackReason.TAG_KEYS_COLLIDE;
+	}
+
 	private String labelName(String key) {
 		String name = this.labelNames.get(key);
 		if (name == null) {

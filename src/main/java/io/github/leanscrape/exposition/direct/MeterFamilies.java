@@ -52,15 +52,26 @@ final class MeterFamilies {
 	 */
 	final Map<Meter, Object> series = new IdentityHashMap<>(2);
 
-	private boolean referenceOnly;
+	/** Why the name is left to the reference path, or {@code null} while it is not. */
+	private @Nullable FallbackReason referenceReason;
 
-	MeterFamilies(String conventionName, Meter meter, @Nullable ShapeOfMeter shape, String help) {
+	/**
+	 * Create the entry of a Prometheus name for its first meter.
+	 * @param conventionName the name
+	 * @param meter the meter
+	 * @param shape its shape, or {@code null} when the direct path does not write it
+	 * @param unwritten why the direct path does not write it, when it has no shape
+	 * @param help the families' help text
+	 */
+	MeterFamilies(String conventionName, Meter meter, @Nullable ShapeOfMeter shape, @Nullable FallbackReason unwritten,
+			String help) {
 		this.conventionName = conventionName;
 		this.meterName = meter.getId().getName();
 		this.meterType = meter.getId().getType();
 		this.description = meter.getId().getDescription();
 		this.shape = shape;
-		this.referenceOnly = (shape == null);
+		this.referenceReason = (shape != null) ? null
+				: Objects.requireNonNullElse(unwritten, FallbackReason.METER_NOT_WRITTEN_DIRECTLY);
 		this.families = (shape != null) ? shape.families(meter, conventionName, help) : new Family[0];
 		this.statistics = (shape == ShapeOfMeter.CUSTOM) ? CustomStatistics.of(meter) : null;
 	}
@@ -125,11 +136,26 @@ final class MeterFamilies {
 	}
 
 	boolean isReferenceOnly() {
-		return this.referenceOnly;
+		return this.referenceReason != null;
 	}
 
-	void referenceOnly() {
-		this.referenceOnly = true;
+	/**
+	 * Return why the name is left to the reference path.
+	 * @return the reason, or {@code null} when it is not
+	 */
+	@Nullable FallbackReason referenceReason() {
+		return this.referenceReason;
+	}
+
+	/**
+	 * Leave the name to the reference path, for as long as it has meters; the first
+	 * reason stays.
+	 * @param reason why
+	 */
+	void referenceOnly(FallbackReason reason) {
+		if (this.referenceReason == null) {
+			this.referenceReason = reason;
+		}
 	}
 
 	boolean isEmpty() {

@@ -50,6 +50,9 @@ final class MeterIndex {
 	/** Tells whether the registry collects the meters of a Prometheus name. */
 	private final MicrometerInternals internals;
 
+	/** Whether custom meters are written directly. */
+	private final boolean customMeters;
+
 	/**
 	 * The plan of the last scrape, for the scrapes after it; dropped when meters are
 	 * added or removed, so that it keeps no removed meter alive until the next scrape.
@@ -68,7 +71,25 @@ final class MeterIndex {
 	 */
 	MeterIndex(MeterRegistry registry, boolean descriptions, @Nullable ExemplarLocator exemplars,
 			MicrometerInternals internals) {
+		this(registry, descriptions, exemplars, internals, CustomStatistics.CREATED_ONCE);
+	}
+
+	/**
+	 * Create an index of a registry's meters, kept up to date by its listeners.
+	 * @param registry the registry
+	 * @param descriptions whether families have the meters' descriptions as help
+	 * @param exemplars finds the exemplar slots of meters, or {@code null} when the
+	 * registry samples none
+	 * @param internals tells whether the registry collects the meters of a Prometheus
+	 * name
+	 * @param customMeters whether custom meters are written directly: not where the
+	 * registry reads the clock for their created timestamps at every scrape
+	 * ({@link CustomStatistics#CREATED_ONCE})
+	 */
+	MeterIndex(MeterRegistry registry, boolean descriptions, @Nullable ExemplarLocator exemplars,
+			MicrometerInternals internals, boolean customMeters) {
 		this.registry = registry;
+		this.customMeters = customMeters;
 		this.labelEncoder = new LabelEncoder(namingConvention());
 		this.descriptions = descriptions;
 		this.exemplars = exemplars;
@@ -93,16 +114,18 @@ final class MeterIndex {
 		this.lastPlan = null;
 		// A name that client_java would still escape (a base unit with a slash, say) is
 		// left to the reference path.
-		ShapeOfMeter shape = PrometheusNaming.isValidLegacyMetricName(conventionName) ? ShapeOfMeter.of(meter) : null;
+		boolean legacyName = PrometheusNaming.isValidLegacyMetricName(conventionName);
+		ShapeOfMeter shape = legacyName ? ShapeOfMeter.of(meter, this.customMeters) : null;
 		if (entry == null) {
-			entry = new MeterFamilies(conventionName, meter, shape, help(id));
+			entry = new MeterFamilies(conventionName, meter, shape,
+					(shape != null) ? null : unwritten(meter, legacyName), help(id));
 			this.byConventionName.put(conventionName, entry);
 			if (!entry.isReferenceOnly()) {
 				claimFamilies(entry);
 			}
 		}
 		else if (!entry.isReferenceOnly() && !entry.accepts(meter, shape, namingConvention())) {
-			toReferenceOnly(entry);
+			toReferenceOnly(entry, FallbackReason.METERS_DISAGREE);
 		}
 		// A meter of no shape leaves its entry reference-only (a new entry has no shape,
 		// an existing one does not accept it); the second test only tells the compiler
@@ -113,7 +136,7 @@ final class MeterIndex {
 		}
 		SortKey key = this.labelEncoder.sortKey(id, shape.reservedLabel());
 		if (key == null) {
-			toReferenceOnly(entry);
+			toReferenceOnly(entry, this.labelEncoder.refusal(id, shape.reservedLabel()));
 			entry.series.put(meter, NO_SERIES);
 			return;
 		}
@@ -121,10 +144,17 @@ final class MeterIndex {
 			addCustom(entry, meter, key);
 			return;
 		}
+		ExemplarSlots slots = (this.exemplars != null) ? this.exemplars.locate(meter) : null;
+		if (slots == ExemplarLocator.UNREADABLE) {
+			// Written without its exemplars, the meter would lose them: the reference
+			// path writes its name instead.
+			toReferenceOnly(entry, FallbackReason.METER_EXEMPLARS_NOT_READABLE);
+			entry.series.put(meter, NO_SERIES);
+			return;
+		}
 		byte[] labels = LabelEncoder.encode(key);
 		boolean percentiles = hasPercentiles(meter);
 		Series[] series = new Series[entry.families.length];
-		ExemplarSlots slots = (this.exemplars != null) ? this.exemplars.locate(meter) : null;
 		for (int i = 0; i < series.length; i++) {
 			// One series object per family: removal marks each separately. Exemplars go
 			// with the first family (a timer's _max family has none).
@@ -216,14 +246,18 @@ final class MeterIndex {
 		}
 		if (duplicated != null) {
 			for (Family family : duplicated) {
-				toReferenceOnly(owner(family));
+				// Series of the same labels: tags that became the same labels.
+				toReferenceOnly(owner(family), FallbackReason.TAG_KEYS_COLLIDE);
 			}
 			return plan();
 		}
 		List<String> reference = new ArrayList<>();
+		List<FallbackReason> reasons = new ArrayList<>();
 		for (MeterFamilies entry : this.byConventionName.values()) {
-			if (entry.isReferenceOnly()) {
+			FallbackReason reason = entry.referenceReason();
+			if (reason != null) {
 				reference.add(entry.conventionName);
+				reasons.add(reason);
 			}
 		}
 		boolean[] exported = new boolean[direct.size()];
@@ -233,7 +267,7 @@ final class MeterIndex {
 			functions[i] = MeterValues.hasFunctions(direct.get(i), series.get(i));
 		}
 		ScrapePlan plan = new ScrapePlan(direct.toArray(new Family[0]), series.toArray(new Series[0][]), exported,
-				functions, reference.toArray(new String[0]));
+				functions, reference.toArray(new String[0]), reasons.toArray(new FallbackReason[0]));
 		this.lastPlan = plan;
 		return plan;
 	}
@@ -265,9 +299,25 @@ final class MeterIndex {
 		throw new IllegalStateException("No entry feeds family " + family.name);
 	}
 
-	private void toReferenceOnly(MeterFamilies entry) {
+	/**
+	 * Return why the direct path does not write the first meter of a name.
+	 * @param meter the meter, of no shape
+	 * @param legacyName whether its Prometheus name is one client_java leaves alone
+	 * @return the reason
+	 */
+	private FallbackReason unwritten(Meter meter, boolean legacyName) {
+		if (!legacyName) {
+			return FallbackReason.NAME_ESCAPED;
+		}
+		if (!this.customMeters && ShapeOfMeter.of(meter, true) == ShapeOfMeter.CUSTOM) {
+			return FallbackReason.CUSTOM_METERS_BEFORE_1_16_7;
+		}
+		return FallbackReason.METER_NOT_WRITTEN_DIRECTLY;
+	}
+
+	private void toReferenceOnly(MeterFamilies entry, FallbackReason reason) {
 		releaseFamilies(entry);
-		entry.referenceOnly();
+		entry.referenceOnly(reason);
 		for (Map.Entry<Meter, Object> each : entry.series.entrySet()) {
 			each.setValue(NO_SERIES);
 		}
@@ -279,7 +329,7 @@ final class MeterIndex {
 				// Another Prometheus name already feeds this family: the registry would
 				// merge the two, so this one is left to the reference path, and a scrape
 				// that sees both goes to the reference path whole.
-				entry.referenceOnly();
+				entry.referenceOnly(FallbackReason.FAMILY_NAME_TAKEN);
 				return;
 			}
 		}
@@ -330,6 +380,8 @@ final class MeterIndex {
 
 		private final String[] referenceNames;
 
+		private final FallbackReason[] referenceReasons;
+
 		/**
 		 * Create a plan.
 		 * @param families the direct families, sorted by name
@@ -340,14 +392,16 @@ final class MeterIndex {
 		 * leaving it out must still call ({@link MeterValues#evaluateFunctions})
 		 * @param referenceNames the Prometheus names served by the registry's own
 		 * collectors
+		 * @param referenceReasons why each of them is
 		 */
 		ScrapePlan(Family[] families, Series[][] series, boolean[] exported, boolean[] functions,
-				String[] referenceNames) {
+				String[] referenceNames, FallbackReason[] referenceReasons) {
 			this.families = families;
 			this.series = series;
 			this.exported = exported;
 			this.functions = functions;
 			this.referenceNames = referenceNames;
+			this.referenceReasons = referenceReasons;
 		}
 
 		Family[] families() {
@@ -368,6 +422,10 @@ final class MeterIndex {
 
 		String[] referenceNames() {
 			return this.referenceNames;
+		}
+
+		FallbackReason[] referenceReasons() {
+			return this.referenceReasons;
 		}
 
 		@Nullable Family family(String name) {

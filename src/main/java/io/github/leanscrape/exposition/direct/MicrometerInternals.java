@@ -47,9 +47,29 @@ final class MicrometerInternals {
 		this.singleCollectors = read(InternalMember.REGISTRY_COLLECTORS, prometheusRegistry, Collection.class);
 		this.multiCollectors = read(InternalMember.REGISTRY_MULTI_COLLECTORS, prometheusRegistry, Collection.class);
 		this.registrations = read(InternalMember.REGISTRY_REGISTRATIONS, prometheusRegistry, Map.class);
+		// A read that fails is not an absent sampler factory: exemplars stay possible.
 		this.exemplarsPossible = !InternalMember.METER_REGISTRY_EXEMPLARS.isFound()
-				|| InternalMember.METER_REGISTRY_EXEMPLARS.get(meterRegistry) != null;
+				|| InternalMember.METER_REGISTRY_EXEMPLARS.read(meterRegistry) != null;
 		this.config = read(InternalMember.METER_REGISTRY_CONFIG, meterRegistry, PrometheusConfig.class);
+	}
+
+	private MicrometerInternals() {
+		this.collectorsByName = null;
+		this.singleCollectors = null;
+		this.multiCollectors = null;
+		this.registrations = null;
+		this.exemplarsPossible = true;
+		this.config = null;
+	}
+
+	/**
+	 * Return the internals as they are where none of the fields can be read (another
+	 * version of Micrometer or client_java, a native image without the starter's hints):
+	 * each accessor gives its fail-safe answer.
+	 * @return the internals
+	 */
+	static MicrometerInternals unreadable() {
+		return new MicrometerInternals();
 	}
 
 	/**

@@ -49,31 +49,40 @@ final class ReferenceFamilies {
 
 	private final boolean createdTimestamps;
 
+	private final FallbackPolicy fallbacks;
+
 	/**
 	 * Create the reference families of a renderer.
 	 * @param internals what the registries' public API does not tell
 	 * @param reference the reference renderer of the registry that is scraped
 	 * @param createdTimestamps whether client_java writes created timestamps
+	 * @param fallbacks counts the families written here, and the scrapes that cannot be
+	 * merged, by reason
 	 */
-	ReferenceFamilies(MicrometerInternals internals, ReferenceRenderer reference, boolean createdTimestamps) {
+	ReferenceFamilies(MicrometerInternals internals, ReferenceRenderer reference, boolean createdTimestamps,
+			FallbackPolicy fallbacks) {
 		this.internals = internals;
 		this.reference = reference;
 		this.createdTimestamps = createdTimestamps;
+		this.fallbacks = fallbacks;
 	}
 
 	/**
 	 * Collect the families that client_java writes, sorted by name: those of the meter
 	 * names left to the reference path, and those of collectors registered outside
-	 * Micrometer. Return {@code null} when one of them shares its name with another
-	 * family (client_java fails such a scrape), or when the collectors cannot be told
-	 * apart.
+	 * Micrometer, each counted by its reason. Return {@code null}, the scrape counted as
+	 * one that goes to the reference path whole, when one of them shares its name with
+	 * another family (client_java fails such a scrape), or when the collectors cannot be
+	 * told apart.
 	 * @param plan the scrape's plan
 	 * @param includedNames the families to include, or {@code null} for all
+	 * @param format the scrape's format
 	 * @return the families, or {@code null} when the scrape cannot be merged
 	 */
-	@Nullable List<MetricSnapshot> collect(ScrapePlan plan, @Nullable Set<String> includedNames) {
+	@Nullable List<MetricSnapshot> collect(ScrapePlan plan, @Nullable Set<String> includedNames, PrometheusOutputFormat format) {
 		List<MetricSnapshot> foreign = this.internals.collectForeign(includedNames);
 		if (foreign == null) {
+			this.fallbacks.wholeScrape(FallbackReason.COLLECTORS_NOT_TOLD_APART, format, null);
 			return null;
 		}
 		String[] names = plan.referenceNames();
@@ -81,17 +90,31 @@ final class ReferenceFamilies {
 			return List.of();
 		}
 		List<MetricSnapshot> snapshots = new ArrayList<>(foreign);
+		// How many families each name gave, counted once the scrape is known to merge.
+		int[] counts = new int[names.length];
 		// Collected as client_java's registry collects for Spring Boot's endpoint: with
 		// the name filter, so that a collector may skip the families left out.
 		Predicate<String> filter = (includedNames != null) ? includedNames::contains : null;
-		for (String name : names) {
-			MultiCollector collector = this.internals.collector(name);
+		for (int i = 0; i < names.length; i++) {
+			MultiCollector collector = this.internals.collector(names[i]);
 			if (collector == null || (filter != null && !mayInclude(collector, filter))) {
 				continue;
 			}
-			for (MetricSnapshot snapshot : (filter != null) ? collector.collect(filter) : collector.collect()) {
+			MetricSnapshots collected;
+			try {
+				collected = (filter != null) ? collector.collect(filter) : collector.collect();
+			}
+			catch (RuntimeException ex) {
+				// client_java refuses the name's families (a reserved label, labels that
+				// collide): the scrape fails, as Spring Boot's fails, but says why the
+				// name went to the reference path, counted as one family.
+				this.fallbacks.families(plan.referenceReasons()[i], 1, plan, foreign);
+				throw ex;
+			}
+			for (MetricSnapshot snapshot : collected) {
 				if (includedNames == null || includedNames.contains(name(snapshot))) {
 					snapshots.add(snapshot);
+					counts[i]++;
 				}
 			}
 		}
@@ -99,7 +122,16 @@ final class ReferenceFamilies {
 		for (int i = 0; i < snapshots.size(); i++) {
 			String name = name(snapshots.get(i));
 			if (plan.family(name) != null || (i > 0 && name.equals(name(snapshots.get(i - 1))))) {
+				this.fallbacks.wholeScrape(FallbackReason.FAMILY_OF_MORE_THAN_ONE_SOURCE, format, name);
 				return null;
+			}
+		}
+		if (!foreign.isEmpty()) {
+			this.fallbacks.families(FallbackReason.COLLECTORS_OUTSIDE_MICROMETER, foreign.size(), plan, foreign);
+		}
+		for (int i = 0; i < names.length; i++) {
+			if (counts[i] > 0) {
+				this.fallbacks.families(plan.referenceReasons()[i], counts[i], plan, foreign);
 			}
 		}
 		return snapshots;

@@ -33,9 +33,11 @@ enum ShapeOfMeter {
 	 * Return the shape of a meter, or {@code null} when the direct path does not write
 	 * it.
 	 * @param meter the meter
+	 * @param customMeters whether custom meters are written directly (see
+	 * {@link CustomStatistics#CREATED_ONCE})
 	 * @return the shape
 	 */
-	static @Nullable ShapeOfMeter of(Meter meter) {
+	static @Nullable ShapeOfMeter of(Meter meter, boolean customMeters) {
 		if (meter instanceof Counter || meter instanceof FunctionCounter) {
 			return COUNTER;
 		}
@@ -59,7 +61,7 @@ enum ShapeOfMeter {
 			return (longTask.takeSnapshot().histogramCounts().length > 0) ? LONG_TASK_TIMER_HISTOGRAM
 					: LONG_TASK_TIMER_SUMMARY;
 		}
-		if (meter instanceof DefaultMeter && CustomStatistics.CREATED_ONCE && meter.measure().iterator().hasNext()) {
+		if (meter instanceof DefaultMeter && customMeters && meter.measure().iterator().hasNext()) {
 			return CUSTOM;
 		}
 		return null;
