@@ -128,10 +128,11 @@ public class CompressionBenchmark {
 			throw new IllegalArgumentException("Unknown codec '" + this.codec + "'");
 		}
 		if (codec.group("gzip") != null) {
-			this.gzip = new GzipEncoder(this.pool, Integer.parseInt(codec.group("gzip")));
+			// The same body every time: reusing its segments would compress nothing.
+			this.gzip = new GzipEncoder(this.pool, Integer.parseInt(codec.group("gzip")), false);
 		}
 		else if (codec.group("zstd") != null) {
-			this.zstd = new ZstdEncoder(this.pool, Integer.parseInt(codec.group("zstd")));
+			this.zstd = new ZstdEncoder(this.pool, Integer.parseInt(codec.group("zstd")), false);
 		}
 		else if (codec.group("jni") != null) {
 			this.zstdJni = new ZstdCompressCtx().setLevel(Integer.parseInt(codec.group("jni")));

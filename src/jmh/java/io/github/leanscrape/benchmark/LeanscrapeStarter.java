@@ -37,12 +37,15 @@ record LeanscrapeStarter(ChunkPool pool, SizeHints sizeHints, Scraper scraper, L
 	 * Build the starter's objects for a registry.
 	 * @param meterRegistry the registry to scrape
 	 * @param config the registry's configuration
+	 * @param properties the starter's properties that differ from their defaults, as
+	 * {@code name=value}
 	 * @return the objects
 	 */
-	static LeanscrapeStarter create(PrometheusMeterRegistry meterRegistry, PrometheusConfig config) {
+	static LeanscrapeStarter create(PrometheusMeterRegistry meterRegistry, PrometheusConfig config,
+			String... properties) {
 		// Not closed: the objects live as long as the benchmark's JVM.
 		StarterContext context = StarterContext.start(meterRegistry, config,
-				new Class<?>[] { OwnMetricsRegistry.class });
+				new Class<?>[] { OwnMetricsRegistry.class }, properties);
 		return new LeanscrapeStarter(context.bean(ChunkPool.class), context.bean(SizeHints.class),
 				context.bean(Scraper.class), context.bean(LeanscrapeScrapeEndpoint.class),
 				context.bean(ScrapeResponder.class));

@@ -269,6 +269,13 @@ public class LeanscrapeProperties {
 		private int level = 1;
 
 		/**
+		 * Whether to keep the last body of each kind (format, name filter, coding) and
+		 * its compressed form, so that a segment of the next body whose bytes did not
+		 * change is sent compressed as it was rather than compressed again.
+		 */
+		private boolean reuseSegments = true;
+
+		/**
 		 * Zstandard compression, offered when zstd-jni is on the class path.
 		 */
 		private final Zstd zstd = new Zstd();
@@ -287,6 +294,14 @@ public class LeanscrapeProperties {
 
 		public void setLevel(int level) {
 			this.level = level;
+		}
+
+		public boolean isReuseSegments() {
+			return this.reuseSegments;
+		}
+
+		public void setReuseSegments(boolean reuseSegments) {
+			this.reuseSegments = reuseSegments;
 		}
 
 		public Zstd getZstd() {

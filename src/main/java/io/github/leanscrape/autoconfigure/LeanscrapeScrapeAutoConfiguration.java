@@ -84,7 +84,8 @@ public final class LeanscrapeScrapeAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnBooleanProperty(name = "leanscrape.compression.enabled", matchIfMissing = true)
 	GzipEncoder leanscrapeGzipEncoder(ChunkPool pool, LeanscrapeProperties properties) {
-		return new GzipEncoder(pool, properties.getCompression().getLevel());
+		return new GzipEncoder(pool, properties.getCompression().getLevel(),
+				properties.getCompression().isReuseSegments());
 	}
 
 	@Bean
@@ -125,7 +126,8 @@ public final class LeanscrapeScrapeAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		ZstdEncoder leanscrapeZstdEncoder(ChunkPool pool, LeanscrapeProperties properties) {
-			return new ZstdEncoder(pool, properties.getCompression().getZstd().getLevel());
+			return new ZstdEncoder(pool, properties.getCompression().getZstd().getLevel(),
+					properties.getCompression().isReuseSegments());
 		}
 
 	}

@@ -22,4 +22,37 @@ public interface BodyEncoder {
 	 */
 	PooledBody encode(PooledBody body, BodyKind kind, long expectedSize);
 
+	/**
+	 * Give back what the encoder keeps between bodies (the last body of each kind and its
+	 * compressed form), for example when memory is short. The next body of each kind is
+	 * compressed whole.
+	 */
+	default void forgetSegments() {
+	}
+
+	/**
+	 * Return how many segments this encoder compressed.
+	 * @return the segments compressed
+	 */
+	default long segmentsCompressed() {
+		return 0;
+	}
+
+	/**
+	 * Return how many segments this encoder sent compressed as they were for the last
+	 * body of the same kind, without compressing them again.
+	 * @return the segments reused
+	 */
+	default long segmentsReused() {
+		return 0;
+	}
+
+	/**
+	 * Return how many pooled chunks the encoder keeps between bodies.
+	 * @return the chunks kept
+	 */
+	default long keptChunks() {
+		return 0;
+	}
+
 }

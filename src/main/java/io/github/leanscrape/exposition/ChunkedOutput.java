@@ -4,6 +4,7 @@ import java.io.OutputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
@@ -19,6 +20,13 @@ import org.jspecify.annotations.Nullable;
  * @author leanscrape
  */
 public final class ChunkedOutput extends OutputStream {
+
+	/**
+	 * The least size of a segment of a body (see {@link #endSegment(long)}): smaller
+	 * segments let more of a body be sent compressed as it was when little changed, and
+	 * compress a little worse, each from an empty history.
+	 */
+	public static final long SEGMENT_BYTES = 64 * 1024;
 
 	private static final byte[] PLUS_INF = { '+', 'I', 'n', 'f' };
 
@@ -54,6 +62,14 @@ public final class ChunkedOutput extends OutputStream {
 	private boolean handedOver;
 
 	private final byte[] digits = new byte[20];
+
+	/**
+	 * Where each segment of the output ends, below {@link #segmentCount}: the places at
+	 * which a compressor may start afresh (see {@link PooledBody#segmentCount()}).
+	 */
+	private long[] segmentEnds = new long[16];
+
+	private int segmentCount;
 
 	private final StringBuilder doubleText = new StringBuilder(32);
 
@@ -274,10 +290,41 @@ public final class ChunkedOutput extends OutputStream {
 	}
 
 	/**
+	 * End a segment here when at least {@link #SEGMENT_BYTES} were written since the last
+	 * one ended.
+	 * @see #endSegment(long)
+	 */
+	public void endSegment() {
+		endSegment(SEGMENT_BYTES);
+	}
+
+	/**
+	 * End a segment here when at least {@code minBytes} were written since the last one
+	 * ended. The renderer calls it at places that stay put from scrape to scrape while
+	 * the meters stay the same (between families, between blocks of series), so that a
+	 * segment whose bytes did not change can be sent compressed as it was the last time.
+	 * A segment ends at the first such place after its least size: a change of length
+	 * moves an end only when it falls within that change of the least size.
+	 * @param minBytes the least size of a segment
+	 */
+	public void endSegment(long minBytes) {
+		long size = size();
+		long last = (this.segmentCount > 0) ? this.segmentEnds[this.segmentCount - 1] : 0;
+		if (size - last < minBytes || size == last) {
+			return;
+		}
+		if (this.segmentCount == this.segmentEnds.length) {
+			this.segmentEnds = Arrays.copyOf(this.segmentEnds, this.segmentCount * 2);
+		}
+		this.segmentEnds[this.segmentCount++] = size;
+	}
+
+	/**
 	 * Forget what was written, keeping the first chunk.
 	 */
 	public void clear() {
 		assertNotHandedOver();
+		this.segmentCount = 0;
 		for (int i = 1; i < this.chunkCount; i++) {
 			this.pool.release(Objects.requireNonNull(this.chunks[i]));
 			this.chunks[i] = null;
@@ -318,7 +365,8 @@ public final class ChunkedOutput extends OutputStream {
 	public PooledBody toBody() {
 		assertNotHandedOver();
 		this.handedOver = true;
-		return new PooledBody(this.pool, this.kind, this.chunks, this.chunkCount, this.position);
+		return new PooledBody(this.pool, this.kind, this.chunks, this.chunkCount, this.position, this.segmentEnds,
+				this.segmentCount);
 	}
 
 	/**

@@ -17,6 +17,13 @@ public final class GzipEncoder extends ReusingEncoder {
 
 	private static final byte[] HEADER = { 0x1f, (byte) 0x8b, Deflater.DEFLATED, 0, 0, 0, 0, 0, 0, 0 };
 
+	/**
+	 * A final block with fixed codes and nothing in it (BFINAL 1, BTYPE 01, end of
+	 * block), as zlib ends a stream that was flushed: it ends the segments' deflate
+	 * stream.
+	 */
+	private static final byte[] FINAL_EMPTY_BLOCK = { 0x03, 0x00 };
+
 	private final int level;
 
 	/**
@@ -25,7 +32,18 @@ public final class GzipEncoder extends ReusingEncoder {
 	 * @param level the deflate level, 1 (fastest) to 9 (smallest)
 	 */
 	public GzipEncoder(ChunkPool pool, int level) {
-		super(pool, ContentCoding.GZIP, () -> new Compressor(level));
+		this(pool, level, true);
+	}
+
+	/**
+	 * Create a new encoder.
+	 * @param pool the pool for the compressed chunks
+	 * @param level the deflate level, 1 (fastest) to 9 (smallest)
+	 * @param reuseSegments whether to send segments that did not change since the last
+	 * body of the same kind compressed as they were
+	 */
+	public GzipEncoder(ChunkPool pool, int level, boolean reuseSegments) {
+		super(pool, ContentCoding.GZIP, () -> new Compressor(level), reuseSegments);
 		this.level = checkLevel(level);
 	}
 
@@ -52,30 +70,57 @@ public final class GzipEncoder extends ReusingEncoder {
 		}
 
 		@Override
-		public void compress(PooledBody body, ChunkedOutput out) {
+		public void begin(ChunkedOutput out) {
 			out.write(HEADER, 0, HEADER.length);
-			for (int i = 0; i < body.chunkCount(); i++) {
-				byte[] chunk = body.chunk(i);
-				int length = body.chunkLength(i);
-				this.crc.update(chunk, 0, length);
-				this.deflater.setInput(chunk, 0, length);
+		}
+
+		/**
+		 * Deflate a segment from an empty history and end it with a sync flush (an empty
+		 * stored block), so that it ends on a byte boundary and the next segment's blocks
+		 * may follow it, whether compressed now or copied from an earlier stream. No
+		 * block is final: {@link #finish} ends the stream.
+		 */
+		@Override
+		public void compressSegment(PooledBody body, long start, long length, ChunkedOutput out) {
+			this.deflater.reset();
+			long done = 0;
+			while (done < length) {
+				long position = start + done;
+				int chunk = body.chunkIndex(position);
+				int offset = body.chunkOffset(position);
+				int n = (int) Math.min(length - done, body.chunkLength(chunk) - offset);
+				this.deflater.setInput(body.chunk(chunk), offset, n);
 				while (!this.deflater.needsInput()) {
-					drain(out);
+					drain(out, Deflater.NO_FLUSH);
 				}
+				done += n;
 			}
-			this.deflater.finish();
-			while (!this.deflater.finished()) {
-				drain(out);
+			// A sync flush that fills the window may have more to write.
+			while (drain(out, Deflater.SYNC_FLUSH) == this.window.length) {
+				// drained
+			}
+		}
+
+		/**
+		 * End the stream with an empty final block, then the trailer: the CRC-32 and
+		 * length of the whole body (RFC 1952).
+		 */
+		@Override
+		public void finish(PooledBody body, ChunkedOutput out) {
+			out.write(FINAL_EMPTY_BLOCK, 0, FINAL_EMPTY_BLOCK.length);
+			for (int i = 0; i < body.chunkCount(); i++) {
+				this.crc.update(body.chunk(i), 0, body.chunkLength(i));
 			}
 			writeIntLittleEndian(out, (int) this.crc.getValue());
 			writeIntLittleEndian(out, (int) body.length());
 		}
 
-		private void drain(ChunkedOutput out) {
-			int n = this.deflater.deflate(this.window, 0, this.window.length, Deflater.NO_FLUSH);
+		private int drain(ChunkedOutput out, int flush) {
+			int n = this.deflater.deflate(this.window, 0, this.window.length, flush);
 			if (n > 0) {
 				out.write(this.window, 0, n);
 			}
+			return n;
 		}
 
 		private static void writeIntLittleEndian(ChunkedOutput out, int value) {

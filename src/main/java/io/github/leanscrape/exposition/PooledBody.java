@@ -3,6 +3,7 @@ package io.github.leanscrape.exposition;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
@@ -22,6 +23,8 @@ import org.jspecify.annotations.Nullable;
 public final class PooledBody {
 
 	private static final ContentCoding[] CODINGS = ContentCoding.values();
+
+	private static final long[] NO_SEGMENTS = {};
 
 	private final ChunkPool pool;
 
@@ -48,8 +51,20 @@ public final class PooledBody {
 
 	private final Object[] encodingLocks = new Object[CODINGS.length];
 
+	/** Where each segment ends, below {@link #segmentMarks}; the last ends the body. */
+	private final long[] segmentEnds;
+
+	private final int segmentMarks;
+
 	PooledBody(ChunkPool pool, BodyKind kind, byte[] @Nullable [] chunks, int chunkCount, int lastChunkLength) {
+		this(pool, kind, chunks, chunkCount, lastChunkLength, NO_SEGMENTS, 0);
+	}
+
+	PooledBody(ChunkPool pool, BodyKind kind, byte[] @Nullable [] chunks, int chunkCount, int lastChunkLength,
+			long[] segmentEnds, int segmentMarks) {
 		this.pool = pool;
+		this.segmentEnds = segmentEnds;
+		this.segmentMarks = segmentMarks;
 		this.kind = kind;
 		this.chunks = chunks;
 		this.chunkCount = chunkCount;
@@ -74,6 +89,103 @@ public final class PooledBody {
 	 */
 	public BodyKind kind() {
 		return this.kind;
+	}
+
+	/**
+	 * Return how many segments the body has: the pieces between the places its renderer
+	 * marked, which stay put from scrape to scrape while the meters stay the same, and
+	 * which a compressor may compress one by one, each on its own. A body without marks
+	 * is one segment.
+	 * @return the number of segments, at least one
+	 */
+	public int segmentCount() {
+		boolean tail = this.segmentMarks == 0 || this.segmentEnds[this.segmentMarks - 1] < this.length;
+		return this.segmentMarks + (tail ? 1 : 0);
+	}
+
+	/**
+	 * Return where a segment starts.
+	 * @param index the segment, below {@link #segmentCount()}
+	 * @return its first byte's offset in the body
+	 */
+	public long segmentStart(int index) {
+		return (index == 0) ? 0 : this.segmentEnds[index - 1];
+	}
+
+	/**
+	 * Return where a segment ends.
+	 * @param index the segment, below {@link #segmentCount()}
+	 * @return the offset after its last byte
+	 */
+	public long segmentEnd(int index) {
+		return (index < this.segmentMarks) ? this.segmentEnds[index] : this.length;
+	}
+
+	/**
+	 * Return whether a range of this body holds the same bytes as a range of another.
+	 * @param start where the range of this body starts
+	 * @param other the other body
+	 * @param otherStart where the range of the other body starts
+	 * @param length the length of both ranges
+	 * @return {@code true} when the bytes are equal
+	 */
+	public boolean rangeEquals(long start, PooledBody other, long otherStart, long length) {
+		assertLive();
+		other.assertLive();
+		long done = 0;
+		while (done < length) {
+			long here = start + done;
+			long there = otherStart + done;
+			int chunk = chunkIndex(here);
+			int offset = chunkOffset(here);
+			int otherChunk = other.chunkIndex(there);
+			int otherOffset = other.chunkOffset(there);
+			int n = (int) Math.min(length - done,
+					Math.min(chunkLength(chunk) - offset, other.chunkLength(otherChunk) - otherOffset));
+			if (!Arrays.equals(chunkAt(chunk), offset, offset + n, other.chunkAt(otherChunk), otherOffset,
+					otherOffset + n)) {
+				return false;
+			}
+			done += n;
+		}
+		return true;
+	}
+
+	/**
+	 * Copy a range of this body to an output.
+	 * @param start where the range starts
+	 * @param length its length
+	 * @param out where it goes
+	 */
+	public void writeRange(long start, long length, ChunkedOutput out) {
+		assertLive();
+		long done = 0;
+		while (done < length) {
+			long position = start + done;
+			int chunk = chunkIndex(position);
+			int offset = chunkOffset(position);
+			int n = (int) Math.min(length - done, chunkLength(chunk) - offset);
+			out.write(chunkAt(chunk), offset, n);
+			done += n;
+		}
+	}
+
+	/**
+	 * Return the chunk that holds a byte.
+	 * @param position the byte's offset in the body
+	 * @return the chunk's index
+	 */
+	public int chunkIndex(long position) {
+		return (int) (position / this.pool.chunkSize());
+	}
+
+	/**
+	 * Return where in its chunk a byte is.
+	 * @param position the byte's offset in the body
+	 * @return the offset in the chunk {@link #chunkIndex(long)} names
+	 */
+	public int chunkOffset(long position) {
+		return (int) (position % this.pool.chunkSize());
 	}
 
 	/**

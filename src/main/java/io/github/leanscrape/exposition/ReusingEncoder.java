@@ -1,5 +1,8 @@
 package io.github.leanscrape.exposition;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -33,14 +36,26 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 
 	private boolean closed;
 
+	private final boolean reuseSegments;
+
+	/** The last body of each kind with its compressed form, while reuse is on. */
+	private final Map<BodyKind, KeptSegments> kept = new ConcurrentHashMap<>();
+
+	private final LongAdder segmentsCompressed = new LongAdder();
+
+	private final LongAdder segmentsReused = new LongAdder();
+
 	/**
 	 * Create an encoder.
 	 * @param pool the pool for the compressed chunks
 	 * @param coding the content coding of its bodies
 	 * @param factory makes a compressor when none is idle
+	 * @param reuseSegments whether to keep each kind's last body and its compressed form
+	 * to send unchanged segments compressed as they were
 	 */
-	ReusingEncoder(ChunkPool pool, ContentCoding coding, Supplier<Compressor> factory) {
+	ReusingEncoder(ChunkPool pool, ContentCoding coding, Supplier<Compressor> factory, boolean reuseSegments) {
 		this.pool = pool;
+		this.reuseSegments = reuseSegments;
 		this.coding = coding;
 		this.factory = factory;
 	}
@@ -51,7 +66,10 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 	}
 
 	/**
-	 * Compress a body with an idle compressor, or a new one. The input is not released.
+	 * Compress a body with an idle compressor, or a new one, segment by segment: a
+	 * segment whose bytes are those of the same segment of the last body of the same kind
+	 * is copied compressed as it was then, the others are compressed. The input is not
+	 * released.
 	 */
 	@Override
 	public final PooledBody encode(PooledBody body, BodyKind kind, long expectedSize) {
@@ -64,10 +82,33 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 			out.discard();
 			throw ex;
 		}
+		// Taken out while this compression uses it: another compression of the same kind
+		// at the same time finds none and compresses every segment.
+		KeptSegments previous = this.kept.remove(body.kind());
 		try {
-			compressor.compress(body, out);
+			int segments = body.segmentCount();
+			long[] encodedEnds = new long[segments];
+			int reused = 0;
+			compressor.begin(out);
+			long encodedStart = out.size();
+			for (int i = 0; i < segments; i++) {
+				long start = body.segmentStart(i);
+				long length = body.segmentEnd(i) - start;
+				if (previous != null && previous.matches(i, body, start, length)) {
+					previous.writeEncoded(i, out);
+					reused++;
+				}
+				else {
+					compressor.compressSegment(body, start, length, out);
+				}
+				encodedEnds[i] = out.size();
+			}
+			compressor.finish(body, out);
 			PooledBody encoded = out.toBody();
 			give(compressor);
+			this.segmentsReused.add(reused);
+			this.segmentsCompressed.add(segments - reused);
+			keep(body, encoded, encodedStart, encodedEnds);
 			return encoded;
 		}
 		catch (RuntimeException | Error ex) {
@@ -75,6 +116,63 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 			compressor.free();
 			throw ex;
 		}
+		finally {
+			if (previous != null) {
+				previous.release();
+			}
+		}
+	}
+
+	private void keep(PooledBody body, PooledBody encoded, long encodedStart, long[] encodedEnds) {
+		if (!this.reuseSegments) {
+			return;
+		}
+		KeptSegments kept = new KeptSegments(body.retain(), encoded.retain(), encodedStart, encodedEnds);
+		KeptSegments replaced;
+		synchronized (this) {
+			if (this.closed) {
+				replaced = kept;
+			}
+			else {
+				replaced = this.kept.put(body.kind(), kept);
+			}
+		}
+		if (replaced != null) {
+			replaced.release();
+		}
+	}
+
+	/**
+	 * Give back the chunks of the bodies kept to compare the next ones with; the next
+	 * body of each kind is compressed whole.
+	 */
+	@Override
+	public final void forgetSegments() {
+		for (BodyKind kind : this.kept.keySet()) {
+			KeptSegments kept = this.kept.remove(kind);
+			if (kept != null) {
+				kept.release();
+			}
+		}
+	}
+
+	@Override
+	public final long keptChunks() {
+		long chunks = 0;
+		for (KeptSegments kept : this.kept.values()) {
+			chunks += kept.chunks();
+		}
+		return chunks;
+	}
+
+	@Override
+	public final long segmentsCompressed() {
+		return this.segmentsCompressed.sum();
+	}
+
+	@Override
+	public final long segmentsReused() {
+		return this.segmentsReused.sum();
 	}
 
 	private Compressor take() {
@@ -121,19 +219,38 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 				compressor.free();
 			}
 		}
+		forgetSegments();
 	}
 
 	/**
-	 * A compressor that writes a whole compressed stream for a body, and can start again.
+	 * A compressor that writes a compressed stream for a body segment by segment, each
+	 * segment compressed on its own (from an empty history, ending on a byte boundary),
+	 * so that a segment's compressed bytes depend on its bytes alone and can be copied
+	 * into a later stream; and can start again.
 	 */
 	interface Compressor {
 
 		/**
-		 * Write the compressed stream of a body.
-		 * @param body the body
+		 * Write what the stream starts with.
 		 * @param out where the stream goes
 		 */
-		void compress(PooledBody body, ChunkedOutput out);
+		void begin(ChunkedOutput out);
+
+		/**
+		 * Compress one segment on its own.
+		 * @param body the body
+		 * @param start where the segment starts
+		 * @param length its length
+		 * @param out where the stream goes
+		 */
+		void compressSegment(PooledBody body, long start, long length, ChunkedOutput out);
+
+		/**
+		 * Write what the stream ends with.
+		 * @param body the whole body
+		 * @param out where the stream goes
+		 */
+		void finish(PooledBody body, ChunkedOutput out);
 
 		/**
 		 * Get ready for the next body.
@@ -144,6 +261,64 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 		 * Give back what the compressor holds; it is not used again.
 		 */
 		void free();
+
+	}
+
+	/**
+	 * The last body of a kind and its compressed stream, with where each segment's
+	 * compressed bytes are in it. Holds a reference to both bodies until released.
+	 */
+	private static final class KeptSegments {
+
+		private final PooledBody plain;
+
+		private final PooledBody encoded;
+
+		private final long encodedStart;
+
+		private final long[] encodedEnds;
+
+		KeptSegments(PooledBody plain, PooledBody encoded, long encodedStart, long[] encodedEnds) {
+			this.plain = plain;
+			this.encoded = encoded;
+			this.encodedStart = encodedStart;
+			this.encodedEnds = encodedEnds;
+		}
+
+		/**
+		 * Return whether a segment of a new body holds exactly the bytes of the same
+		 * segment of the kept one: compared byte for byte, never by a hash alone.
+		 * @param index the segment
+		 * @param body the new body
+		 * @param start where the segment starts in the new body
+		 * @param length its length in the new body
+		 * @return {@code true} when its compressed bytes may be copied
+		 */
+		boolean matches(int index, PooledBody body, long start, long length) {
+			if (index >= this.plain.segmentCount()) {
+				return false;
+			}
+			long keptStart = this.plain.segmentStart(index);
+			// Where the segment starts may have moved (an earlier segment changed
+			// length);
+			// its bytes are what must be equal.
+			return this.plain.segmentEnd(index) - keptStart == length
+					&& body.rangeEquals(start, this.plain, keptStart, length);
+		}
+
+		void writeEncoded(int index, ChunkedOutput out) {
+			long start = (index == 0) ? this.encodedStart : this.encodedEnds[index - 1];
+			this.encoded.writeRange(start, this.encodedEnds[index] - start, out);
+		}
+
+		long chunks() {
+			return this.plain.chunkCount() + this.encoded.chunkCount();
+		}
+
+		void release() {
+			this.plain.release();
+			this.encoded.release();
+		}
 
 	}
 

@@ -29,7 +29,18 @@ public final class ZstdEncoder extends ReusingEncoder {
 	 * @param level the zstd level, from 1 (fastest) to 19 (smallest)
 	 */
 	public ZstdEncoder(ChunkPool pool, int level) {
-		super(pool, ContentCoding.ZSTD, () -> new Compressor(level, pool.chunkSize()));
+		this(pool, level, true);
+	}
+
+	/**
+	 * Create a new encoder.
+	 * @param pool the pool for the compressed chunks
+	 * @param level the zstd level, from 1 (fastest) to 19 (smallest)
+	 * @param reuseSegments whether to send segments that did not change since the last
+	 * body of the same kind compressed as they were
+	 */
+	public ZstdEncoder(ChunkPool pool, int level, boolean reuseSegments) {
+		super(pool, ContentCoding.ZSTD, () -> new Compressor(level, pool.chunkSize()), reuseSegments);
 		this.level = checkLevel(level);
 	}
 
@@ -65,15 +76,31 @@ public final class ZstdEncoder extends ReusingEncoder {
 		}
 
 		@Override
-		public void compress(PooledBody body, ChunkedOutput out) {
-			for (int i = 0; i < body.chunkCount(); i++) {
+		public void begin(ChunkedOutput out) {
+			// Each segment is a frame of its own.
+		}
+
+		/**
+		 * Compress a segment as one frame: frames one after another decode to their
+		 * contents one after another (RFC 8878), so a segment's frame can be copied into
+		 * a later body as it is.
+		 */
+		@Override
+		public void compressSegment(PooledBody body, long start, long length, ChunkedOutput out) {
+			long done = 0;
+			while (done < length) {
+				long position = start + done;
+				int chunk = body.chunkIndex(position);
+				int offset = body.chunkOffset(position);
+				int n = (int) Math.min(length - done, body.chunkLength(chunk) - offset);
 				this.input.clear();
-				this.input.put(body.chunk(i), 0, body.chunkLength(i));
+				this.input.put(body.chunk(chunk), offset, n);
 				this.input.flip();
 				while (this.input.hasRemaining()) {
 					this.context.compressDirectByteBufferStream(this.output, this.input, EndDirective.CONTINUE);
 					drain(out);
 				}
+				done += n;
 			}
 			this.input.clear();
 			this.input.flip();
@@ -83,6 +110,11 @@ public final class ZstdEncoder extends ReusingEncoder {
 				drain(out);
 			}
 			while (!flushed);
+		}
+
+		@Override
+		public void finish(PooledBody body, ChunkedOutput out) {
+			// The last segment's frame ends the body.
 		}
 
 		private void drain(ChunkedOutput out) {

@@ -2,6 +2,7 @@ package io.github.leanscrape.serve;
 
 import java.util.concurrent.TimeUnit;
 
+import io.github.leanscrape.exposition.BodyEncoder;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.FormatNames;
 import io.github.leanscrape.exposition.RenderStatistics;
@@ -98,6 +99,22 @@ public final class MicrometerSelfMetrics implements SelfMetrics {
 		Gauge.builder("leanscrape.renders.in.flight", scraper, Scraper::rendersInFlight)
 			.description("Scrape renderings running now")
 			.register(registry);
+		Gauge.builder("leanscrape.compression.kept", scraper, (s) -> (double) s.keptChunks() * pool.chunkSize())
+			.description(
+					"Bodies and their compressed forms kept to send unchanged segments of the next body as they were")
+			.baseUnit("bytes")
+			.register(registry);
+		for (BodyEncoder encoder : scraper.encoders()) {
+			String coding = encoder.coding().token();
+			FunctionCounter.builder("leanscrape.compression.segments", encoder, BodyEncoder::segmentsCompressed)
+				.description("Segments of scrape bodies compressed, or sent compressed as they were for the last body")
+				.tags("coding", coding, "outcome", "compressed")
+				.register(registry);
+			FunctionCounter.builder("leanscrape.compression.segments", encoder, BodyEncoder::segmentsReused)
+				.description("Segments of scrape bodies compressed, or sent compressed as they were for the last body")
+				.tags("coding", coding, "outcome", "reused")
+				.register(registry);
+		}
 		if (statistics != null) {
 			FunctionCounter.builder("leanscrape.fallbacks", statistics, RenderStatistics::wholeScrapeFallbacks)
 				.description("Scrapes that the direct path left to the reference path as a whole")

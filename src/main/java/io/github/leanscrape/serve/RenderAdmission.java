@@ -3,6 +3,7 @@ package io.github.leanscrape.serve;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
@@ -42,6 +43,10 @@ final class RenderAdmission {
 
 	private final BodyCache cache;
 
+	private final LongSupplier keptChunks;
+
+	private final Runnable forgetKept;
+
 	/**
 	 * Create a new admission.
 	 * @param pool the pool whose chunks are reserved
@@ -51,9 +56,12 @@ final class RenderAdmission {
 	 * @param maxHeldBodies the most memory that bodies may hold at once, in multiples of
 	 * the largest recent body, or zero (or less) for no limit
 	 * @param cache the cache, whose bodies are dropped rather than make a rendering wait
+	 * @param keptChunks how many chunks the encoders keep between bodies
+	 * @param forgetKept drops what the encoders keep between bodies, also rather than
+	 * make a rendering wait
 	 */
 	RenderAdmission(ChunkPool pool, SizeHints sizeHints, Set<ContentCoding> codings, int maxConcurrentRenders,
-			double maxHeldBodies, BodyCache cache) {
+			double maxHeldBodies, BodyCache cache, LongSupplier keptChunks, Runnable forgetKept) {
 		if (maxConcurrentRenders < 1) {
 			throw new IllegalArgumentException("maxConcurrentRenders must be at least 1");
 		}
@@ -64,6 +72,8 @@ final class RenderAdmission {
 		this.permits = new Semaphore(maxConcurrentRenders);
 		this.maxHeldBodies = maxHeldBodies;
 		this.cache = cache;
+		this.keptChunks = keptChunks;
+		this.forgetKept = forgetKept;
 	}
 
 	/**
@@ -145,13 +155,17 @@ final class RenderAdmission {
 		long limit = (long) (this.maxHeldBodies * chunks(largest, chunkSize));
 		this.cache.evictExpired();
 		try {
-			if (this.pool.reserve(wanted, limit, System.nanoTime())) {
+			// What the encoders keep (the last body of each kind and its compressed form)
+			// comes on top of the bodies in flight, at most one of each kind: it is
+			// dropped when a rendering cannot start otherwise.
+			if (this.pool.reserve(wanted, limit + this.keptChunks.getAsLong(), System.nanoTime())) {
 				return wanted;
 			}
 			while (true) {
 				// Bodies that only the cache holds would otherwise hold this rendering
 				// back for their whole time to live.
 				this.cache.clear();
+				this.forgetKept.run();
 				long now = System.nanoTime();
 				long until = (deadlineNanos - now > RECHECK_NANOS) ? now + RECHECK_NANOS : deadlineNanos;
 				if (this.pool.reserve(wanted, limit, until)) {

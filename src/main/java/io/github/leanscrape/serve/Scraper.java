@@ -3,6 +3,7 @@ package io.github.leanscrape.serve;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -74,7 +75,7 @@ public final class Scraper {
 		this.codings = Collections.unmodifiableSet(codings);
 		this.cache = new BodyCache(cacheTimeToLive);
 		this.admission = new RenderAdmission(pool, sizeHints, this.codings, maxConcurrentRenders, maxHeldBodies,
-				this.cache);
+				this.cache, this::keptChunks, this::forgetKeptSegments);
 	}
 
 	/**
@@ -171,6 +172,46 @@ public final class Scraper {
 			this.sizeHints.record(kind, encoded.length());
 			return encoded;
 		});
+	}
+
+	/**
+	 * Drop what the encoders keep to reuse unchanged segments, giving its chunks back to
+	 * the pool: the next body of each kind is compressed whole.
+	 */
+	public void forgetKeptSegments() {
+		for (BodyEncoder encoder : this.encoders) {
+			if (encoder != null) {
+				encoder.forgetSegments();
+			}
+		}
+	}
+
+	/**
+	 * Return the encoders, one per content coding.
+	 * @return the encoders, none when compression is off
+	 */
+	public List<BodyEncoder> encoders() {
+		List<BodyEncoder> encoders = new ArrayList<>();
+		for (BodyEncoder encoder : this.encoders) {
+			if (encoder != null) {
+				encoders.add(encoder);
+			}
+		}
+		return encoders;
+	}
+
+	/**
+	 * Return how many pooled chunks the encoders keep to reuse unchanged segments.
+	 * @return the chunks kept
+	 */
+	public long keptChunks() {
+		long chunks = 0;
+		for (BodyEncoder encoder : this.encoders) {
+			if (encoder != null) {
+				chunks += encoder.keptChunks();
+			}
+		}
+		return chunks;
 	}
 
 	/**

@@ -171,6 +171,8 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 					}
 					continue;
 				}
+				// Segments end between families, where they stay while the meters do.
+				out.endSegment();
 				while (next < referenceSnapshots.size()
 						&& ReferenceFamilies.name(referenceSnapshots.get(next)).compareTo(family.name) < 0) {
 					samples += this.referenceFamilies.write(referenceSnapshots.get(next), format, out, referenceReports,

@@ -73,6 +73,9 @@ final class TextFamilyWriter {
 		double[] values = workspace.values;
 		int lines = series.length;
 		for (int start = 0; start < series.length; start += values.length) {
+			// A large family is cut into segments a block at a time (see
+			// ChunkedOutput#endSegment).
+			out.endSegment();
 			int end = Math.min(series.length, start + values.length);
 			for (int i = start; i < end; i++) {
 				Series each = series[i];
@@ -117,6 +120,7 @@ final class TextFamilyWriter {
 	private static int writeGauges(Family family, Series[] series, ScrapeWorkspace workspace, ChunkedOutput out) {
 		double[] values = workspace.values;
 		for (int start = 0; start < series.length; start += values.length) {
+			out.endSegment();
 			int end = Math.min(series.length, start + values.length);
 			for (int i = start; i < end; i++) {
 				Series each = series[i];
@@ -173,6 +177,7 @@ final class TextFamilyWriter {
 			@Nullable ExemplarScrape exemplars, SummaryValues values, boolean created) {
 		int lines = 0;
 		for (Series each : series) {
+			out.endSegment();
 			// Long task timers have no exemplars.
 			ExemplarSlots slots = (exemplars != null && exemplars.allMetricTypes()
 					&& each instanceof ExemplarSeries sampled) ? sampled.exemplars : null;
@@ -241,6 +246,7 @@ final class TextFamilyWriter {
 		}
 		int lines = 0;
 		for (int s = 0; s < series.length; s++) {
+			out.endSegment();
 			Series each = series[s];
 			ExemplarSlots slots = (exemplars != null && each instanceof ExemplarSeries sampled) ? sampled.exemplars
 					: null;

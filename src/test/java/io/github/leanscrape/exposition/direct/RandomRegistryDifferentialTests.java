@@ -1,5 +1,9 @@
 package io.github.leanscrape.exposition.direct;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,12 +14,17 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.GZIPInputStream;
 
+import com.github.luben.zstd.Zstd;
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ChunkedOutput;
+import io.github.leanscrape.exposition.ContentCoding;
+import io.github.leanscrape.exposition.GzipEncoder;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.ReferenceRenderer;
+import io.github.leanscrape.exposition.ZstdEncoder;
 import io.github.leanscrape.support.FrozenClock;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Counter;
@@ -93,6 +102,18 @@ class RandomRegistryDifferentialTests {
 
 	private long scrapesWithCreated;
 
+	/**
+	 * Every body the direct path writes is compressed too, by encoders that live as long
+	 * as the test, so that each body is compressed against the last one: its unchanged
+	 * segments are copied compressed, the others compressed, and the result must decode
+	 * to the body.
+	 */
+	private final ChunkPool compressionPool = new ChunkPool(512, 1 << 20);
+
+	private final GzipEncoder gzip = new GzipEncoder(this.compressionPool, 1);
+
+	private final ZstdEncoder zstd = new ZstdEncoder(this.compressionPool, 1);
+
 	@Test
 	void directPathEqualsSpringBootsEndpointOnRandomRegistries() {
 		Long only = Long.getLong("leanscrape.random.seed");
@@ -117,6 +138,11 @@ class RandomRegistryDifferentialTests {
 			assertThat(this.scrapesWithExemplars).as("scrapes with exemplars").isPositive();
 			assertThat(this.scrapesWithCreated).as("text scrapes with created timestamps").isPositive();
 		}
+		assertThat(this.gzip.segmentsReused()).as("gzip segments reused").isPositive();
+		assertThat(this.zstd.segmentsReused()).as("zstd segments reused").isPositive();
+		this.gzip.close();
+		this.zstd.close();
+		assertThat(this.compressionPool.leasedChunks()).isZero();
 	}
 
 	private void checkRegistry(long seed) {
@@ -258,6 +284,7 @@ class RandomRegistryDifferentialTests {
 							+ names + ":\n" + new String(actual, StandardCharsets.UTF_8));
 		}
 		SpringBootsBytes.assertSameBytes(actual, expected, format, names);
+		assertCompressedBodiesDecode(actual);
 		String text = new String(expected, StandardCharsets.UTF_8);
 		if (text.contains(" # {")) {
 			this.scrapesWithExemplars++;
@@ -266,6 +293,45 @@ class RandomRegistryDifferentialTests {
 			this.scrapesWithCreated++;
 		}
 		assertThat(pool.leasedChunks()).isZero();
+	}
+
+	/**
+	 * Compress a body in segments that end after a line once 300 bytes were written, as
+	 * the renderer ends them after families, and decode it again.
+	 */
+	private void assertCompressedBodiesDecode(byte[] plain) {
+		BodyKind kind = BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_004, null);
+		ChunkedOutput output = new ChunkedOutput(this.compressionPool, kind, plain.length);
+		for (byte b : plain) {
+			output.write(b);
+			if (b == '\n') {
+				output.endSegment(300);
+			}
+		}
+		PooledBody body = output.toBody();
+		try {
+			PooledBody gzipped = this.gzip.encode(body, kind.encoded(ContentCoding.GZIP), 0);
+			try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped.toByteArray()))) {
+				assertThat(in.readAllBytes()).as("a gzip body decoded").isEqualTo(plain);
+			}
+			finally {
+				gzipped.release();
+			}
+			PooledBody zstdBody = this.zstd.encode(body, kind.encoded(ContentCoding.ZSTD), 0);
+			try {
+				assertThat(Zstd.decompress(zstdBody.toByteArray(), plain.length)).as("a zstd body decoded")
+					.isEqualTo(plain);
+			}
+			finally {
+				zstdBody.release();
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		finally {
+			body.release();
+		}
 	}
 
 	private Meter register(PrometheusMeterRegistry registry, Random random, List<Object> strong) {

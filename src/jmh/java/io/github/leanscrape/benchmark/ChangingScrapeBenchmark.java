@@ -1,0 +1,176 @@
+package io.github.leanscrape.benchmark;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import io.github.leanscrape.endpoint.PendingScrapeResource;
+import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.serve.ScrapeResponse;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import org.jspecify.annotations.Nullable;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
+import org.springframework.core.io.Resource;
+
+/**
+ * A scrape as Prometheus asks for it (a content coding in {@code Accept-Encoding})
+ * through the starter's whole path but HTTP, when some of the counters changed since the
+ * last scrape: rendering alone ({@code identity}), rendering plus gzip, rendering plus
+ * zstd; with the compressed segments of the last scrape reused ({@code reuse=true}, the
+ * default) or the whole body compressed every time ({@code reuse=false}, as before
+ * segments were reused), in the same run.
+ * <p>
+ * {@code change} is the share of the counters incremented before each scrape: {@code 0},
+ * {@code 1}, {@code 10-blocks} (a tenth of the counters, in runs of 500 one after another
+ * in the registry's order, as whole families of a busy part of a service change),
+ * {@code 10-scattered} (a tenth, spread evenly), {@code 50}, {@code 100}. Which counters
+ * change is fixed per trial, so every scrape changes the same ones again.
+ *
+ * @author leanscrape
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(2)
+public class ChangingScrapeBenchmark {
+
+	private static final int BLOCK = 500;
+
+	@Param({ "100000" })
+	public int seriesCount = 100_000;
+
+	@Param({ "openmetrics" })
+	public String format = "openmetrics";
+
+	/**
+	 * The content coding asked for: {@code identity}, {@code gzip} or {@code zstd}.
+	 */
+	@Param({ "identity", "gzip", "zstd" })
+	public String coding = "gzip";
+
+	/**
+	 * How much changes before each scrape (see the class's description).
+	 */
+	@Param({ "0", "1", "10-blocks", "10-scattered", "50", "100" })
+	public String change = "10-blocks";
+
+	/**
+	 * Whether segments that did not change are sent compressed as they were.
+	 */
+	@Param({ "true", "false" })
+	public boolean reuse = true;
+
+	private final CountingSink sink = new CountingSink();
+
+	private @Nullable LeanscrapeStarter starter;
+
+	private @Nullable List<String> acceptEncoding;
+
+	private PrometheusOutputFormat outputFormat = PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100;
+
+	private Counter[] changing = new Counter[0];
+
+	/**
+	 * Build the registry and the starter, and choose the counters that change.
+	 */
+	@Setup(Level.Trial)
+	public void setUp() {
+		SyntheticRegistry registry = SyntheticRegistry.build(this.seriesCount);
+		this.starter = LeanscrapeStarter.create(registry.meterRegistry(), PrometheusConfig.DEFAULT,
+				"leanscrape.compression.reuse-segments=" + this.reuse);
+		this.outputFormat = ScrapeState.outputFormat(this.format);
+		this.acceptEncoding = this.coding.equals("identity") ? null : List.of(this.coding);
+		List<Counter> counters = new ArrayList<>();
+		for (Meter meter : registry.meterRegistry().getMeters()) {
+			if (meter instanceof Counter counter) {
+				counters.add(counter);
+			}
+		}
+		// The registry's order is not the body's: sort by name and tags, as the body is.
+		counters.sort((a, b) -> a.getId().toString().compareTo(b.getId().toString()));
+		this.changing = choose(counters, this.change).toArray(new Counter[0]);
+	}
+
+	private static List<Counter> choose(List<Counter> counters, String change) {
+		List<Counter> chosen = new ArrayList<>();
+		int size = counters.size();
+		switch (change) {
+			case "0" -> {
+			}
+			case "10-blocks" -> {
+				// Blocks of BLOCK counters, one in ten blocks, starting at random places.
+				Random random = new Random(42);
+				int blocks = size / 10 / BLOCK;
+				int stride = size / Math.max(1, blocks);
+				for (int b = 0; b < blocks; b++) {
+					int start = b * stride + random.nextInt(Math.max(1, stride - BLOCK));
+					for (int i = start; i < Math.min(size, start + BLOCK); i++) {
+						chosen.add(counters.get(i));
+					}
+				}
+			}
+			case "10-scattered" -> {
+				for (int i = 0; i < size; i += 10) {
+					chosen.add(counters.get(i));
+				}
+			}
+			default -> {
+				int percent = Integer.parseInt(change);
+				int every = 100 / percent;
+				for (int i = 0; i < size; i += every) {
+					chosen.add(counters.get(i));
+				}
+			}
+		}
+		return chosen;
+	}
+
+	/**
+	 * Change the chosen counters, then scrape once through the starter's whole path,
+	 * writing the body as sent to a sink and releasing it.
+	 * @return the bytes sent
+	 * @throws IOException never: the sink does not fail
+	 */
+	@Benchmark
+	public long scrape() throws IOException {
+		for (Counter counter : this.changing) {
+			counter.increment();
+		}
+		LeanscrapeStarter starter = ScrapeState.nonNull(this.starter);
+		WebEndpointResponse<Resource> response = starter.endpoint().scrapeBody(this.outputFormat, null);
+		PendingScrapeResource resource = (PendingScrapeResource) response.getBody();
+		ScrapeResponse served = starter.responder().respond(resource.pending(), this.acceptEncoding, null);
+		try {
+			PooledBody body = served.body();
+			if (body == null) {
+				throw new IllegalStateException("No body: " + served);
+			}
+			body.writeTo(this.sink);
+			return body.length();
+		}
+		finally {
+			starter.responder().finish(served, false);
+		}
+	}
+
+}
