@@ -1,21 +1,27 @@
 #!/bin/sh
-# The benchmark gate of the CI: a short JMH run of Spring Boot's endpoint against
-# leanscrape's (ScrapeBenchmark, 10000 series, -prof gc): text, OpenMetrics and protobuf of
-# the meters alone, with tracing on (exemplars) and with created timestamps on (the text
-# formats' _created samples); then BenchmarkGate, which fails the
-# build when leanscrape allocates more per scrape than the given share of what Spring Boot's
-# endpoint allocates in the same run, or more than a budget of bytes per series.
+# The benchmark gate: exactly what ./mvnw -Pjmh verify runs by default (the pom's jmh.args and
+# jmh.gate.args), a short JMH run of every gated benchmark, -prof gc, then BenchmarkGate. It fails
+# when the starter allocates more than 1% of Spring Boot's endpoint in the same run or 8 bytes per
+# series, in any format and configuration at 10,000 series, or when a row of
+# src/jmh/gate-budgets.properties goes over its budget (and it checks that a doubling of any row
+# would): the fixed cost of a scrape at 1,000 series, gzip and zstd scrapes, a scrape through Tomcat
+# and Netty less the server's own floor, and request recording. Then the gate is shown failing: the
+# same results with one row's bytes doubled must not pass.
 #
-#   .ci/jmh-gate.sh                                    # ratio 1.0, no budget
-#   JMH_GATE_RATIO=0.01 JMH_GATE_BYTES_PER_SERIES=8 .ci/jmh-gate.sh
-#   .ci/jmh-gate.sh -Pmicrometer-next                  # other arguments go to Maven
+#   .ci/jmh-gate.sh                     # as CI runs it
+#   .ci/jmh-gate.sh -Pmicrometer-next   # other arguments go to Maven
 #
-# Results: target/jmh-result.json (JMH) and target/jmh-table.md (the table).
+# Results: target/jmh-result.json (JMH), target/jmh-table.md (the table).
 set -eu
 cd "$(dirname "$0")/.."
-ratio="${JMH_GATE_RATIO:-1.0}"
-budget="${JMH_GATE_BYTES_PER_SERIES:-0}"
-exec ./mvnw -B -Pjmh -DskipTests verify \
-	"-Djmh.args=ScrapeBenchmark -p seriesCount=10000 -p format=text,openmetrics,protobuf -p configuration=plain,tracing,created -f 1 -wi 2 -i 3 -prof gc -rf json -rff target/jmh-result.json" \
-	"-Djmh.gate.args=--results target/jmh-result.json --series 10000 --ratio $ratio --openmetrics-ratio $ratio --protobuf-ratio $ratio --check openmetrics/tracing=$ratio --check protobuf/tracing=$ratio --check text/created=$ratio --check openmetrics/created=$ratio --max-bytes-per-series $budget --table-out target/jmh-table.md" \
-	"$@"
+./mvnw -B -Pjmh -DskipTests verify "$@"
+planted='FixedCostBenchmark.leanscrape{format=text}'
+if ./mvnw -q -B -Pjmh exec:exec@jmh-gate \
+	"-Djmh.gate.args=--results target/jmh-result.json --budgets src/jmh/gate-budgets.properties --plant $planted" "$@" \
+	>target/jmh-gate-planted.txt 2>&1; then
+	cat target/jmh-gate-planted.txt
+	echo "The gate passed a planted regression ($planted twice its bytes): it would not catch one." >&2
+	exit 1
+fi
+grep -F "$planted" target/jmh-gate-planted.txt
+echo "The gate fails on a planted regression ($planted twice its bytes), as it must."

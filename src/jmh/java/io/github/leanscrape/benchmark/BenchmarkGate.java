@@ -25,7 +25,8 @@ import org.jspecify.annotations.Nullable;
  * too: a gate that passes on nothing proves nothing. <pre>
  * BenchmarkGate [--results FILE] [--series N] [--ratio R] [--openmetrics-ratio R|off]
  *               [--protobuf-ratio R|off] [--check FORMAT/CONFIGURATION=R]
- *               [--max-bytes-per-series B] [--table-out FILE] [--table-only]
+ *               [--max-bytes-per-series B] [--budgets FILE] [--plant ROW] [--table-out FILE]
+ *               [--table-only]
  * </pre>
  * <ul>
  * <li>{@code --results}: the JMH result file, {@code target/jmh-result.json} by
@@ -42,6 +43,9 @@ import org.jspecify.annotations.Nullable;
  * <li>{@code --max-bytes-per-series}: also fail when the starter allocates more than this
  * many bytes per series per scrape in any checked format, a budget that does not move
  * when Spring Boot gets cheaper;</li>
+ * <li>{@code --budgets}: also check every row of a budgets file
+ * ({@link AllocationBudgets}): the bytes per operation of each gated benchmark, and that
+ * each budget fails a doubling;</li>
  * <li>{@code --table-out}: also write the table to a file;</li>
  * <li>{@code --table-only}: print the table of every result and check nothing (for the
  * README, from a full run).</li>
@@ -120,6 +124,19 @@ public final class BenchmarkGate {
 			if (options.maxBytesPerSeries > 0) {
 				status = Math.max(status,
 						checkBudget(results, options.series, check.getKey(), options.maxBytesPerSeries, out));
+			}
+		}
+		if (options.budgets != null) {
+			try {
+				Object entries = new Json(Files.readString(options.results, StandardCharsets.UTF_8)).parse();
+				AllocationBudgets budgets = AllocationBudgets.read(options.budgets);
+				out.println();
+				status = Math.max(status,
+						budgets.check((entries instanceof List<?> list) ? list : List.of(), options.planted, out));
+			}
+			catch (IOException | IllegalArgumentException ex) {
+				out.println("Benchmark gate: cannot read " + options.budgets + ": " + ex.getMessage());
+				return 2;
 			}
 		}
 		out.println((status == 0) ? "Benchmark gate passed." : "Benchmark gate FAILED.");
@@ -240,6 +257,16 @@ public final class BenchmarkGate {
 
 		@Nullable Path tableOut;
 
+		/**
+		 * The budgets file, or {@code null} for no budgets.
+		 */
+		@Nullable Path budgets;
+
+		/**
+		 * A budget row whose bytes are doubled before the check, or {@code null}.
+		 */
+		@Nullable String planted;
+
 		boolean tableOnly;
 
 		/**
@@ -264,6 +291,8 @@ public final class BenchmarkGate {
 					case "--protobuf-ratio" -> protobufRatio = value(args, ++i, arg);
 					case "--table-out" -> options.tableOut = Path.of(value(args, ++i, arg));
 					case "--table-only" -> options.tableOnly = true;
+					case "--budgets" -> options.budgets = Path.of(value(args, ++i, arg));
+					case "--plant" -> options.planted = value(args, ++i, arg);
 					case "--check" -> {
 						String check = value(args, ++i, arg);
 						int equals = check.indexOf('=');
@@ -278,7 +307,7 @@ public final class BenchmarkGate {
 					default -> throw new IllegalArgumentException("unknown argument '" + arg + "'; expected "
 							+ "[--results FILE] [--series N] [--ratio R] [--openmetrics-ratio R|off] "
 							+ "[--protobuf-ratio R|off] [--check FORMAT/CONFIGURATION=R] "
-							+ "[--max-bytes-per-series B] [--table-out FILE] [--table-only]");
+							+ "[--max-bytes-per-series B] [--budgets FILE] [--plant ROW] [--table-out FILE] [--table-only]");
 				}
 			}
 			options.ratios.put("text", textRatio);
@@ -398,7 +427,7 @@ public final class BenchmarkGate {
 	 * Just enough JSON for JMH's result files: objects become maps, arrays lists, numbers
 	 * doubles, {@code true}, {@code false} and {@code null} themselves.
 	 */
-	private static final class Json {
+	static final class Json {
 
 		private final String text;
 
