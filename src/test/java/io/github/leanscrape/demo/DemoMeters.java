@@ -23,6 +23,9 @@ import org.springframework.stereotype.Component;
  * percentile histogram (families of 5, two labels), each of which yields one series per
  * bucket plus its count, sum and max.
  * <p>
+ * Every meter has a description and a name that does not say its type, so that
+ * {@code promtool check metrics} finds nothing in the demo's own families.
+ * <p>
  * Micrometer holds the objects that gauges watch weakly: this bean keeps them.
  *
  * @author leanscrape
@@ -33,7 +36,7 @@ public class DemoMeters implements MeterBinder {
 	/**
 	 * Name of the known counter.
 	 */
-	public static final String KNOWN_COUNTER = "demo.known.counter";
+	public static final String KNOWN_COUNTER = "demo.known.events";
 
 	/**
 	 * Value of the known counter.
@@ -43,7 +46,7 @@ public class DemoMeters implements MeterBinder {
 	/**
 	 * Name of the known gauge.
 	 */
-	public static final String KNOWN_GAUGE = "demo.known.gauge";
+	public static final String KNOWN_GAUGE = "demo.known.level";
 
 	/**
 	 * Value of the known gauge.
@@ -54,7 +57,7 @@ public class DemoMeters implements MeterBinder {
 	 * Name of the known distribution summary with a histogram of
 	 * {@link #knownHistogramBoundaries() fixed boundaries}.
 	 */
-	public static final String KNOWN_HISTOGRAM = "demo.known.histogram";
+	public static final String KNOWN_HISTOGRAM = "demo.known.sizes";
 
 	/**
 	 * Name of the known distribution summary with a client-side percentile.
@@ -144,7 +147,7 @@ public class DemoMeters implements MeterBinder {
 			int family = i / COUNTERS_PER_FAMILY;
 			int member = i % COUNTERS_PER_FAMILY;
 			Counter counter = Counter.builder(COUNTER_STEMS[family % COUNTER_STEMS.length] + ".f" + family)
-				.description((family % 2 == 0) ? "Synthetic counter family " + family : null)
+				.description("Synthetic counter family " + family)
 				.tag("region", REGIONS[member % REGIONS.length])
 				.tag("outcome", OUTCOMES[member % OUTCOMES.length])
 				.tag("node", "n-" + member)
@@ -157,6 +160,7 @@ public class DemoMeters implements MeterBinder {
 			int member = i % GAUGES_PER_FAMILY;
 			String name = GAUGE_STEMS[family % GAUGE_STEMS.length] + ".f" + family;
 			Gauge.builder(name, this.gaugeValues[i], GaugeValue::get)
+				.description("Synthetic gauge family " + family)
 				.tag("pool", "pool-" + (member % 7))
 				.tag("node", "n-" + member)
 				.register(registry);
@@ -165,7 +169,9 @@ public class DemoMeters implements MeterBinder {
 		int timers = 0;
 		int timerSeries = 0;
 		while (timerSeries < timerBudget) {
-			Timer timer = Timer.builder("demo.handler.latency.f" + (timers / TIMERS_PER_FAMILY))
+			int family = timers / TIMERS_PER_FAMILY;
+			Timer timer = Timer.builder("demo.handler.latency.f" + family)
+				.description("Synthetic timer family " + family)
 				.tag("method", METHODS[timers % METHODS.length])
 				.tag("uri", "/api/resource/" + (timers % TIMERS_PER_FAMILY))
 				.publishPercentileHistogram()

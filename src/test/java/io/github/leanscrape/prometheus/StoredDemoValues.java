@@ -29,8 +29,8 @@ final class StoredDemoValues {
 	 * histogram and quantile, and that the target is up.
 	 */
 	void assertKnownValues() {
-		assertThat(value("demo_known_counter_total")).isEqualTo(DemoMeters.KNOWN_COUNTER_VALUE);
-		assertThat(value("demo_known_gauge")).isEqualTo(DemoMeters.KNOWN_GAUGE_VALUE);
+		assertThat(value("demo_known_events_total")).isEqualTo(DemoMeters.KNOWN_COUNTER_VALUE);
+		assertThat(value("demo_known_level")).isEqualTo(DemoMeters.KNOWN_GAUGE_VALUE);
 		assertThat(buckets()).isEqualTo(expectedBuckets());
 		assertThat(quantile(DemoMeters.KNOWN_QUANTILE_PERCENTILE)).isEqualTo(DemoMeters.KNOWN_QUANTILE_VALUE);
 		assertThat(value("up")).isEqualTo(1.0);
@@ -85,7 +85,7 @@ final class StoredDemoValues {
 	}
 
 	private Map<Double, Double> buckets() {
-		JsonNode vector = this.server.awaitVector("demo_known_histogram_bucket{" + job() + "}", QUERY_TIMEOUT);
+		JsonNode vector = this.server.awaitVector("demo_known_sizes_bucket{" + job() + "}", QUERY_TIMEOUT);
 		Map<Double, Double> buckets = new LinkedHashMap<>();
 		for (JsonNode sample : vector) {
 			// Compared as numbers: how "le" is spelled depends on the format scraped.
