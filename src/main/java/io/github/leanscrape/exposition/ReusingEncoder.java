@@ -21,6 +21,11 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 
 	private static final int MAX_IDLE = 4;
 
+	/**
+	 * The most kinds of body (format, name filter) whose last body is kept at once.
+	 */
+	private static final int MAX_KEPT_KINDS = 4;
+
 	private final ChunkPool pool;
 
 	private final ContentCoding coding;
@@ -129,16 +134,27 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 		}
 		KeptSegments kept = new KeptSegments(body.retain(), encoded.retain(), encodedStart, encodedEnds);
 		KeptSegments replaced;
+		KeptSegments evicted = null;
 		synchronized (this) {
 			if (this.closed) {
 				replaced = kept;
 			}
 			else {
+				if (!this.kept.containsKey(body.kind()) && this.kept.size() >= MAX_KEPT_KINDS) {
+					// Each name filter is a kind of its own: a scraper asking for many
+					// would
+					// otherwise have a body kept for each.
+					BodyKind other = this.kept.keySet().iterator().next();
+					evicted = this.kept.remove(other);
+				}
 				replaced = this.kept.put(body.kind(), kept);
 			}
 		}
 		if (replaced != null) {
 			replaced.release();
+		}
+		if (evicted != null) {
+			evicted.release();
 		}
 	}
 

@@ -89,6 +89,21 @@ class SegmentedCompressionTests {
 	}
 
 	@Test
+	void atMostFourKindsAreKept() throws IOException {
+		try (GzipEncoder encoder = new GzipEncoder(this.pool, 1)) {
+			List<byte[]> segments = segments(new Random(10), 3);
+			long oneKind = 0;
+			for (int i = 0; i < 10; i++) {
+				BodyKind filtered = BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_004, java.util.Set.of("f" + i));
+				assertThat(gunzip(encode(encoder, filtered, segments))).isEqualTo(join(segments));
+				oneKind = (i == 0) ? encoder.keptChunks() : oneKind;
+				assertThat(encoder.keptChunks()).isLessThanOrEqualTo(4 * oneKind);
+			}
+			assertThat(encoder.keptChunks()).isEqualTo(4 * oneKind);
+		}
+	}
+
+	@Test
 	void withoutReuseEverySegmentIsCompressedAndNothingIsKept() throws IOException {
 		try (GzipEncoder encoder = new GzipEncoder(this.pool, 1, false)) {
 			List<byte[]> segments = segments(new Random(5), 8);
