@@ -1,5 +1,7 @@
 package io.github.leanscrape.exposition;
 
+import java.util.function.Consumer;
+
 /**
  * Compresses a {@link PooledBody} in one content coding into a body of pooled chunks.
  *
@@ -48,11 +50,11 @@ public interface BodyEncoder {
 	}
 
 	/**
-	 * Return how many pooled chunks the encoder keeps between bodies.
-	 * @return the chunks kept
+	 * Give each body that the encoder keeps between bodies to an action; what such a body
+	 * holds (its chunks and its compressed forms) stays leased while it is kept.
+	 * @param action what to do with each kept body
 	 */
-	default long keptChunks() {
-		return 0;
+	default void keptBodies(Consumer<PooledBody> action) {
 	}
 
 }

@@ -28,6 +28,8 @@ public final class ChunkedOutput extends OutputStream {
 	 */
 	public static final long SEGMENT_BYTES = 64 * 1024;
 
+	private static final long[] NO_SEGMENTS = {};
+
 	private static final byte[] PLUS_INF = { '+', 'I', 'n', 'f' };
 
 	private static final byte[] MINUS_INF = { '-', 'I', 'n', 'f' };
@@ -67,7 +69,7 @@ public final class ChunkedOutput extends OutputStream {
 	 * Where each segment of the output ends, below {@link #segmentCount}: the places at
 	 * which a compressor may start afresh (see {@link PooledBody#segmentCount()}).
 	 */
-	private long[] segmentEnds = new long[16];
+	private long[] segmentEnds = NO_SEGMENTS;
 
 	private int segmentCount;
 
@@ -308,13 +310,14 @@ public final class ChunkedOutput extends OutputStream {
 	 * @param minBytes the least size of a segment
 	 */
 	public void endSegment(long minBytes) {
+		assertNotHandedOver();
 		long size = size();
 		long last = (this.segmentCount > 0) ? this.segmentEnds[this.segmentCount - 1] : 0;
 		if (size - last < minBytes || size == last) {
 			return;
 		}
 		if (this.segmentCount == this.segmentEnds.length) {
-			this.segmentEnds = Arrays.copyOf(this.segmentEnds, this.segmentCount * 2);
+			this.segmentEnds = Arrays.copyOf(this.segmentEnds, Math.max(16, this.segmentCount * 2));
 		}
 		this.segmentEnds[this.segmentCount++] = size;
 	}

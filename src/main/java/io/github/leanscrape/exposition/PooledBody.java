@@ -189,6 +189,24 @@ public final class PooledBody {
 	}
 
 	/**
+	 * Return how many chunks this body holds, with those of its compressed forms.
+	 * @return the chunks, or zero once released
+	 */
+	public long heldChunks() {
+		if (isReleased()) {
+			return 0;
+		}
+		long chunks = this.chunkCount;
+		for (int slot = 0; slot < this.encoded.length; slot++) {
+			synchronized (this.encodingLocks[slot]) {
+				PooledBody encodedBody = this.encoded[slot];
+				chunks += (encodedBody != null) ? encodedBody.chunkCount : 0;
+			}
+		}
+		return chunks;
+	}
+
+	/**
 	 * Return the number of chunks that hold this body.
 	 * @return the number of chunks, at least one
 	 */

@@ -1,8 +1,12 @@
 package io.github.leanscrape.exposition;
 
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -43,8 +47,11 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 
 	private final boolean reuseSegments;
 
-	/** The last body of each kind with its compressed form, while reuse is on. */
-	private final Map<BodyKind, KeptSegments> kept = new ConcurrentHashMap<>();
+	/**
+	 * The last body of each kind with its compressed form, while reuse is on, least
+	 * recently kept first; guarded by this encoder's lock.
+	 */
+	private final Map<BodyKind, KeptSegments> kept = new LinkedHashMap<>();
 
 	private final LongAdder segmentsCompressed = new LongAdder();
 
@@ -89,16 +96,19 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 		}
 		// Taken out while this compression uses it: another compression of the same kind
 		// at the same time finds none and compresses every segment.
-		KeptSegments previous = this.kept.remove(body.kind());
+		KeptSegments previous = takeKept(body.kind());
+		// Without reuse, the body is one segment: cutting it would only cost size.
+		int segments = this.reuseSegments ? body.segmentCount() : 1;
+		long[] encodedEnds = new long[segments];
+		long encodedStart;
+		int reused = 0;
+		PooledBody encoded;
 		try {
-			int segments = body.segmentCount();
-			long[] encodedEnds = new long[segments];
-			int reused = 0;
 			compressor.begin(out);
-			long encodedStart = out.size();
+			encodedStart = out.size();
 			for (int i = 0; i < segments; i++) {
-				long start = body.segmentStart(i);
-				long length = body.segmentEnd(i) - start;
+				long start = this.reuseSegments ? body.segmentStart(i) : 0;
+				long length = (this.reuseSegments ? body.segmentEnd(i) : body.length()) - start;
 				if (previous != null && previous.matches(i, body, start, length)) {
 					previous.writeEncoded(i, out);
 					reused++;
@@ -109,12 +119,7 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 				encodedEnds[i] = out.size();
 			}
 			compressor.finish(body, out);
-			PooledBody encoded = out.toBody();
-			give(compressor);
-			this.segmentsReused.add(reused);
-			this.segmentsCompressed.add(segments - reused);
-			keep(body, encoded, encodedStart, encodedEnds);
-			return encoded;
+			encoded = out.toBody();
 		}
 		catch (RuntimeException | Error ex) {
 			out.discard();
@@ -126,28 +131,42 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 				previous.release();
 			}
 		}
+		give(compressor);
+		this.segmentsReused.add(reused);
+		this.segmentsCompressed.add(segments - reused);
+		if (this.reuseSegments) {
+			keep(new KeptSegments(body.retain(), encoded.retain(), encodedStart, encodedEnds));
+		}
+		return encoded;
 	}
 
-	private void keep(PooledBody body, PooledBody encoded, long encodedStart, long[] encodedEnds) {
-		if (!this.reuseSegments) {
-			return;
+	private @Nullable KeptSegments takeKept(BodyKind kind) {
+		synchronized (this) {
+			return this.kept.remove(kind);
 		}
-		KeptSegments kept = new KeptSegments(body.retain(), encoded.retain(), encodedStart, encodedEnds);
-		KeptSegments replaced;
+	}
+
+	/**
+	 * Keep a body and its compressed form for the next body of its kind, in place of the
+	 * last one; beyond {@link #MAX_KEPT_KINDS}, the kind used least recently is dropped.
+	 * @param kept what to keep, whose references this encoder now owns
+	 */
+	private void keep(KeptSegments kept) {
+		KeptSegments replaced = null;
 		KeptSegments evicted = null;
 		synchronized (this) {
 			if (this.closed) {
 				replaced = kept;
 			}
 			else {
-				if (!this.kept.containsKey(body.kind()) && this.kept.size() >= MAX_KEPT_KINDS) {
+				replaced = this.kept.put(kept.kind(), kept);
+				if (this.kept.size() > MAX_KEPT_KINDS) {
 					// Each name filter is a kind of its own: a scraper asking for many
-					// would
-					// otherwise have a body kept for each.
-					BodyKind other = this.kept.keySet().iterator().next();
-					evicted = this.kept.remove(other);
+					// would otherwise have a body kept for each.
+					Iterator<KeptSegments> eldest = this.kept.values().iterator();
+					evicted = eldest.next();
+					eldest.remove();
 				}
-				replaced = this.kept.put(body.kind(), kept);
 			}
 		}
 		if (replaced != null) {
@@ -164,21 +183,27 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 	 */
 	@Override
 	public final void forgetSegments() {
-		for (BodyKind kind : this.kept.keySet()) {
-			KeptSegments kept = this.kept.remove(kind);
-			if (kept != null) {
-				kept.release();
-			}
+		List<KeptSegments> forgotten;
+		synchronized (this) {
+			forgotten = new ArrayList<>(this.kept.values());
+			this.kept.clear();
+		}
+		for (KeptSegments kept : forgotten) {
+			kept.release();
 		}
 	}
 
 	@Override
-	public final long keptChunks() {
-		long chunks = 0;
-		for (KeptSegments kept : this.kept.values()) {
-			chunks += kept.chunks();
+	public final void keptBodies(Consumer<PooledBody> action) {
+		List<PooledBody> bodies = new ArrayList<>();
+		synchronized (this) {
+			for (KeptSegments kept : this.kept.values()) {
+				bodies.add(kept.plain);
+			}
 		}
-		return chunks;
+		for (PooledBody body : bodies) {
+			action.accept(body);
+		}
 	}
 
 	@Override
@@ -327,8 +352,8 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 			this.encoded.writeRange(start, this.encodedEnds[index] - start, out);
 		}
 
-		long chunks() {
-			return this.plain.chunkCount() + this.encoded.chunkCount();
+		BodyKind kind() {
+			return this.plain.kind();
 		}
 
 		void release() {

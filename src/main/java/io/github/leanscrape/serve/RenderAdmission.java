@@ -168,7 +168,7 @@ final class RenderAdmission {
 				this.forgetKept.run();
 				long now = System.nanoTime();
 				long until = (deadlineNanos - now > RECHECK_NANOS) ? now + RECHECK_NANOS : deadlineNanos;
-				if (this.pool.reserve(wanted, limit, until)) {
+				if (this.pool.reserve(wanted, limit + this.keptChunks.getAsLong(), until)) {
 					return wanted;
 				}
 				if (System.nanoTime() - deadlineNanos >= 0) {

@@ -205,11 +205,24 @@ public final class Scraper {
 	 * @return the chunks kept
 	 */
 	public long keptChunks() {
-		long chunks = 0;
+		// A body kept by two encoders (gzip and zstd) holds its chunks once; and it holds
+		// its compressed forms too, whichever encoder keeps it.
+		List<PooledBody> kept = new ArrayList<>();
 		for (BodyEncoder encoder : this.encoders) {
 			if (encoder != null) {
-				chunks += encoder.keptChunks();
+				encoder.keptBodies((body) -> {
+					for (PooledBody seen : kept) {
+						if (seen == body) {
+							return;
+						}
+					}
+					kept.add(body);
+				});
 			}
+		}
+		long chunks = 0;
+		for (PooledBody body : kept) {
+			chunks += body.heldChunks();
 		}
 		return chunks;
 	}
