@@ -27,6 +27,7 @@ import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.prometheus.metrics.tracer.common.SpanContext;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -48,6 +49,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  */
 @ExtendWith(OutputCaptureExtension.class)
 class FallbackReasonsTests {
+
+	private static final boolean MICROMETER_1_18_OR_LATER = isMicrometer118OrLater();
 
 	private static final Properties PROPERTIES = PrometheusConfig.DEFAULT.prometheusProperties();
 
@@ -187,7 +190,15 @@ class FallbackReasonsTests {
 	void tagKeysCollide(CapturedOutput output) {
 		PrometheusMeterRegistry registry = registry(null);
 		Counter.builder("requests").register(registry).increment();
-		Counter.builder("jobs").tag("a.b", "x").tag("a_b", "y").register(registry).increment();
+		try {
+			Counter.builder("jobs").tag("a.b", "x").tag("a_b", "y").register(registry).increment();
+		}
+		catch (IllegalArgumentException ex) {
+			// Micrometer 1.18 refuses such a meter when it is registered: the reason
+			// cannot arise there.
+			Assumptions.assumeFalse(MICROMETER_1_18_OR_LATER, "Micrometer 1.18 refuses the meter: " + ex.getMessage());
+			throw ex;
+		}
 		DirectRenderer renderer = renderer(registry);
 		scrapeTwiceEach(renderer, registry, TEXT, OPENMETRICS);
 		assertFamilies(renderer, output, FallbackReason.TAG_KEYS_COLLIDE, 4, "jobs");
@@ -214,6 +225,10 @@ class FallbackReasonsTests {
 		Timer.builder("checkout").register(registry);
 		// With only the timer's own family included, the scrape can be merged.
 		scrapeTwiceEach(renderer, registry, Set.of("checkout_seconds"), TEXT, OPENMETRICS);
+		// Spring Boot's bytes either way (above); Micrometer 1.18, whose filtered scrapes
+		// collect only the collectors that described an included family when they were
+		// registered, gives that scrape without the fallback.
+		Assumptions.assumeFalse(MICROMETER_1_18_OR_LATER, "Micrometer 1.18: no fallback needed");
 		assertFamilies(renderer, output, FallbackReason.FAMILY_NAME_TAKEN, 4, "checkout_seconds");
 	}
 
@@ -345,6 +360,15 @@ class FallbackReasonsTests {
 		return new DirectRenderer(registry, PrometheusConfig.DEFAULT, PROPERTIES,
 				new ReferenceRenderer(registry.getPrometheusRegistry(), PROPERTIES), Long.MAX_VALUE, internals, locator,
 				customMeters);
+	}
+
+	private static boolean isMicrometer118OrLater() {
+		String version = PrometheusMeterRegistry.class.getPackage().getImplementationVersion();
+		if (version == null) {
+			return false;
+		}
+		String[] parts = version.split("[.-]");
+		return Integer.parseInt(parts[0]) > 1 || (Integer.parseInt(parts[0]) == 1 && Integer.parseInt(parts[1]) >= 18);
 	}
 
 	/**
