@@ -6,9 +6,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
-import io.github.leanscrape.endpoint.PendingScrapeResource;
-import io.github.leanscrape.exposition.PooledBody;
-import io.github.leanscrape.serve.ScrapeResponse;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -26,9 +23,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
-import org.springframework.core.io.Resource;
 
 /**
  * A scrape as Prometheus asks for it (a content coding in {@code Accept-Encoding})
@@ -148,29 +143,17 @@ public class ChangingScrapeBenchmark {
 	/**
 	 * Change the chosen counters, then scrape once through the starter's whole path,
 	 * writing the body as sent to a sink and releasing it.
-	 * @return the bytes sent
+	 * @return the response
 	 * @throws IOException never: the sink does not fail
 	 */
 	@Benchmark
-	public long scrape() throws IOException {
+	public Object scrape() throws IOException {
 		for (Counter counter : this.changing) {
 			counter.increment();
 		}
 		LeanscrapeStarter starter = ScrapeState.nonNull(this.starter);
-		WebEndpointResponse<Resource> response = starter.endpoint().scrapeBody(this.outputFormat, null);
-		PendingScrapeResource resource = (PendingScrapeResource) response.getBody();
-		ScrapeResponse served = starter.responder().respond(resource.pending(), this.acceptEncoding, null);
-		try {
-			PooledBody body = served.body();
-			if (body == null) {
-				throw new IllegalStateException("No body: " + served);
-			}
-			body.writeTo(this.sink);
-			return body.length();
-		}
-		finally {
-			starter.responder().finish(served, false);
-		}
+		return ScrapeBenchmark.scrapeWithStarter(starter.endpoint(), starter.responder(), this.outputFormat,
+				this.acceptEncoding, this.sink);
 	}
 
 }

@@ -2,6 +2,7 @@ package io.github.leanscrape.benchmark;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
@@ -9,6 +10,7 @@ import io.github.leanscrape.endpoint.PendingScrapeResource;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.serve.ScrapeResponder;
 import io.github.leanscrape.serve.ScrapeResponse;
+import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -85,9 +87,26 @@ public class ScrapeBenchmark {
 	 */
 	static Object scrapeWithStarter(LeanscrapeScrapeEndpoint endpoint, ScrapeResponder responder,
 			PrometheusOutputFormat format, OutputStream sink) throws IOException {
+		return scrapeWithStarter(endpoint, responder, format, null, sink);
+	}
+
+	/**
+	 * One scrape through the starter's whole path but HTTP, in the content coding a
+	 * scraper accepts, written to a sink as sent.
+	 * @param endpoint the starter's endpoint
+	 * @param responder the starter's responder
+	 * @param format the format asked for
+	 * @param acceptEncoding the request's Accept-Encoding values, or {@code null}
+	 * @param sink where the body goes
+	 * @return the response
+	 * @throws IOException never for a sink that does not fail
+	 */
+	static Object scrapeWithStarter(LeanscrapeScrapeEndpoint endpoint, ScrapeResponder responder,
+			PrometheusOutputFormat format, @Nullable List<String> acceptEncoding, OutputStream sink)
+			throws IOException {
 		WebEndpointResponse<Resource> response = endpoint.scrapeBody(format, null);
 		PendingScrapeResource resource = (PendingScrapeResource) response.getBody();
-		ScrapeResponse served = responder.respond(resource.pending(), null, null);
+		ScrapeResponse served = responder.respond(resource.pending(), acceptEncoding, null);
 		try {
 			PooledBody body = served.body();
 			if (body != null) {

@@ -96,7 +96,7 @@ class DirectRendererFallbackTests {
 
 	@Test
 	void exemplarsAreWrittenDirectlyInOpenMetricsAndNeverInText() {
-		SpanContext spanContext = new SampledSpanContext();
+		SpanContext spanContext = new SampledSpan();
 		Fixture fixture = new Fixture(spanContext, PrometheusConfig.DEFAULT.prometheusProperties());
 		fixture.counter.increment();
 		fixture.assertSameAsSpringBoot(OPENMETRICS, null);
@@ -212,32 +212,6 @@ class DirectRendererFallbackTests {
 			catch (Exception ex) {
 				throw new IllegalStateException(ex);
 			}
-		}
-
-	}
-
-	/**
-	 * A span context that samples every exemplar, as a tracer would for a sampled span.
-	 */
-	private static final class SampledSpanContext implements SpanContext {
-
-		@Override
-		public @Nullable String getCurrentTraceId() {
-			return "trace";
-		}
-
-		@Override
-		public @Nullable String getCurrentSpanId() {
-			return "span";
-		}
-
-		@Override
-		public boolean isCurrentSpanSampled() {
-			return true;
-		}
-
-		@Override
-		public void markCurrentSpanAsExemplar() {
 		}
 
 	}

@@ -371,30 +371,4 @@ class FallbackReasonsTests {
 		return Integer.parseInt(parts[0]) > 1 || (Integer.parseInt(parts[0]) == 1 && Integer.parseInt(parts[1]) >= 18);
 	}
 
-	/**
-	 * A span that is always sampled, so that every meter keeps exemplars.
-	 */
-	private static final class SampledSpan implements SpanContext {
-
-		@Override
-		public String getCurrentTraceId() {
-			return "0af7651916cd43dd8448eb211c80319c";
-		}
-
-		@Override
-		public String getCurrentSpanId() {
-			return "b7ad6b7169203331";
-		}
-
-		@Override
-		public boolean isCurrentSpanSampled() {
-			return true;
-		}
-
-		@Override
-		public void markCurrentSpanAsExemplar() {
-		}
-
-	}
-
 }

@@ -25,7 +25,6 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.prometheus.metrics.tracer.common.SpanContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -154,32 +153,6 @@ class MicrometerVersionTests {
 	private static String version(Class<?> type) {
 		String version = type.getPackage().getImplementationVersion();
 		return (version != null) ? version : "(version unknown)";
-	}
-
-	/**
-	 * A span that is always sampled, so that every meter keeps exemplars.
-	 */
-	private static final class SampledSpan implements SpanContext {
-
-		@Override
-		public String getCurrentTraceId() {
-			return "0af7651916cd43dd8448eb211c80319c";
-		}
-
-		@Override
-		public String getCurrentSpanId() {
-			return "b7ad6b7169203331";
-		}
-
-		@Override
-		public boolean isCurrentSpanSampled() {
-			return true;
-		}
-
-		@Override
-		public void markCurrentSpanAsExemplar() {
-		}
-
 	}
 
 }
