@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import org.jspecify.annotations.Nullable;
+import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -38,6 +39,10 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * in the registry's order, as whole families of a busy part of a service change),
  * {@code 10-scattered} (a tenth, spread evenly), {@code 50}, {@code 100}. Which counters
  * change is fixed per trial, so every scrape changes the same ones again.
+ * <p>
+ * Besides the time and the bytes allocated, each iteration reports the bytes sent
+ * ({@code bytesSent}) and the scrapes made ({@code scrapes}): their ratio is the size of
+ * a body as sent.
  *
  * @author leanscrape
  */
@@ -147,13 +152,45 @@ public class ChangingScrapeBenchmark {
 	 * @throws IOException never: the sink does not fail
 	 */
 	@Benchmark
-	public Object scrape() throws IOException {
+	public Object scrape(Sent sent) throws IOException {
 		for (Counter counter : this.changing) {
 			counter.increment();
 		}
 		LeanscrapeStarter starter = ScrapeState.nonNull(this.starter);
-		return ScrapeBenchmark.scrapeWithStarter(starter.endpoint(), starter.responder(), this.outputFormat,
+		long before = this.sink.count();
+		Object response = ScrapeBenchmark.scrapeWithStarter(starter.endpoint(), starter.responder(), this.outputFormat,
 				this.acceptEncoding, this.sink);
+		sent.bytesSent += this.sink.count() - before;
+		sent.scrapes++;
+		return response;
+	}
+
+	/**
+	 * What the scrapes of one iteration sent, reported beside the time.
+	 */
+	@State(Scope.Thread)
+	@AuxCounters(AuxCounters.Type.EVENTS)
+	public static class Sent {
+
+		/**
+		 * The bytes sent in this iteration.
+		 */
+		public long bytesSent;
+
+		/**
+		 * The scrapes made in this iteration.
+		 */
+		public long scrapes;
+
+		/**
+		 * Start each iteration from zero.
+		 */
+		@Setup(Level.Iteration)
+		public void reset() {
+			this.bytesSent = 0;
+			this.scrapes = 0;
+		}
+
 	}
 
 }

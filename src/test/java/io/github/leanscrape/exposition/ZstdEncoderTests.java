@@ -2,7 +2,7 @@ package io.github.leanscrape.exposition;
 
 import java.nio.charset.StandardCharsets;
 
-import io.github.leanscrape.support.ZstdTool;
+import io.github.leanscrape.support.DecodingTools;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
@@ -26,7 +26,7 @@ class ZstdEncoderTests {
 		for (byte[] plain : new byte[][] { text(100_000), new byte[0], text(4096), text(3) }) {
 			// Twice: the second time with a compressor that already wrote a frame.
 			for (int i = 0; i < 2; i++) {
-				assertThat(ZstdTool.decode(encode(encoder, plain))).isEqualTo(plain);
+				assertThat(DecodingTools.zstd(encode(encoder, plain))).isEqualTo(plain);
 			}
 		}
 		encoder.close();
@@ -39,7 +39,7 @@ class ZstdEncoderTests {
 		byte[] plain = text(20_000);
 		encode(encoder, plain);
 		encoder.close();
-		assertThat(ZstdTool.decode(encode(encoder, plain))).isEqualTo(plain);
+		assertThat(DecodingTools.zstd(encode(encoder, plain))).isEqualTo(plain);
 		assertThat(this.pool.leasedChunks()).isZero();
 	}
 

@@ -12,8 +12,8 @@ import java.util.Set;
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.serve.Scraper;
+import io.github.leanscrape.support.DecodingTools;
 import io.github.leanscrape.support.HttpScraper;
-import io.github.leanscrape.support.ZstdTool;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -146,7 +146,7 @@ abstract class AbstractScrapeHttpTests {
 		assertThat(response.headers().firstValue("Content-Encoding")).hasValue("zstd");
 		assertThat(response.headers().allValues("Vary")).anyMatch((vary) -> vary.contains("Accept-Encoding"));
 		assertThat(response.headers().firstValue("Content-Type")).hasValue(format.getProducedMimeType().toString());
-		byte[] plain = ZstdTool.decode(response.body());
+		byte[] plain = DecodingTools.zstd(response.body());
 		assertSameBody(plain, bootBody(format, null), format);
 		assertThat(response.body().length).isLessThan(plain.length);
 	}
@@ -166,7 +166,8 @@ abstract class AbstractScrapeHttpTests {
 		HttpResponse<byte[]> response = this.http.get(PATH, "Accept-Encoding", acceptEncoding);
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(response.headers().firstValue("Content-Encoding")).hasValue(coding);
-		byte[] plain = coding.equals("zstd") ? ZstdTool.decode(response.body()) : HttpScraper.gunzip(response.body());
+		byte[] plain = coding.equals("zstd") ? DecodingTools.zstd(response.body())
+				: HttpScraper.gunzip(response.body());
 		assertSameBody(plain, bootBody(PrometheusOutputFormat.CONTENT_TYPE_004, null),
 				PrometheusOutputFormat.CONTENT_TYPE_004);
 	}

@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 
+import io.github.leanscrape.support.DecodingTools;
 import io.github.leanscrape.support.HttpScraper;
 import io.github.leanscrape.support.WithAndWithoutStarter;
-import io.github.leanscrape.support.ZstdTool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -179,7 +179,7 @@ class BadInputFuzzHttpTests {
 		return switch (answer.contentEncoding) {
 			case "identity" -> answer.body;
 			case "gzip" -> HttpScraper.gunzip(answer.body);
-			case "zstd" -> ZstdTool.decode(answer.body);
+			case "zstd" -> DecodingTools.zstd(answer.body);
 			default -> fail("Content-Encoding " + answer.contentEncoding);
 		};
 	}
