@@ -48,6 +48,12 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 	private final boolean reuseSegments;
 
 	/**
+	 * How many of a body's segments, one after another, are compressed as one unit: the
+	 * unit is what is reused or compressed again.
+	 */
+	private final int segmentsPerUnit;
+
+	/**
 	 * The last body of each kind with its compressed form, while reuse is on, least
 	 * recently kept first; guarded by this encoder's lock.
 	 */
@@ -66,8 +72,24 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 	 * to send unchanged segments compressed as they were
 	 */
 	ReusingEncoder(ChunkPool pool, ContentCoding coding, Supplier<Compressor> factory, boolean reuseSegments) {
+		this(pool, coding, factory, reuseSegments, 1);
+	}
+
+	/**
+	 * Create an encoder that compresses runs of segments as one unit.
+	 * @param pool the pool for the compressed chunks
+	 * @param coding the content coding of its bodies
+	 * @param factory makes a compressor when none is idle
+	 * @param reuseSegments whether to keep each kind's last body and its compressed form
+	 * to send unchanged units compressed as they were
+	 * @param segmentsPerUnit how many segments, one after another, make a unit: more for
+	 * a coding that loses more size by starting afresh
+	 */
+	ReusingEncoder(ChunkPool pool, ContentCoding coding, Supplier<Compressor> factory, boolean reuseSegments,
+			int segmentsPerUnit) {
 		this.pool = pool;
 		this.reuseSegments = reuseSegments;
+		this.segmentsPerUnit = segmentsPerUnit;
 		this.coding = coding;
 		this.factory = factory;
 	}
@@ -97,21 +119,22 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 		// Taken out while this compression uses it: another compression of the same kind
 		// at the same time finds none and compresses every segment.
 		KeptSegments previous = takeKept(body.kind());
-		// Without reuse, the body is one segment: cutting it would only cost size.
-		int segments = this.reuseSegments ? body.segmentCount() : 1;
-		long[] encodedEnds = new long[segments];
+		// Without reuse, the body is one unit: cutting it would only cost size.
+		int segments = body.segmentCount();
+		int units = this.reuseSegments ? unitCount(segments) : 1;
+		long[] encodedEnds = new long[units];
 		long encodedStart;
 		int reused = 0;
 		PooledBody encoded;
 		try {
 			compressor.begin(out);
 			encodedStart = out.size();
-			for (int i = 0; i < segments; i++) {
-				long start = this.reuseSegments ? body.segmentStart(i) : 0;
-				long length = (this.reuseSegments ? body.segmentEnd(i) : body.length()) - start;
+			for (int i = 0; i < units; i++) {
+				long start = this.reuseSegments ? unitStart(body, i) : 0;
+				long length = (this.reuseSegments ? unitEnd(body, i) : body.length()) - start;
 				if (previous != null && previous.matches(i, body, start, length)) {
 					previous.writeEncoded(i, out);
-					reused++;
+					reused += segmentsIn(i, segments);
 				}
 				else {
 					compressor.compressSegment(body, start, length, out);
@@ -135,9 +158,25 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 		this.segmentsReused.add(reused);
 		this.segmentsCompressed.add(segments - reused);
 		if (this.reuseSegments) {
-			keep(new KeptSegments(body.retain(), encoded.retain(), encodedStart, encodedEnds));
+			keep(new KeptSegments(this, body.retain(), encoded.retain(), encodedStart, encodedEnds));
 		}
 		return encoded;
+	}
+
+	private int unitCount(int segments) {
+		return (segments + this.segmentsPerUnit - 1) / this.segmentsPerUnit;
+	}
+
+	private long unitStart(PooledBody body, int unit) {
+		return body.segmentStart(unit * this.segmentsPerUnit);
+	}
+
+	private long unitEnd(PooledBody body, int unit) {
+		return body.segmentEnd(Math.min(body.segmentCount(), (unit + 1) * this.segmentsPerUnit) - 1);
+	}
+
+	private int segmentsIn(int unit, int segments) {
+		return Math.min(segments, (unit + 1) * this.segmentsPerUnit) - unit * this.segmentsPerUnit;
 	}
 
 	private @Nullable KeptSegments takeKept(BodyKind kind) {
@@ -311,6 +350,8 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 	 */
 	private static final class KeptSegments {
 
+		private final ReusingEncoder encoder;
+
 		private final PooledBody plain;
 
 		private final PooledBody encoded;
@@ -319,7 +360,9 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 
 		private final long[] encodedEnds;
 
-		KeptSegments(PooledBody plain, PooledBody encoded, long encodedStart, long[] encodedEnds) {
+		KeptSegments(ReusingEncoder encoder, PooledBody plain, PooledBody encoded, long encodedStart,
+				long[] encodedEnds) {
+			this.encoder = encoder;
 			this.plain = plain;
 			this.encoded = encoded;
 			this.encodedStart = encodedStart;
@@ -336,14 +379,13 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 		 * @return {@code true} when its compressed bytes may be copied
 		 */
 		boolean matches(int index, PooledBody body, long start, long length) {
-			if (index >= this.plain.segmentCount()) {
+			if (index >= this.encodedEnds.length) {
 				return false;
 			}
-			long keptStart = this.plain.segmentStart(index);
-			// Where the segment starts may have moved (an earlier segment changed
-			// length);
-			// its bytes are what must be equal.
-			return this.plain.segmentEnd(index) - keptStart == length
+			long keptStart = this.encoder.unitStart(this.plain, index);
+			// Where the unit starts may have moved (an earlier one changed length): its
+			// bytes are what must be equal, and its compressed form is theirs alone.
+			return this.encoder.unitEnd(this.plain, index) - keptStart == length
 					&& body.rangeEquals(start, this.plain, keptStart, length);
 		}
 

@@ -21,6 +21,13 @@ import com.github.luben.zstd.ZstdCompressCtx;
  */
 public final class ZstdEncoder extends ReusingEncoder {
 
+	/**
+	 * How many segments make one frame: zstd finds matches much further back than
+	 * deflate's 32 KiB, so a frame of one segment loses more size than a gzip segment
+	 * does.
+	 */
+	private static final int SEGMENTS_PER_FRAME = 4;
+
 	private final int level;
 
 	/**
@@ -40,7 +47,8 @@ public final class ZstdEncoder extends ReusingEncoder {
 	 * body of the same kind compressed as they were
 	 */
 	public ZstdEncoder(ChunkPool pool, int level, boolean reuseSegments) {
-		super(pool, ContentCoding.ZSTD, () -> new Compressor(level, pool.chunkSize()), reuseSegments);
+		super(pool, ContentCoding.ZSTD, () -> new Compressor(level, pool.chunkSize()), reuseSegments,
+				SEGMENTS_PER_FRAME);
 		this.level = checkLevel(level);
 	}
 
@@ -87,6 +95,9 @@ public final class ZstdEncoder extends ReusingEncoder {
 		 */
 		@Override
 		public void compressSegment(PooledBody body, long start, long length, ChunkedOutput out) {
+			// Told the size, zstd sizes its window and tables for the segment rather than
+			// for an input of unknown length, and writes the size in the frame's header.
+			this.context.setPledgedSrcSize(length);
 			long done = 0;
 			while (done < length) {
 				long position = start + done;
