@@ -2,7 +2,10 @@ package io.github.leanscrape.benchmark;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
@@ -24,7 +27,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusScrapeEndpoint;
 
 /**
  * A scrape as Prometheus asks for it (a content coding in {@code Accept-Encoding})
@@ -39,6 +44,10 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * in the registry's order, as whole families of a busy part of a service change),
  * {@code 10-scattered} (a tenth, spread evenly), {@code 50}, {@code 100}. Which counters
  * change is fixed per trial, so every scrape changes the same ones again.
+ * <p>
+ * {@code boot} is Spring Boot's endpoint after the same change, for comparison: it does
+ * not compress (Spring Boot leaves that to the server, and its servers do not compress by
+ * default), whatever the coding asked for.
  * <p>
  * Besides the time and the bytes allocated, each iteration reports the bytes sent
  * ({@code bytesSent}) and the scrapes made ({@code scrapes}): their ratio is the size of
@@ -84,6 +93,8 @@ public class ChangingScrapeBenchmark {
 
 	private @Nullable LeanscrapeStarter starter;
 
+	private @Nullable PrometheusScrapeEndpoint bootEndpoint;
+
 	private @Nullable List<String> acceptEncoding;
 
 	private PrometheusOutputFormat outputFormat = PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100;
@@ -98,6 +109,8 @@ public class ChangingScrapeBenchmark {
 		SyntheticRegistry registry = SyntheticRegistry.build(this.seriesCount);
 		this.starter = LeanscrapeStarter.create(registry.meterRegistry(), PrometheusConfig.DEFAULT,
 				"leanscrape.compression.reuse-segments=" + this.reuse);
+		this.bootEndpoint = new PrometheusScrapeEndpoint(registry.prometheusRegistry(),
+				PrometheusConfig.DEFAULT.prometheusProperties());
 		this.outputFormat = ScrapeState.outputFormat(this.format);
 		this.acceptEncoding = this.coding.equals("identity") ? null : List.of(this.coding);
 		List<Counter> counters = new ArrayList<>();
@@ -106,8 +119,13 @@ public class ChangingScrapeBenchmark {
 				counters.add(counter);
 			}
 		}
-		// The registry's order is not the body's: sort by name and tags, as the body is.
-		counters.sort((a, b) -> a.getId().toString().compareTo(b.getId().toString()));
+		// The registry's order is not the body's: sort by name and tags, as the body is
+		// (each key made once: a sort would make each many times).
+		Map<Counter, String> keys = new HashMap<>();
+		for (Counter counter : counters) {
+			keys.put(counter, counter.getId().toString());
+		}
+		counters.sort(Comparator.comparing(keys::get));
 		this.changing = choose(counters, this.change).toArray(new Counter[0]);
 	}
 
@@ -148,6 +166,7 @@ public class ChangingScrapeBenchmark {
 	/**
 	 * Change the chosen counters, then scrape once through the starter's whole path,
 	 * writing the body as sent to a sink and releasing it.
+	 * @param sent what the iteration's scrapes sent
 	 * @return the response
 	 * @throws IOException never: the sink does not fail
 	 */
@@ -161,6 +180,26 @@ public class ChangingScrapeBenchmark {
 		Object response = ScrapeBenchmark.scrapeWithStarter(starter.endpoint(), starter.responder(), this.outputFormat,
 				this.acceptEncoding, this.sink);
 		sent.bytesSent += this.sink.count() - before;
+		sent.scrapes++;
+		return response;
+	}
+
+	/**
+	 * Change the chosen counters, then scrape once through Spring Boot's endpoint, which
+	 * sends the body uncompressed.
+	 * @param sent what the iteration's scrapes sent
+	 * @return the response
+	 */
+	@Benchmark
+	public Object boot(Sent sent) {
+		for (Counter counter : this.changing) {
+			counter.increment();
+		}
+		PrometheusScrapeEndpoint endpoint = ScrapeState.nonNull(this.bootEndpoint);
+		WebEndpointResponse<byte[]> response = endpoint.scrape(this.outputFormat, null);
+		byte[] body = response.getBody();
+		this.sink.write(body, 0, body.length);
+		sent.bytesSent += body.length;
 		sent.scrapes++;
 		return response;
 	}

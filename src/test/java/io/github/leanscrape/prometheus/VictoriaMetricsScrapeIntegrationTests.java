@@ -1,6 +1,5 @@
 package io.github.leanscrape.prometheus;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -103,36 +102,6 @@ class VictoriaMetricsScrapeIntegrationTests {
 		ScrapeFormat(@Nullable String accept, PrometheusOutputFormat springBootFormat) {
 			this.accept = accept;
 			this.springBootFormat = springBootFormat;
-		}
-
-	}
-
-	/**
-	 * The samples of a text exposition, either format.
-	 */
-	private record Exposition(String text) {
-
-		static Exposition of(byte[] body) {
-			return new Exposition(new String(body, StandardCharsets.UTF_8));
-		}
-
-		double series(String prefix) {
-			return this.text.lines().filter((line) -> line.startsWith(prefix)).count();
-		}
-
-		double sum(String prefix, String suffix) {
-			double sum = 0;
-			for (String line : this.text.lines().toList()) {
-				if (!line.startsWith(prefix)) {
-					continue;
-				}
-				int end = line.indexOf('{');
-				String name = line.substring(0, (end >= 0) ? end : line.indexOf(' '));
-				if (name.endsWith(suffix)) {
-					sum += StoredDemoValues.parseFloat(line.substring(line.lastIndexOf(' ') + 1));
-				}
-			}
-			return sum;
 		}
 
 	}
