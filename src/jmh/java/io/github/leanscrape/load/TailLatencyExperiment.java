@@ -55,6 +55,8 @@ import io.github.leanscrape.docs.TailLatencyTrials;
  * each change, not measured; {@code --duration=20s}: each measured window</li>
  * <li>{@code --rate=1000}: requests per second, over {@code --connections=16}</li>
  * <li>{@code --series=100000}, {@code --heap=1g}</li>
+ * <li>{@code --changing=0}: percentage of the demo's synthetic counters incremented every
+ * second ({@code demo.changing-percent}), whole families at a time</li>
  * <li>{@code --storm=20}: scrapers of the storm scenarios</li>
  * <li>{@code --interval=1s}, {@code --scrape-timeout=1s}: as Prometheus, which wants the
  * timeout no longer than the interval</li>
@@ -120,6 +122,7 @@ public final class TailLatencyExperiment {
 		List<String> arguments = new ArrayList<>();
 		arguments.add("--demo.series=" + this.options.series);
 		arguments.add("--leanscrape.enabled=" + !scenario.boot);
+		arguments.add("--demo.changing-percent=" + this.options.changing);
 		ExecutorService scrapeExecutor = Executors.newFixedThreadPool(4, daemon("scrape-client"));
 		List<TailLatencyTrials.Window> windows = new ArrayList<>();
 		try (DemoProcess demo = DemoProcess.start(jvm, arguments, directory.resolve(scenario.id + "-app.log"),
@@ -366,6 +369,8 @@ public final class TailLatencyExperiment {
 
 		private int series = 100_000;
 
+		private double changing;
+
 		private String heap = "1g";
 
 		private int storm = 20;
@@ -380,10 +385,10 @@ public final class TailLatencyExperiment {
 
 		String describe() {
 			return String.format(Locale.ROOT,
-					"%d req/s open loop over %d connections, %d series, -Xmx%s G1, a scrape every %s s per scraper "
+					"%d req/s open loop over %d connections, %d series (%s%% of the counters changing every second), -Xmx%s G1, a scrape every %s s per scraper "
 							+ "(timeout %s s, %s), storm %d scrapers; %s s warm-up, then %d pairs of windows "
 							+ "(%s s to settle, %s s measured)",
-					this.rate, this.connections, this.series, this.heap, seconds(this.interval),
+					this.rate, this.connections, this.series, this.changing, this.heap, seconds(this.interval),
 					seconds(this.scrapeTimeout), this.spread ? "phases spread" : "phases aligned", this.storm,
 					seconds(this.warmup), this.pairs, seconds(this.settle), seconds(this.duration));
 		}
@@ -414,6 +419,7 @@ public final class TailLatencyExperiment {
 					case "rate" -> options.rate = Integer.parseInt(value);
 					case "connections" -> options.connections = Integer.parseInt(value);
 					case "series" -> options.series = Integer.parseInt(value);
+					case "changing" -> options.changing = Double.parseDouble(value);
 					case "heap" -> options.heap = value;
 					case "storm" -> options.storm = Integer.parseInt(value);
 					case "interval" -> options.interval = duration(value);

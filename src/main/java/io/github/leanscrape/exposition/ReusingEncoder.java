@@ -100,10 +100,10 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 	}
 
 	/**
-	 * Compress a body with an idle compressor, or a new one, segment by segment: a
-	 * segment whose bytes are those of the same segment of the last body of the same kind
-	 * is copied compressed as it was then, the others are compressed. The input is not
-	 * released.
+	 * Compress a body with an idle compressor, or a new one, unit by unit (a run of
+	 * segments): a unit whose bytes are those of the same unit of the last body of the
+	 * same kind is copied compressed as it was then, the others are compressed. The input
+	 * is not released.
 	 */
 	@Override
 	public final PooledBody encode(PooledBody body, BodyKind kind, long expectedSize) {
@@ -156,7 +156,8 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 		}
 		give(compressor);
 		this.segmentsReused.add(reused);
-		this.segmentsCompressed.add(segments - reused);
+		// Without reuse, the body was compressed as one segment.
+		this.segmentsCompressed.add((this.reuseSegments ? segments : 1) - reused);
 		if (this.reuseSegments) {
 			keep(new KeptSegments(this, body.retain(), encoded.retain(), encodedStart, encodedEnds));
 		}
@@ -317,7 +318,7 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 		void begin(ChunkedOutput out);
 
 		/**
-		 * Compress one segment on its own.
+		 * Compress one unit (a run of segments) on its own.
 		 * @param body the body
 		 * @param start where the segment starts
 		 * @param length its length
@@ -370,11 +371,11 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 		}
 
 		/**
-		 * Return whether a segment of a new body holds exactly the bytes of the same
-		 * segment of the kept one: compared byte for byte, never by a hash alone.
-		 * @param index the segment
+		 * Return whether a unit of a new body holds exactly the bytes of the same unit of
+		 * the kept one: compared byte for byte, never by a hash alone.
+		 * @param index the unit
 		 * @param body the new body
-		 * @param start where the segment starts in the new body
+		 * @param start where the unit starts in the new body
 		 * @param length its length in the new body
 		 * @return {@code true} when its compressed bytes may be copied
 		 */

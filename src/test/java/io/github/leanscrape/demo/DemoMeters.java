@@ -1,6 +1,11 @@
 package io.github.leanscrape.demo;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -10,7 +15,9 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.stereotype.Component;
 
 /**
@@ -31,7 +38,7 @@ import org.springframework.stereotype.Component;
  * @author leanscrape
  */
 @Component
-public class DemoMeters implements MeterBinder {
+public class DemoMeters implements MeterBinder, DisposableBean {
 
 	/**
 	 * Name of the known counter.
@@ -108,12 +115,19 @@ public class DemoMeters implements MeterBinder {
 
 	private final GaugeValue[] gaugeValues;
 
+	private final double changingPercent;
+
+	private final List<Counter> changing = new ArrayList<>();
+
+	private @Nullable ScheduledExecutorService changer;
+
 	/**
 	 * Create the demo meters.
 	 * @param properties the demo settings
 	 */
 	public DemoMeters(DemoProperties properties) {
 		this.series = Math.max(0, properties.getSeries());
+		this.changingPercent = properties.getChangingPercent();
 		this.gaugeValues = new GaugeValue[gaugeSeries(this.series)];
 		for (int i = 0; i < this.gaugeValues.length; i++) {
 			int family = i / GAUGES_PER_FAMILY;
@@ -154,6 +168,9 @@ public class DemoMeters implements MeterBinder {
 				.register(registry);
 			// Whole numbers and quarters: both integral and fractional samples.
 			counter.increment((family * 7919L + member * 104729L) % 100_000 + (member % 4) * 0.25);
+			if (this.changingPercent > 0 && family % Math.max(1, Math.round(100 / this.changingPercent)) == 0) {
+				this.changing.add(counter);
+			}
 		}
 		for (int i = 0; i < this.gaugeValues.length; i++) {
 			int family = i / GAUGES_PER_FAMILY;
@@ -183,9 +200,37 @@ public class DemoMeters implements MeterBinder {
 			timerSeries += timer.takeSnapshot().histogramCounts().length + 4;
 			timers++;
 		}
+		startChanging();
 		logger.info(String.format("Registered %d synthetic series: %d counters, %d gauges, %d timers (%d series)",
 				counters + this.gaugeValues.length + timerSeries, counters, this.gaugeValues.length, timers,
 				timerSeries));
+	}
+
+	private void startChanging() {
+		if (this.changing.isEmpty()) {
+			return;
+		}
+		ScheduledExecutorService changer = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, "demo-changing-counters");
+			thread.setDaemon(true);
+			return thread;
+		});
+		changer.scheduleAtFixedRate(this::change, 1, 1, TimeUnit.SECONDS);
+		this.changer = changer;
+		logger.info(String.format("Incrementing %d synthetic counters every second", this.changing.size()));
+	}
+
+	private void change() {
+		for (Counter counter : this.changing) {
+			counter.increment();
+		}
+	}
+
+	@Override
+	public void destroy() {
+		if (this.changer != null) {
+			this.changer.shutdownNow();
+		}
 	}
 
 	private void bindKnown(MeterRegistry registry) {

@@ -16,12 +16,27 @@ public class DemoProperties {
 	 */
 	private int series = 10_000;
 
+	/**
+	 * Percentage of the synthetic counters incremented every second, whole families at a
+	 * time, as the busy part of a service changes while the rest stays idle. 0 leaves
+	 * them as they were made.
+	 */
+	private double changingPercent;
+
 	public int getSeries() {
 		return this.series;
 	}
 
 	public void setSeries(int series) {
 		this.series = series;
+	}
+
+	public double getChangingPercent() {
+		return this.changingPercent;
+	}
+
+	public void setChangingPercent(double changingPercent) {
+		this.changingPercent = changingPercent;
 	}
 
 }

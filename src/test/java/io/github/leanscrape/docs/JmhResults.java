@@ -119,17 +119,43 @@ final class JmhResults {
 		return forks;
 	}
 
+	/**
+	 * Return the score of a secondary metric of the result of a benchmark method with the
+	 * given parameters: for a counter of events ({@code @AuxCounters}), its mean over the
+	 * iterations.
+	 * @param benchmark the method's name
+	 * @param params parameters the result must have
+	 * @param metric the secondary metric's name
+	 * @return its score
+	 */
+	double secondaryScore(String benchmark, Map<String, String> params, String metric) {
+		for (JsonNode result : this.results) {
+			if (result.get("benchmark").asString().endsWith("." + benchmark) && matches(result, params)) {
+				JsonNode score = result.get("secondaryMetrics").get(metric);
+				if (score == null) {
+					throw new IllegalStateException("No " + metric + " for " + benchmark + " " + params);
+				}
+				return score.get("score").asDouble();
+			}
+		}
+		throw new IllegalStateException("No result for " + benchmark + " " + params + " in " + this.file);
+	}
+
+	private static boolean matches(JsonNode result, Map<String, String> params) {
+		boolean matches = true;
+		for (Map.Entry<String, String> param : params.entrySet()) {
+			JsonNode value = result.get("params").get(param.getKey());
+			matches &= value != null && value.asString().equals(param.getValue());
+		}
+		return matches;
+	}
+
 	@Nullable Forks findOrNull(String benchmark, Map<String, String> params) {
 		for (JsonNode result : this.results) {
 			if (!result.get("benchmark").asString().endsWith("." + benchmark)) {
 				continue;
 			}
-			boolean matches = true;
-			for (Map.Entry<String, String> param : params.entrySet()) {
-				JsonNode value = result.get("params").get(param.getKey());
-				matches &= value != null && value.asString().equals(param.getValue());
-			}
-			if (matches) {
+			if (matches(result, params)) {
 				JsonNode bytes = result.get("secondaryMetrics").get("gc.alloc.rate.norm");
 				return new Forks(iterations(result.get("primaryMetric").get("rawData")),
 						(bytes != null) ? iterations(bytes.get("rawData")) : List.of());

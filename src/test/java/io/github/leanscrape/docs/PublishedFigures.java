@@ -121,7 +121,10 @@ public final class PublishedFigures {
 		JmhResults http = jmh("http-scrape.json");
 		String sent = Files.readString(this.root.resolve("docs/jmh/http-scrape-sent.txt"));
 		Map<String, String> blocks = new LinkedHashMap<>();
-		blocks.put("headline", headline(http, sent, bySeries));
+		JmhResults changingHeadline = jmh("changing-headline.json");
+		blocks.put("headline", headline(changingHeadline, http, sent, bySeries));
+		blocks.put("changing-scrapes", changingScrapes(jmh("changing-100k.json"), jmh("changing-100k-identity.json")));
+		blocks.put("change-share", changeShare("change-share.tsv"));
 		blocks.put("scrape-by-series", scrapeBySeries(bySeries, jmh("scrape-1m.json")));
 		blocks.put("scrape-configurations",
 				scrapeConfigurations(jmh("scrape-100k-matrix.json"), jmh("scrape-100k-created.json")));
@@ -170,32 +173,128 @@ public final class PublishedFigures {
 
 	/**
 	 * What README leads with: Spring Boot's endpoint and the starter's at 10,000 and
-	 * 100,000 series, OpenMetrics over HTTP with gzip asked for (as Prometheus asks) and
-	 * without, and protobuf as JMH renders it.
+	 * 100,000 series, OpenMetrics with gzip asked for (as Prometheus asks) when a tenth
+	 * of the counters changed since the last scrape, OpenMetrics uncompressed over HTTP,
+	 * and protobuf as JMH renders it.
 	 */
-	private static String headline(JmhResults http, String sent, JmhResults bySeries) {
+	private static String headline(JmhResults changing, JmhResults http, String sent, JmhResults bySeries) {
 		StringBuilder md = new StringBuilder();
 		md.append(
 				"| Scrape | Series | Spring Boot: ms, allocated | leanscrape: ms, allocated | leanscrape / Spring Boot:")
 			.append(" time, bytes | bytes sent: Spring Boot, leanscrape |\n|---|---:|---:|---:|---:|---:|\n");
-		for (String encoding : List.of("gzip", "identity")) {
-			String scrape = encoding.equals("gzip") ? "OpenMetrics, gzip asked for (Tomcat, HTTP)"
-					: "OpenMetrics, uncompressed (Tomcat, HTTP)";
-			for (String count : List.of("10000", "100000")) {
-				JmhResults.Forks boot = http.find("scrape", http(count, "tomcat", encoding, "boot"));
-				JmhResults.Forks leanscrape = http.find("scrape", http(count, "tomcat", encoding, "leanscrape"));
-				md.append(headlineRow(scrape, count, boot, leanscrape))
-					.append(String.format(Locale.ROOT, " %s, %s |\n",
-							size(sent(sent, "tomcat", "boot", encoding, count)),
-							size(sent(sent, "tomcat", "leanscrape", encoding, count))));
-			}
+		for (String count : List.of("10000", "100000")) {
+			Map<String, String> params = Map.of("seriesCount", count, "coding", "gzip", "change", "10-blocks");
+			md.append(headlineRow("OpenMetrics, gzip asked for, 10% changed (JMH, no HTTP)", count,
+					changing.find("boot", params), changing.find("scrape", params)))
+				.append(String.format(Locale.ROOT, " %s, %s |\n", size(sentPerScrape(changing, "boot", params)),
+						size(sentPerScrape(changing, "scrape", params))));
+		}
+		for (String count : List.of("10000", "100000")) {
+			JmhResults.Forks boot = http.find("scrape", http(count, "tomcat", "identity", "boot"));
+			JmhResults.Forks leanscrape = http.find("scrape", http(count, "tomcat", "identity", "leanscrape"));
+			md.append(headlineRow("OpenMetrics, uncompressed (Tomcat, HTTP)", count, boot, leanscrape))
+				.append(String.format(Locale.ROOT, " %s, %s |\n", size(sent(sent, "tomcat", "boot", "identity", count)),
+						size(sent(sent, "tomcat", "leanscrape", "identity", count))));
 		}
 		for (String count : List.of("10000", "100000")) {
 			md.append(headlineRow("protobuf (JMH, no HTTP)", count, bySeries.find("boot", series(count, "protobuf")),
 					bySeries.find("leanscrape", series(count, "protobuf"))))
 				.append(" |\n");
 		}
-		return md.append('\n').append(raw(http)).append(' ').append(raw(bySeries)).append('\n').toString();
+		// One raw file to a line: README's lines stay short.
+		return md.append('\n')
+			.append(raw(changing))
+			.append('\n')
+			.append(raw(http))
+			.append('\n')
+			.append(raw(bySeries))
+			.append('\n')
+			.toString();
+	}
+
+	private static double sentPerScrape(JmhResults results, String benchmark, Map<String, String> params) {
+		return results.secondaryScore(benchmark, params, "bytesSent")
+				/ results.secondaryScore(benchmark, params, "scrapes");
+	}
+
+	/**
+	 * A scrape at 100,000 series as Prometheus asks for it, by how much changed since the
+	 * last one: rendering alone, and with gzip or zstd, the whole body compressed again
+	 * (reuse off) or only what changed (reuse on).
+	 */
+	private static String changingScrapes(JmhResults results, JmhResults identity) {
+		StringBuilder md = new StringBuilder();
+		md.append("| Changed since the last scrape | rendering alone: ms | gzip: whole body, ms | gzip: what changed,")
+			.append(" ms | ratio | gzip: KB sent, whole / segmented | zstd: whole body, ms | zstd: what changed, ms")
+			.append(" | ratio | zstd: KB sent, whole / segmented |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+		Map<String, String> changes = new LinkedHashMap<>();
+		changes.put("0", "nothing");
+		changes.put("1", "1%, spread evenly");
+		changes.put("10-blocks", "10%, in blocks");
+		changes.put("10-scattered", "10%, spread evenly");
+		changes.put("50", "50%, spread evenly");
+		changes.put("100", "everything");
+		for (Map.Entry<String, String> change : changes.entrySet()) {
+			md.append("| ")
+				.append(change.getValue())
+				.append(" | ")
+				.append(times(identity.find("scrape", Map.of("change", change.getKey(), "coding", "identity"))));
+			for (String coding : List.of("gzip", "zstd")) {
+				Map<String, String> whole = Map.of("change", change.getKey(), "coding", coding, "reuse", "false");
+				Map<String, String> segmented = Map.of("change", change.getKey(), "coding", coding, "reuse", "true");
+				JmhResults.Forks before = results.find("scrape", whole);
+				JmhResults.Forks after = results.find("scrape", segmented);
+				md.append(String.format(Locale.ROOT, " | %s | %s | %.2f | %.0f / %.0f", times(before), times(after),
+						after.medianTime() / before.medianTime(), sentPerScrape(results, "scrape", whole) / 1e3,
+						sentPerScrape(results, "scrape", segmented) / 1e3));
+			}
+			md.append(" |\n");
+		}
+		return md.append('\n').append(raw(results)).append(' ').append(raw(identity)).append('\n').toString();
+	}
+
+	/**
+	 * What share of the series and of the gzip segments of the demo under traffic changed
+	 * between two scrapes 15 s apart: the median over the intervals, and the range.
+	 */
+	private String changeShare(String name) throws IOException {
+		Map<String, List<double[]>> rows = new LinkedHashMap<>();
+		for (String line : load(name).split("\n")) {
+			if (line.isEmpty() || line.startsWith("#") || line.startsWith("synthetic")) {
+				continue;
+			}
+			String[] cells = line.split("\t");
+			double series = Double.parseDouble(cells[2]);
+			double compressed = Double.parseDouble(cells[4]);
+			double reused = Double.parseDouble(cells[5]);
+			rows.computeIfAbsent(cells[0], (key) -> new ArrayList<>())
+				.add(new double[] { series, Double.parseDouble(cells[3]) / series, compressed / (compressed + reused),
+						compressed + reused });
+		}
+		StringBuilder md = new StringBuilder("| The demo under traffic | series | series changed: median (range) |")
+			.append(" gzip segments | segments changed: median (range) |\n|---|---:|---:|---:|---:|\n");
+		for (Map.Entry<String, List<double[]>> row : rows.entrySet()) {
+			List<double[]> intervals = row.getValue();
+			String what = row.getKey().equals("0") ? "its own meters alone"
+					: "beside " + number(row.getKey()) + " idle synthetic series";
+			md.append(String.format(Locale.ROOT, "| %s | %s | %s | %.0f | %s |\n", what,
+					bytes(column(intervals, 0).get(0)), shares(column(intervals, 1)), column(intervals, 3).get(0),
+					shares(column(intervals, 2))));
+		}
+		return md.append('\n').append(raw("docs/load/" + name)).append('\n').toString();
+	}
+
+	private static List<Double> column(List<double[]> rows, int index) {
+		List<Double> column = new ArrayList<>();
+		for (double[] row : rows) {
+			column.add(row[index]);
+		}
+		return column;
+	}
+
+	private static String shares(List<Double> shares) {
+		return String.format(Locale.ROOT, "%s (%s–%s)", percent(JmhResults.median(shares)),
+				percent(Collections.min(shares)), percent(Collections.max(shares)));
 	}
 
 	private static String headlineRow(String scrape, String count, JmhResults.Forks boot, JmhResults.Forks leanscrape) {
