@@ -143,6 +143,7 @@ public final class PublishedFigures {
 		blocks.put("memory", memory(load("bounded-memory.txt"), load("retained-memory.txt")));
 		blocks.put("tail-latency", tailLatency("tail-latency.tsv"));
 		blocks.put("tail-latency-10k", tailLatency("tail-latency-10k.tsv"));
+		blocks.put("tail-latency-changing", tailLatency("tail-latency-changing.tsv"));
 		blocks.put("tail-latency-render-priority",
 				"The starter as it is:\n\n" + tailLatency("tail-latency-render-priority-baseline.tsv")
 						+ "\nRendering and compressing at the lowest priority (nice 19):\n\n"
