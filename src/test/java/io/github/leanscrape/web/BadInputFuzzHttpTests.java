@@ -12,9 +12,11 @@ import java.util.Random;
 
 import io.github.leanscrape.support.DecodingTools;
 import io.github.leanscrape.support.HttpScraper;
+import io.github.leanscrape.support.StressTests;
 import io.github.leanscrape.support.WithAndWithoutStarter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -44,6 +46,7 @@ import static org.assertj.core.api.Assertions.fail;
  * Replay one request with {@code -Dleanscrape.fuzz.seed=…}, a whole run with
  * {@code -Dleanscrape.fuzz.master=…}.
  */
+@Tag(StressTests.TAG)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BadInputFuzzHttpTests {
 
