@@ -48,10 +48,11 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 	private final boolean reuseSegments;
 
 	/**
-	 * How many of a body's segments, one after another, are compressed as one unit: the
-	 * unit is what is reused or compressed again.
+	 * The least share of a body's bytes, as they were in the last body of its kind, for
+	 * the body to be compressed segment by segment; below it, the body is compressed
+	 * whole.
 	 */
-	private final int segmentsPerUnit;
+	private final double minUnchangedShare;
 
 	/**
 	 * The last body of each kind with its compressed form, while reuse is on, least
@@ -72,24 +73,25 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 	 * to send unchanged segments compressed as they were
 	 */
 	ReusingEncoder(ChunkPool pool, ContentCoding coding, Supplier<Compressor> factory, boolean reuseSegments) {
-		this(pool, coding, factory, reuseSegments, 1);
+		this(pool, coding, factory, reuseSegments, 0);
 	}
 
 	/**
-	 * Create an encoder that compresses runs of segments as one unit.
+	 * Create an encoder that compresses a body whole when little of it would be reused.
 	 * @param pool the pool for the compressed chunks
 	 * @param coding the content coding of its bodies
 	 * @param factory makes a compressor when none is idle
 	 * @param reuseSegments whether to keep each kind's last body and its compressed form
-	 * to send unchanged units compressed as they were
-	 * @param segmentsPerUnit how many segments, one after another, make a unit: more for
-	 * a coding that loses more size by starting afresh
+	 * to send unchanged segments compressed as they were
+	 * @param minUnchangedShare the least share of a body's bytes, as they were in the
+	 * last body of its kind, for the body to be compressed segment by segment rather than
+	 * whole: more than zero for a coding that loses time or size by cutting a body
 	 */
 	ReusingEncoder(ChunkPool pool, ContentCoding coding, Supplier<Compressor> factory, boolean reuseSegments,
-			int segmentsPerUnit) {
+			double minUnchangedShare) {
+		this.minUnchangedShare = minUnchangedShare;
 		this.pool = pool;
 		this.reuseSegments = reuseSegments;
-		this.segmentsPerUnit = segmentsPerUnit;
 		this.coding = coding;
 		this.factory = factory;
 	}
@@ -100,10 +102,11 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 	}
 
 	/**
-	 * Compress a body with an idle compressor, or a new one, unit by unit (a run of
-	 * segments): a unit whose bytes are those of the same unit of the last body of the
-	 * same kind is copied compressed as it was then, the others are compressed. The input
-	 * is not released.
+	 * Compress a body with an idle compressor, or a new one, segment by segment: a
+	 * segment whose bytes are those of the same segment of the last body of the same kind
+	 * is copied compressed as it was then, the others are compressed. When less than
+	 * {@link #minUnchangedShare} of the body is as it was, the body is compressed whole
+	 * instead, and kept to be compared with the next. The input is not released.
 	 */
 	@Override
 	public final PooledBody encode(PooledBody body, BodyKind kind, long expectedSize) {
@@ -119,22 +122,26 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 		// Taken out while this compression uses it: another compression of the same kind
 		// at the same time finds none and compresses every segment.
 		KeptSegments previous = takeKept(body.kind());
-		// Without reuse, the body is one unit: cutting it would only cost size.
 		int segments = body.segmentCount();
-		int units = this.reuseSegments ? unitCount(segments) : 1;
-		long[] encodedEnds = new long[units];
+		boolean[] unchanged = (previous != null) ? previous.unchangedSegments(body) : null;
+		// Without reuse, or when too little would be reused, the body is compressed as
+		// one segment: cutting it would only cost size, and for some codings time.
+		boolean whole = !this.reuseSegments
+				|| (unchanged != null && unchangedShare(body, unchanged) < this.minUnchangedShare);
+		int parts = whole ? 1 : segments;
+		long[] encodedEnds = new long[parts];
 		long encodedStart;
 		int reused = 0;
 		PooledBody encoded;
 		try {
 			compressor.begin(out);
 			encodedStart = out.size();
-			for (int i = 0; i < units; i++) {
-				long start = this.reuseSegments ? unitStart(body, i) : 0;
-				long length = (this.reuseSegments ? unitEnd(body, i) : body.length()) - start;
-				if (previous != null && previous.matches(i, body, start, length)) {
+			for (int i = 0; i < parts; i++) {
+				long start = whole ? 0 : body.segmentStart(i);
+				long length = (whole ? body.length() : body.segmentEnd(i)) - start;
+				if (!whole && previous != null && unchanged != null && unchanged[i] && previous.reusable()) {
 					previous.writeEncoded(i, out);
-					reused += segmentsIn(i, segments);
+					reused++;
 				}
 				else {
 					compressor.compressSegment(body, start, length, out);
@@ -156,28 +163,31 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 		}
 		give(compressor);
 		this.segmentsReused.add(reused);
-		// Without reuse, the body was compressed as one segment.
-		this.segmentsCompressed.add((this.reuseSegments ? segments : 1) - reused);
+		// A body compressed whole counts as one segment.
+		this.segmentsCompressed.add((whole ? 1 : segments) - reused);
 		if (this.reuseSegments) {
-			keep(new KeptSegments(this, body.retain(), encoded.retain(), encodedStart, encodedEnds));
+			keep(new KeptSegments(body.retain(), encoded.retain(), encodedStart, whole ? null : encodedEnds));
 		}
 		return encoded;
 	}
 
-	private int unitCount(int segments) {
-		return (segments + this.segmentsPerUnit - 1) / this.segmentsPerUnit;
-	}
-
-	private long unitStart(PooledBody body, int unit) {
-		return body.segmentStart(unit * this.segmentsPerUnit);
-	}
-
-	private long unitEnd(PooledBody body, int unit) {
-		return body.segmentEnd(Math.min(body.segmentCount(), (unit + 1) * this.segmentsPerUnit) - 1);
-	}
-
-	private int segmentsIn(int unit, int segments) {
-		return Math.min(segments, (unit + 1) * this.segmentsPerUnit) - unit * this.segmentsPerUnit;
+	/**
+	 * Return the share of a body's bytes in segments that are as they were.
+	 * @param body the body
+	 * @param unchanged which segments are as they were
+	 * @return the share, from 0 to 1; 1 for an empty body
+	 */
+	private double unchangedShare(PooledBody body, boolean[] unchanged) {
+		if (body.length() == 0) {
+			return 1;
+		}
+		long bytes = 0;
+		for (int i = 0; i < unchanged.length; i++) {
+			if (unchanged[i]) {
+				bytes += body.segmentEnd(i) - body.segmentStart(i);
+			}
+		}
+		return (double) bytes / body.length();
 	}
 
 	private @Nullable KeptSegments takeKept(BodyKind kind) {
@@ -318,7 +328,7 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 		void begin(ChunkedOutput out);
 
 		/**
-		 * Compress one unit (a run of segments) on its own.
+		 * Compress one segment on its own.
 		 * @param body the body
 		 * @param start where the segment starts
 		 * @param length its length
@@ -351,19 +361,19 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 	 */
 	private static final class KeptSegments {
 
-		private final ReusingEncoder encoder;
-
 		private final PooledBody plain;
 
 		private final PooledBody encoded;
 
 		private final long encodedStart;
 
-		private final long[] encodedEnds;
+		/**
+		 * Where each segment's compressed bytes end, or {@code null} when the body was
+		 * compressed whole: kept only to be compared with the next.
+		 */
+		private final long @Nullable [] encodedEnds;
 
-		KeptSegments(ReusingEncoder encoder, PooledBody plain, PooledBody encoded, long encodedStart,
-				long[] encodedEnds) {
-			this.encoder = encoder;
+		KeptSegments(PooledBody plain, PooledBody encoded, long encodedStart, long @Nullable [] encodedEnds) {
 			this.plain = plain;
 			this.encoded = encoded;
 			this.encodedStart = encodedStart;
@@ -371,28 +381,43 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 		}
 
 		/**
-		 * Return whether a unit of a new body holds exactly the bytes of the same unit of
-		 * the kept one: compared byte for byte, never by a hash alone.
-		 * @param index the unit
+		 * Return which segments of a new body hold exactly the bytes of the same segment
+		 * of the kept one: compared byte for byte, never by a hash alone.
 		 * @param body the new body
-		 * @param start where the unit starts in the new body
-		 * @param length its length in the new body
-		 * @return {@code true} when its compressed bytes may be copied
+		 * @return for each segment of the new body, whether it is as it was
 		 */
-		boolean matches(int index, PooledBody body, long start, long length) {
-			if (index >= this.encodedEnds.length) {
-				return false;
+		boolean[] unchangedSegments(PooledBody body) {
+			int segments = body.segmentCount();
+			boolean[] unchanged = new boolean[segments];
+			for (int i = 0; i < Math.min(segments, this.plain.segmentCount()); i++) {
+				long start = body.segmentStart(i);
+				long length = body.segmentEnd(i) - start;
+				long keptStart = this.plain.segmentStart(i);
+				// Where the segment starts may have moved (an earlier one changed
+				// length):
+				// its bytes are what must be equal, and its compressed form is theirs
+				// alone.
+				unchanged[i] = this.plain.segmentEnd(i) - keptStart == length
+						&& body.rangeEquals(start, this.plain, keptStart, length);
 			}
-			long keptStart = this.encoder.unitStart(this.plain, index);
-			// Where the unit starts may have moved (an earlier one changed length): its
-			// bytes are what must be equal, and its compressed form is theirs alone.
-			return this.encoder.unitEnd(this.plain, index) - keptStart == length
-					&& body.rangeEquals(start, this.plain, keptStart, length);
+			return unchanged;
+		}
+
+		/**
+		 * Return whether each segment's compressed bytes are kept, to be copied.
+		 * @return {@code false} when the body was compressed whole
+		 */
+		boolean reusable() {
+			return this.encodedEnds != null;
 		}
 
 		void writeEncoded(int index, ChunkedOutput out) {
-			long start = (index == 0) ? this.encodedStart : this.encodedEnds[index - 1];
-			this.encoded.writeRange(start, this.encodedEnds[index] - start, out);
+			long[] ends = this.encodedEnds;
+			if (ends == null) {
+				throw new IllegalStateException("The kept body was compressed whole");
+			}
+			long start = (index == 0) ? this.encodedStart : ends[index - 1];
+			this.encoded.writeRange(start, ends[index] - start, out);
 		}
 
 		BodyKind kind() {

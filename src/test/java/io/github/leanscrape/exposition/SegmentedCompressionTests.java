@@ -158,6 +158,27 @@ class SegmentedCompressionTests {
 	}
 
 	@Test
+	void zstdCompressesABodyWholeWhenLittleOfItIsAsItWas() {
+		try (ZstdEncoder encoder = new ZstdEncoder(this.pool, 1)) {
+			List<byte[]> segments = segments(new Random(11), 12);
+			encode(encoder, OPENMETRICS, segments);
+			assertThat(encoder.segmentsCompressed()).as("the first body, a frame per segment").isEqualTo(12);
+			segments.replaceAll((segment) -> segment(new Random(segment.length)));
+			assertThat(DecodingTools.zstd(encode(encoder, OPENMETRICS, segments))).isEqualTo(join(segments));
+			assertThat(encoder.segmentsCompressed()).as("everything changed: one frame").isEqualTo(12 + 1);
+			segments.set(5, segment(new Random(77)));
+			assertThat(DecodingTools.zstd(encode(encoder, OPENMETRICS, segments))).isEqualTo(join(segments));
+			assertThat(encoder.segmentsCompressed()).as("one segment changed: a frame per segment, none kept")
+				.isEqualTo(12 + 1 + 12);
+			assertThat(encoder.segmentsReused()).isZero();
+			segments.set(5, segment(new Random(78)));
+			assertThat(DecodingTools.zstd(encode(encoder, OPENMETRICS, segments))).isEqualTo(join(segments));
+			assertThat(encoder.segmentsCompressed()).as("one segment changed again").isEqualTo(12 + 1 + 12 + 1);
+			assertThat(encoder.segmentsReused()).isEqualTo(11);
+		}
+	}
+
+	@Test
 	void anEmptyBodyAndOneWithoutSegmentsDecode() throws IOException {
 		try (GzipEncoder gzip = new GzipEncoder(this.pool, 1); ZstdEncoder zstd = new ZstdEncoder(this.pool, 1)) {
 			for (int i = 0; i < 2; i++) {
