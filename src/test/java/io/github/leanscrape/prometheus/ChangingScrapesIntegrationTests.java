@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
@@ -18,28 +20,36 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import reactor.core.publisher.Mono;
 
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * Real Prometheus and VictoriaMetrics servers scrape the demo application with gzip, once
- * a second, while its counters change between scrapes as planned: none, a cluster,
- * scattered, all, meters added and removed. Every scrape succeeds, the starter reuses
- * unchanged segments between them, and once the plan ends what each server stored is what
- * Spring Boot's endpoint writes.
+ * a second, on Tomcat (Spring MVC) and on Reactor Netty (Spring WebFlux), while its
+ * counters change between scrapes as planned: none, a cluster, scattered, all, meters
+ * added and removed. Every scrape succeeds, the starter reuses unchanged segments between
+ * them, and once the plan ends what each server stored is what Spring Boot's endpoint
+ * writes.
  *
  * @author leanscrape
  */
@@ -72,34 +82,42 @@ class ChangingScrapesIntegrationTests {
 	 */
 	private static final int SCRAPES_AFTER_THE_PLAN = 2;
 
-	private static @Nullable RunningDemo demo;
-
-	private static int port;
-
-	private static @Nullable PlannedChanges changes;
-
-	@BeforeAll
-	static void startDemo() {
-		RunningDemo started = RunningDemo.start(10_000, new Class<?>[] { ChangesBeforeScrapes.class },
-				"--demo.reference-endpoint=true");
-		demo = started;
-		port = started.port();
-		changes = started.context().getBean(PlannedChanges.class);
-	}
+	/**
+	 * The demo on each web stack, started when first scraped.
+	 */
+	private static final Map<Stack, RunningDemo> demos = new EnumMap<>(Stack.class);
 
 	@AfterAll
-	static void stopDemo() {
-		if (demo != null) {
+	static void stopDemos() {
+		for (RunningDemo demo : demos.values()) {
 			demo.close();
 		}
+		demos.clear();
 	}
 
-	@ParameterizedTest
-	@EnumSource
-	void everyScrapeSucceedsAndTheLastIsStoredAsSpringBootWritesIt(Scraper scraper, @TempDir Path directory)
-			throws Exception {
-		PlannedChanges changes = ChangingScrapesIntegrationTests.changes;
-		assertThat(changes).isNotNull();
+	private static RunningDemo demo(Stack stack) {
+		return demos.computeIfAbsent(stack,
+				(key) -> RunningDemo.start(10_000, new Class<?>[] { ChangesBeforeScrapes.class },
+						"--demo.reference-endpoint=true", "--spring.main.web-application-type=" + key.applicationType));
+	}
+
+	static List<Arguments> scrapersAndStacks() {
+		List<Arguments> arguments = new ArrayList<>();
+		for (Stack stack : Stack.values()) {
+			for (Scraper scraper : Scraper.values()) {
+				arguments.add(Arguments.of(scraper, stack));
+			}
+		}
+		return arguments;
+	}
+
+	@ParameterizedTest(name = "{0} on {1}")
+	@MethodSource("scrapersAndStacks")
+	void everyScrapeSucceedsAndTheLastIsStoredAsSpringBootWritesIt(Scraper scraper, Stack stack,
+			@TempDir Path directory) throws Exception {
+		RunningDemo demo = demo(stack);
+		int port = demo.port();
+		PlannedChanges changes = demo.context().getBean(PlannedChanges.class);
 		try (ScrapingServer server = scraper.start(directory, port)) {
 			assertThat(server.awaitTargetUp(TARGET_UP_TIMEOUT).path("lastError").asString()).isEmpty();
 			StoredDemoValues stored = new StoredDemoValues(server);
@@ -161,6 +179,21 @@ class ChangingScrapesIntegrationTests {
 	}
 
 	/**
+	 * The web stacks the demo runs on.
+	 */
+	enum Stack {
+
+		TOMCAT("servlet"), NETTY("reactive");
+
+		private final String applicationType;
+
+		Stack(String applicationType) {
+			this.applicationType = applicationType;
+		}
+
+	}
+
+	/**
 	 * What changes before a scrape.
 	 */
 	enum Change {
@@ -181,8 +214,15 @@ class ChangingScrapesIntegrationTests {
 		}
 
 		@Bean
+		@ConditionalOnWebApplication(type = Type.SERVLET)
 		OncePerRequestFilter changesBeforeScrapesFilter(PlannedChanges changes) {
 			return new ChangesFilter(changes);
+		}
+
+		@Bean
+		@ConditionalOnWebApplication(type = Type.REACTIVE)
+		WebFilter changesBeforeScrapesWebFilter(PlannedChanges changes) {
+			return new ChangesWebFilter(changes);
 		}
 
 	}
@@ -316,6 +356,33 @@ class ChangingScrapesIntegrationTests {
 					this.changes.answered(response.getStatus(), response.getHeader(HttpHeaders.CONTENT_ENCODING));
 				}
 			}
+		}
+
+	}
+
+	private static final class ChangesWebFilter implements WebFilter, Ordered {
+
+		private final PlannedChanges changes;
+
+		ChangesWebFilter(PlannedChanges changes) {
+			this.changes = changes;
+		}
+
+		@Override
+		public int getOrder() {
+			return Ordered.HIGHEST_PRECEDENCE;
+		}
+
+		@Override
+		public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+			if (!SCRAPE_PATH.equals(exchange.getRequest().getPath().value()) || !this.changes.beforeScrape()) {
+				return chain.filter(exchange);
+			}
+			return chain.filter(exchange).doFinally((signal) -> {
+				HttpStatusCode status = exchange.getResponse().getStatusCode();
+				this.changes.answered((status != null) ? status.value() : 200,
+						exchange.getResponse().getHeaders().getFirst(HttpHeaders.CONTENT_ENCODING));
+			});
 		}
 
 	}

@@ -3,7 +3,6 @@ package io.github.leanscrape.web;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -12,6 +11,7 @@ import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.serve.Scraper;
 import io.github.leanscrape.support.DecodingTools;
 import io.github.leanscrape.support.HttpScraper;
+import io.github.leanscrape.support.PoolLeaks;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,7 +29,6 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Many compressed scrapes with planned changes between them, each decoded by a client
@@ -86,12 +85,7 @@ abstract class AbstractChangingScrapesHttpTests {
 		for (Meter meter : this.added) {
 			this.meterRegistry.remove(meter);
 		}
-		ChunkPool pool = this.pool;
-		Scraper scraper = this.scraper;
-		await().atMost(Duration.ofSeconds(10))
-			.untilAsserted(() -> assertThat(pool.leasedChunks()).isEqualTo(scraper.keptChunks()));
-		scraper.forgetKeptSegments();
-		assertThat(pool.leasedChunks()).isZero();
+		PoolLeaks.assertEveryChunkReturns(this.pool, this.scraper);
 	}
 
 	@ParameterizedTest

@@ -14,6 +14,7 @@ import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.serve.Scraper;
 import io.github.leanscrape.support.DecodingTools;
 import io.github.leanscrape.support.HttpScraper;
+import io.github.leanscrape.support.PoolLeaks;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -75,13 +76,7 @@ abstract class AbstractScrapeHttpTests {
 
 	@AfterEach
 	void everyChunkIsBackInThePool() {
-		ChunkPool pool = this.pool;
-		// Every chunk is back but those the encoders keep to reuse unchanged segments.
-		Scraper scraper = this.scraper;
-		await().atMost(Duration.ofSeconds(10))
-			.untilAsserted(() -> assertThat(pool.leasedChunks()).isEqualTo(scraper.keptChunks()));
-		scraper.forgetKeptSegments();
-		assertThat(pool.leasedChunks()).isZero();
+		PoolLeaks.assertEveryChunkReturns(this.pool, this.scraper);
 	}
 
 	/**

@@ -9,6 +9,7 @@ import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.serve.Scraper;
 import io.github.leanscrape.support.HttpScraper;
+import io.github.leanscrape.support.PoolLeaks;
 import io.github.leanscrape.support.ScrapeGate;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -62,13 +63,7 @@ abstract class AbstractScrapeUnderPressureHttpTests {
 	void tearDown() {
 		this.gate.open();
 		this.gate.failing(false);
-		ChunkPool pool = this.pool;
-		// Every chunk is back but those the encoders keep to reuse unchanged segments.
-		Scraper scraper = this.scraper;
-		await().atMost(Duration.ofSeconds(10))
-			.untilAsserted(() -> assertThat(pool.leasedChunks()).isEqualTo(scraper.keptChunks()));
-		scraper.forgetKeptSegments();
-		assertThat(pool.leasedChunks()).isZero();
+		PoolLeaks.assertEveryChunkReturns(this.pool, this.scraper);
 	}
 
 	@Test
