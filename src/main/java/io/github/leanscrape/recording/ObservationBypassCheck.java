@@ -72,6 +72,9 @@ final class ObservationBypassCheck {
 				&& convention.getClass() != CachingServerRequestObservationConvention.class) {
 			return "a custom ServerRequestObservationConvention (" + convention.getClass().getName() + ") is used";
 		}
+		if (!SimpleScopes.available()) {
+			return "Micrometer's observation scope (" + SimpleScopes.SIMPLE_SCOPE + ") cannot be opened";
+		}
 		if (!registry.getClass().getName().equals(SIMPLE_REGISTRY) || registry.isNoop()) {
 			return "the observation registry is not Micrometer's simple registry with handlers";
 		}

@@ -1,11 +1,15 @@
 package io.github.leanscrape.recording;
 
+import java.util.List;
+
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.aot.hint.ExecutableMode;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
+import org.springframework.aot.hint.TypeReference;
 
 /**
  * Registers for reflection, in a native image, what request recording reads of
@@ -13,8 +17,9 @@ import org.springframework.aot.hint.RuntimeHintsRegistrar;
  * ({@link ContextKeyValues}; registering the type also lets its public accessors be
  * looked up, not those of its subclasses, whose observations read the public copy in a
  * native image), and the registry configuration's handlers, filters and predicates
- * ({@link ObservationBypassCheck}). Without them, recording falls back to the public
- * copies and keeps every observation.
+ * ({@link ObservationBypassCheck}), and the constructor of Micrometer's observation scope
+ * ({@link SimpleScopes}). Without them, recording falls back to the public copies and
+ * keeps every observation.
  *
  * @author leanscrape
  */
@@ -29,6 +34,11 @@ class RecordingRuntimeHints implements RuntimeHintsRegistrar {
 					(type) -> type.withField(ObservationBypassCheck.HANDLERS)
 						.withField(ObservationBypassCheck.FILTERS)
 						.withField(ObservationBypassCheck.PREDICATES));
+		hints.reflection()
+			.registerType(TypeReference.of(SimpleScopes.SIMPLE_SCOPE),
+					(type) -> type.withConstructor(
+							List.of(TypeReference.of(ObservationRegistry.class), TypeReference.of(Observation.class)),
+							ExecutableMode.INVOKE));
 	}
 
 }

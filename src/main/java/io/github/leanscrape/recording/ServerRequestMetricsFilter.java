@@ -12,6 +12,8 @@ import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.noop.NoopMeter;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -43,16 +45,20 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
  * meter handler would: the same {@code .active} long task timer started with the key
  * values known at start, the same timer with the key values at stop and the {@code error}
  * tag, the same errors (thrown, or left in the {@link RequestDispatcher#ERROR_EXCEPTION}
- * attribute), the same asynchronous requests. What it saves per request: the observation,
- * its scope and thread-local, the convention's {@code KeyValues} (twice), the context's
- * maps filled and copied, and the composite handler's dispatch. The tags are resolved
- * once per combination of path pattern, method, status and error class (which determine
- * them all); a context to which someone added key values is tagged through the convention
- * and the registry, as without a cache.
+ * attribute), the same asynchronous requests. The starter's own
+ * {@link RequestObservation} is in scope while the request is handled:
+ * {@code ObservationRegistry.getCurrentObservation()} finds it, observations started
+ * during the request take it as their parent, and key values, errors and conventions
+ * given to it decide the request's tags as an observation's would. What it saves per
+ * request: Micrometer's observation and its handler list, the convention's
+ * {@code KeyValues} (twice), the context's maps filled and copied, and the composite
+ * handler's dispatch. The tags are resolved once per combination of path pattern, method,
+ * status and error class (which determine them all); a context to which someone added key
+ * values is tagged through the convention and the registry, as without a cache.
  * <p>
- * What differs, and why this is opt-in: there is no current observation during the
- * request, so code that reads {@code ObservationRegistry.getCurrentObservation()} sees
- * none, and observations started during the request have no parent.
+ * What differs: the context does not hold the convention's key values during the request,
+ * as an observation's context does once started (they are derived at its end), so code
+ * reading the context's key values before then sees only those added to it.
  *
  * @author leanscrape
  */
@@ -148,35 +154,35 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 			super.doFilterInternal(request, response, filterChain);
 			return;
 		}
-		// The same steps as Spring's filter, with a recording in place of the
-		// observation.
-		Recording recording = (Recording) request.getAttribute(RECORDING_ATTRIBUTE);
-		if (recording == null) {
-			recording = start(request, response);
+		// The same steps as Spring's filter, with the starter's observation in place of
+		// Micrometer's.
+		RequestObservation observation = (RequestObservation) request.getAttribute(RECORDING_ATTRIBUTE);
+		if (observation == null) {
+			observation = start(request, response);
 		}
-		try {
+		try (Observation.Scope scope = observation.openScope()) {
 			filterChain.doFilter(request, response);
 		}
 		catch (Exception ex) {
-			recording.context.setError(unwrapServletException(ex));
+			observation.context().setError(unwrapServletException(ex));
 			response.setStatus(HttpStatus.INTERNAL_SERVER_ERROR.value());
 			throw ex;
 		}
 		finally {
 			if (request.isAsyncStarted() && request.getDispatcherType() == DispatcherType.REQUEST) {
-				request.getAsyncContext().addListener(new RecordingAsyncListener(recording));
+				request.getAsyncContext().addListener(new RecordingAsyncListener(observation));
 			}
 			else if (!isAsyncDispatch(request)) {
 				Throwable error = (Throwable) request.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
 				if (error != null) {
-					recording.context.setError(error);
+					observation.context().setError(error);
 				}
-				stop(recording);
+				stop(observation);
 			}
 		}
 	}
 
-	private Recording start(HttpServletRequest request, HttpServletResponse response) {
+	private RequestObservation start(HttpServletRequest request, HttpServletResponse response) {
 		ServerRequestObservationContext context = new ServerRequestObservationContext(request, response);
 		// Bypassing observations: ObservationBypassCheck found the convention's name.
 		context.setName(Objects.requireNonNull(this.name));
@@ -186,16 +192,17 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 		if (this.longTaskTimers) {
 			longTask = longTaskTimer(context, request, response).start();
 		}
-		Recording recording = new Recording(context, this.clock.monotonicTime(), longTask);
-		request.setAttribute(RECORDING_ATTRIBUTE, recording);
+		RequestObservation observation = new RequestObservation(context, this.observationRegistry, this.handler,
+				this.clock.monotonicTime(), longTask);
+		request.setAttribute(RECORDING_ATTRIBUTE, observation);
 		request.setAttribute(CURRENT_OBSERVATION_CONTEXT_ATTRIBUTE, context);
-		return recording;
+		return observation;
 	}
 
-	private void stop(Recording recording) {
-		Timer timer = timer(recording.context);
-		timer.record(this.clock.monotonicTime() - recording.startTime, TimeUnit.NANOSECONDS);
-		LongTaskTimer.Sample longTask = recording.longTask;
+	private void stop(RequestObservation observation) {
+		Timer timer = timer(observation);
+		timer.record(this.clock.monotonicTime() - observation.startTime(), TimeUnit.NANOSECONDS);
+		LongTaskTimer.Sample longTask = observation.longTask();
 		if (longTask != null) {
 			longTask.stop();
 		}
@@ -221,9 +228,18 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 		return longTaskTimer;
 	}
 
-	private Timer timer(ServerRequestObservationContext context) {
+	private Timer timer(RequestObservation observation) {
+		ServerRequestObservationContext context = observation.context();
 		Throwable error = context.getError();
 		String errorValue = DefaultHandlerMeters.errorValue(error);
+		ObservationConvention<Observation.Context> given = observation.convention();
+		if (given != null) {
+			// Given during the request: it decides the key values at the end, in place of
+			// the filter's convention.
+			context.addLowCardinalityKeyValues(given.getLowCardinalityKeyValues(context));
+			return DefaultHandlerMeters.timer(this.meterRegistry, this.name, context.getLowCardinalityKeyValues(),
+					errorValue);
+		}
 		if (hasKeyValuesOfItsOwn(context)) {
 			// What the observation does at its stop: the convention's key values over
 			// those already in the context.
@@ -277,35 +293,16 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 	}
 
 	/**
-	 * What a request needs at its end.
-	 */
-	private static final class Recording {
-
-		final ServerRequestObservationContext context;
-
-		final long startTime;
-
-		final LongTaskTimer.@Nullable Sample longTask;
-
-		Recording(ServerRequestObservationContext context, long startTime, LongTaskTimer.@Nullable Sample longTask) {
-			this.context = context;
-			this.startTime = startTime;
-			this.longTask = longTask;
-		}
-
-	}
-
-	/**
 	 * Ends the recording of an asynchronous request as Spring's filter ends its
 	 * observation: on timeout and on completion (both, when a request times out), with
 	 * the error of an asynchronous failure.
 	 */
 	private final class RecordingAsyncListener implements AsyncListener {
 
-		private final Recording recording;
+		private final RequestObservation observation;
 
-		RecordingAsyncListener(Recording recording) {
-			this.recording = recording;
+		RecordingAsyncListener(RequestObservation observation) {
+			this.observation = observation;
 		}
 
 		@Override
@@ -315,17 +312,17 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 
 		@Override
 		public void onTimeout(AsyncEvent event) {
-			stop(this.recording);
+			stop(this.observation);
 		}
 
 		@Override
 		public void onComplete(AsyncEvent event) {
-			stop(this.recording);
+			stop(this.observation);
 		}
 
 		@Override
 		public void onError(AsyncEvent event) {
-			this.recording.context.setError(unwrapServletException(event.getThrowable()));
+			this.observation.context().setError(unwrapServletException(event.getThrowable()));
 		}
 
 	}

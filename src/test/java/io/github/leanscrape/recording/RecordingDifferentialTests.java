@@ -1,5 +1,10 @@
 package io.github.leanscrape.recording;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -7,6 +12,7 @@ import java.util.stream.Stream;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -15,6 +21,7 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Two applications in one JVM, one recording with the starter's handler and one with
@@ -29,6 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * duration is zero and nothing is masked: the sections are compared byte for byte.
  */
 class RecordingDifferentialTests {
+
+	private static final HttpClient CLIENT = HttpClient.newHttpClient();
 
 	private final MixedTraffic traffic = new MixedTraffic();
 
@@ -100,6 +109,50 @@ class RecordingDifferentialTests {
 			assertThat(sections.text()).isEqualTo(referenceText);
 			assertThat(sections.openMetrics()).isEqualTo(sections.referenceOpenMetrics());
 		}
+	}
+
+	/**
+	 * What code running in a request can reach of its observation, without the starter
+	 * and with requests recorded without Micrometer's observation: the current
+	 * observation, its key values, the parent of an observation started during the
+	 * request.
+	 */
+	@Test
+	void theRequestsObservationIsCurrentAndParentOfThoseStartedInIt() throws Exception {
+		try (ConfigurableApplicationContext reference = RecordingTestApplication
+			.start("leanscrape.recording.enabled=false");
+				ConfigurableApplicationContext leanscrape = RecordingTestApplication
+					.start("leanscrape.recording.direct-server-requests=true")) {
+			for (String path : List.of("/current", "/nested")) {
+				for (int i = 0; i < 3; i++) {
+					assertThat(body(leanscrape, path)).as(path).isEqualTo(body(reference, path));
+				}
+			}
+			ServerRequestMetricsFilter directFilter = directFilter(leanscrape);
+			assertThat(directFilter).isNotNull();
+			assertThat(directFilter.isBypassingObservations()).isTrue();
+			for (ConfigurableApplicationContext context : List.of(reference, leanscrape)) {
+				assertThat(body(context, "/current")).isEqualTo("http.server.requests ServerRequestObservationContext");
+				assertThat(body(context, "/nested")).isEqualTo("http.server.requests, current: nested");
+			}
+			for (ConfigurableApplicationContext context : List.of(reference, leanscrape)) {
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				// A request is recorded once its response is sent: the last may still be.
+				await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+					Timer gold = registry.find("http.server.requests").tags("plan", "gold", "uri", "/current").timer();
+					assertThat(gold).as("requests tagged through the current observation").isNotNull();
+					assertThat(gold.count()).isEqualTo(4);
+					Timer nested = registry.find("test.nested").timer();
+					assertThat(nested).as("observations started in a request").isNotNull();
+					assertThat(nested.count()).isEqualTo(4);
+				});
+			}
+		}
+	}
+
+	private static String body(ConfigurableApplicationContext context, String path) throws Exception {
+		URI uri = URI.create("http://127.0.0.1:" + RecordingTestApplication.port(context) + path);
+		return CLIENT.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString()).body();
 	}
 
 	static long tenantRequests(ConfigurableApplicationContext context) {

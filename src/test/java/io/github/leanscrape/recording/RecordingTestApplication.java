@@ -10,9 +10,13 @@ import java.util.concurrent.Callable;
 import io.micrometer.common.KeyValue;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.MockClock;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.ObservationView;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -36,6 +40,13 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
 @EnableAutoConfiguration
 @RestController
 class RecordingTestApplication {
+
+	/** Asked for lazily: the registry's handlers need this class's clock. */
+	private final ObjectProvider<ObservationRegistry> observationRegistry;
+
+	RecordingTestApplication(ObjectProvider<ObservationRegistry> observationRegistry) {
+		this.observationRegistry = observationRegistry;
+	}
 
 	@GetMapping("/hello")
 	String hello() {
@@ -76,6 +87,34 @@ class RecordingTestApplication {
 		ServerHttpObservationFilter.findObservationContext(request)
 			.ifPresent((context) -> context.addLowCardinalityKeyValue(KeyValue.of("tenant", "acme")));
 		return "acme";
+	}
+
+	/**
+	 * Add a key value through the current observation, as code that knows nothing of the
+	 * request would.
+	 */
+	@GetMapping("/current")
+	String current() {
+		Observation current = this.observationRegistry.getObject().getCurrentObservation();
+		if (current == null) {
+			return "none";
+		}
+		current.lowCardinalityKeyValue("plan", "gold");
+		return current.getContextView().getName() + " " + current.getContextView().getClass().getSimpleName();
+	}
+
+	/**
+	 * Observe something during the request: its parent is the request's observation.
+	 */
+	@GetMapping("/nested")
+	String nested() {
+		Observation nested = Observation.createNotStarted("test.nested", this.observationRegistry.getObject());
+		return nested.observe(() -> {
+			ObservationView parent = nested.getContextView().getParentObservation();
+			Observation current = this.observationRegistry.getObject().getCurrentObservation();
+			return ((parent != null) ? parent.getContextView().getName() : "no parent") + ", current: "
+					+ ((current == nested) ? "nested" : "other");
+		});
 	}
 
 	@GetMapping("/boom")

@@ -1,0 +1,79 @@
+package io.github.leanscrape.recording;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Opens Micrometer's own scope ({@code SimpleObservation.SimpleScope}) for an observation
+ * that is not Micrometer's: the request observation of a request recorded without one
+ * ({@link RequestObservation}).
+ * <p>
+ * A scope of the starter's own class would not do: Micrometer's scopes, when a nested
+ * observation's scope is closed, reset or made current, walk the scopes below it and cast
+ * each to their own class. Micrometer's scope takes any observation, but its constructor
+ * is not public, so it is found once, by a private lookup; where it cannot be (a module
+ * that does not open Micrometer's package, a native image without the hint), requests
+ * keep their observation.
+ *
+ * @author leanscrape
+ */
+final class SimpleScopes {
+
+	/** Micrometer's scope class, not public. */
+	static final String SIMPLE_SCOPE = "io.micrometer.observation.SimpleObservation$SimpleScope";
+
+	private static final @Nullable MethodHandle CONSTRUCTOR = find();
+
+	private SimpleScopes() {
+	}
+
+	private static @Nullable MethodHandle find() {
+		try {
+			Class<?> type = Class.forName(SIMPLE_SCOPE, false, Observation.class.getClassLoader());
+			MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(type, MethodHandles.lookup());
+			MethodHandle constructor = lookup.findConstructor(type,
+					MethodType.methodType(void.class, ObservationRegistry.class, Observation.class));
+			return constructor
+				.asType(MethodType.methodType(Observation.Scope.class, ObservationRegistry.class, Observation.class));
+		}
+		catch (ReflectiveOperationException | RuntimeException | LinkageError ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * Return whether scopes can be opened.
+	 * @return {@code false} when Micrometer's scope could not be found
+	 */
+	static boolean available() {
+		return CONSTRUCTOR != null;
+	}
+
+	/**
+	 * Open a scope for an observation: the registry's current scope until it is closed.
+	 * @param registry the registry
+	 * @param observation the observation
+	 * @return the scope
+	 */
+	static Observation.Scope open(ObservationRegistry registry, Observation observation) {
+		MethodHandle constructor = CONSTRUCTOR;
+		if (constructor == null) {
+			throw new IllegalStateException("Micrometer's observation scope was not found");
+		}
+		try {
+			return (Observation.Scope) constructor.invokeExact(registry, observation);
+		}
+		catch (RuntimeException | Error ex) {
+			throw ex;
+		}
+		catch (Throwable ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}
