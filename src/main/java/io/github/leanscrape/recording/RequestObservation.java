@@ -1,13 +1,13 @@
 package io.github.leanscrape.recording;
 
+import java.util.function.Consumer;
+
 import io.micrometer.common.KeyValue;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
-
-import org.springframework.http.server.observation.ServerRequestObservationContext;
 
 /**
  * The observation of a request that {@link ServerRequestMetricsFilter} records without
@@ -17,18 +17,21 @@ import org.springframework.http.server.observation.ServerRequestObservationConte
  * from which the request's meters are resolved at its end, as an observation's meter
  * handler would resolve them: key values, an error, a convention; an event is counted by
  * the starter's meter handler. It notifies no handler: it exists only where the starter's
- * meter handler is the only one ({@link ObservationBypassCheck}). Starting and stopping
- * it do nothing: the filter that made it ends it.
+ * meter handler is the only one ({@link ObservationBypassCheck}). Starting it again does
+ * nothing; stopping it records the request as stopping an observation would, and the
+ * filter records it again at the request's end, as Spring's filter would.
  *
  * @author leanscrape
  */
 final class RequestObservation implements Observation {
 
-	private final ServerRequestObservationContext context;
+	private final RecordedRequestContext context;
 
 	private final ObservationRegistry registry;
 
 	private final CachingMeterObservationHandler handler;
+
+	private final Consumer<RequestObservation> stop;
 
 	private final long startTime;
 
@@ -36,16 +39,18 @@ final class RequestObservation implements Observation {
 
 	private @Nullable ObservationConvention<Context> convention;
 
-	RequestObservation(ServerRequestObservationContext context, ObservationRegistry registry,
-			CachingMeterObservationHandler handler, long startTime, LongTaskTimer.@Nullable Sample longTask) {
+	RequestObservation(RecordedRequestContext context, ObservationRegistry registry,
+			CachingMeterObservationHandler handler, Consumer<RequestObservation> stop, long startTime,
+			LongTaskTimer.@Nullable Sample longTask) {
 		this.context = context;
 		this.registry = registry;
 		this.handler = handler;
+		this.stop = stop;
 		this.startTime = startTime;
 		this.longTask = longTask;
 	}
 
-	ServerRequestObservationContext context() {
+	RecordedRequestContext context() {
 		return this.context;
 	}
 
@@ -123,6 +128,12 @@ final class RequestObservation implements Observation {
 
 	@Override
 	public void stop() {
+		this.stop.accept(this);
+	}
+
+	@Override
+	public ObservationRegistry getObservationRegistry() {
+		return this.registry;
 	}
 
 	@Override

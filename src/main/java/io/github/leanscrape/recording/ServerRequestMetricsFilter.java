@@ -1,12 +1,10 @@
 package io.github.leanscrape.recording;
 
 import java.io.IOException;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
-import io.micrometer.common.KeyValue;
-import io.micrometer.common.KeyValues;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -66,8 +64,6 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 
 	private static final Log logger = LogFactory.getLog(ServerRequestMetricsFilter.class);
 
-	private static final String RECORDING_ATTRIBUTE = ServerRequestMetricsFilter.class.getName() + ".recording";
-
 	private final ObservationRegistry observationRegistry;
 
 	private final ServerRequestObservationConvention convention;
@@ -87,6 +83,11 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 	private final @Nullable String name;
 
 	private final ServerRequestCache cache;
+
+	/** Made once: what stopping a request's observation does. */
+	private final Consumer<RequestObservation> stopper = this::stop;
+
+	private volatile @Nullable String alreadyFilteredAttributeName;
 
 	/** Decided at the first request, when the observation registry is configured. */
 	private volatile @Nullable Boolean bypassing;
@@ -140,6 +141,22 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 	}
 
 	/**
+	 * Return the name of the request attribute that marks the request filtered, made once
+	 * rather than concatenated on every request as Spring's filter does.
+	 * @return the attribute's name, the same as Spring's
+	 */
+	@Override
+	protected String getAlreadyFilteredAttributeName() {
+		String name = this.alreadyFilteredAttributeName;
+		if (name == null) {
+			// Asked only once the filter is initialised, with its name.
+			name = super.getAlreadyFilteredAttributeName();
+			this.alreadyFilteredAttributeName = name;
+		}
+		return name;
+	}
+
+	/**
 	 * Return the number of meters cached.
 	 * @return the number of cached timers and long task timers
 	 */
@@ -156,7 +173,10 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 		}
 		// The same steps as Spring's filter, with the starter's observation in place of
 		// Micrometer's.
-		RequestObservation observation = (RequestObservation) request.getAttribute(RECORDING_ATTRIBUTE);
+		// An asynchronous dispatch finds the request's observation in its context.
+		RequestObservation observation = (request
+			.getAttribute(CURRENT_OBSERVATION_CONTEXT_ATTRIBUTE) instanceof RecordedRequestContext recorded)
+					? recorded.observation() : null;
 		if (observation == null) {
 			observation = start(request, response);
 		}
@@ -183,7 +203,12 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 	}
 
 	private RequestObservation start(HttpServletRequest request, HttpServletResponse response) {
-		ServerRequestObservationContext context = new ServerRequestObservationContext(request, response);
+		RecordedRequestContext context = new RecordedRequestContext(request, response, this.convention);
+		// As an observation takes the current one as its parent when it is made.
+		Observation current = this.observationRegistry.getCurrentObservation();
+		if (current != null) {
+			context.setParentObservation(current);
+		}
 		// Bypassing observations: ObservationBypassCheck found the convention's name.
 		context.setName(Objects.requireNonNull(this.name));
 		// The default handler starts the long task before it reads the clock for the
@@ -193,8 +218,8 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 			longTask = longTaskTimer(context, request, response).start();
 		}
 		RequestObservation observation = new RequestObservation(context, this.observationRegistry, this.handler,
-				this.clock.monotonicTime(), longTask);
-		request.setAttribute(RECORDING_ATTRIBUTE, observation);
+				this.stopper, this.clock.monotonicTime(), longTask);
+		context.recordedBy(observation);
 		request.setAttribute(CURRENT_OBSERVATION_CONTEXT_ATTRIBUTE, context);
 		return observation;
 	}
@@ -229,7 +254,7 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 	}
 
 	private Timer timer(RequestObservation observation) {
-		ServerRequestObservationContext context = observation.context();
+		RecordedRequestContext context = observation.context();
 		Throwable error = context.getError();
 		String errorValue = DefaultHandlerMeters.errorValue(error);
 		ObservationConvention<Observation.Context> given = observation.convention();
@@ -273,13 +298,8 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 		return timer;
 	}
 
-	private static boolean hasKeyValuesOfItsOwn(ServerRequestObservationContext context) {
-		Map<String, KeyValue> own = ContextKeyValues.lowCardinality(context);
-		if (own != null) {
-			return !own.isEmpty();
-		}
-		KeyValues copy = context.getLowCardinalityKeyValues();
-		return copy.iterator().hasNext();
+	private static boolean hasKeyValuesOfItsOwn(RecordedRequestContext context) {
+		return context.hasLowCardinalityKeyValues();
 	}
 
 	private static Throwable unwrapServletException(Throwable ex) {

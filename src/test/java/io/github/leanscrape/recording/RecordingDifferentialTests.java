@@ -114,8 +114,9 @@ class RecordingDifferentialTests {
 	/**
 	 * What code running in a request can reach of its observation, without the starter
 	 * and with requests recorded without Micrometer's observation: the current
-	 * observation, its key values, the parent of an observation started during the
-	 * request.
+	 * observation, its key values and those of the request's context (the convention's at
+	 * the start, under those added since), the parent of an observation started during
+	 * the request.
 	 */
 	@Test
 	void theRequestsObservationIsCurrentAndParentOfThoseStartedInIt() throws Exception {
@@ -123,7 +124,7 @@ class RecordingDifferentialTests {
 			.start("leanscrape.recording.enabled=false");
 				ConfigurableApplicationContext leanscrape = RecordingTestApplication
 					.start("leanscrape.recording.direct-server-requests=true")) {
-			for (String path : List.of("/current", "/nested")) {
+			for (String path : List.of("/current", "/nested", "/keyvalues")) {
 				for (int i = 0; i < 3; i++) {
 					assertThat(body(leanscrape, path)).as(path).isEqualTo(body(reference, path));
 				}
@@ -132,8 +133,9 @@ class RecordingDifferentialTests {
 			assertThat(directFilter).isNotNull();
 			assertThat(directFilter.isBypassingObservations()).isTrue();
 			for (ConfigurableApplicationContext context : List.of(reference, leanscrape)) {
-				assertThat(body(context, "/current")).isEqualTo("http.server.requests ServerRequestObservationContext");
+				assertThat(body(context, "/current")).isEqualTo("http.server.requests true");
 				assertThat(body(context, "/nested")).isEqualTo("http.server.requests, current: nested");
+				assertThat(body(context, "/keyvalues")).contains("READ", "UNKNOWN", "/keyvalues", "GET");
 			}
 			for (ConfigurableApplicationContext context : List.of(reference, leanscrape)) {
 				MeterRegistry registry = context.getBean(MeterRegistry.class);

@@ -24,6 +24,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.server.observation.ServerRequestObservationContext;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -100,7 +101,22 @@ class RecordingTestApplication {
 			return "none";
 		}
 		current.lowCardinalityKeyValue("plan", "gold");
-		return current.getContextView().getName() + " " + current.getContextView().getClass().getSimpleName();
+		return current.getContextView().getName() + " "
+				+ (current.getContextView() instanceof ServerRequestObservationContext);
+	}
+
+	/**
+	 * Read the key values of the request's observation context while the request is
+	 * handled: those of the convention at the start, under one added since.
+	 */
+	@GetMapping("/keyvalues")
+	String keyValues(HttpServletRequest request) {
+		ServerRequestObservationContext context = ServerHttpObservationFilter.findObservationContext(request)
+			.orElseThrow();
+		context.addLowCardinalityKeyValue(KeyValue.of("outcome", "READ"));
+		Observation current = this.observationRegistry.getObject().getCurrentObservation();
+		KeyValue method = (current != null) ? current.getContextView().getLowCardinalityKeyValue("method") : null;
+		return context.getLowCardinalityKeyValues() + " " + context.getHighCardinalityKeyValues() + " " + method;
 	}
 
 	/**
