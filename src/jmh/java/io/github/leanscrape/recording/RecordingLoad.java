@@ -39,10 +39,12 @@ import org.springframework.web.bind.annotation.RestController;
  * ({@code leanscrape.recording.enabled=false});</li>
  * <li>{@code handler}: the starter's handler with Spring's request observation convention
  * (an application bean of it, so the starter's convention backs off);</li>
- * <li>{@code leanscrape}: what the starter configures by default: its handler and its
- * caching request observation convention;</li>
- * <li>{@code direct}: the starter's handler and
- * {@code leanscrape.recording.direct-server-requests=true};</li>
+ * <li>{@code leanscrape}: the starter's handler and its caching request observation
+ * convention, through Micrometer's observation
+ * ({@code leanscrape.recording.direct-server-requests=false}, what the starter does where
+ * a tracer observes the request);</li>
+ * <li>{@code direct}: the starter as it comes, recording without Micrometer's observation
+ * ({@code leanscrape.recording.direct-server-requests=true}, the default);</li>
  * <li>{@code disabled}: the observation turned off
  * ({@code management.observations.enable.http.server.requests=false}).</li>
  * </ul>
@@ -271,7 +273,10 @@ public final class RecordingLoad {
 				properties.add("leanscrape.recording.enabled=true");
 				properties.add("load.spring-convention=true");
 			}
-			case "leanscrape" -> properties.add("leanscrape.recording.enabled=true");
+			case "leanscrape" -> {
+				properties.add("leanscrape.recording.enabled=true");
+				properties.add("leanscrape.recording.direct-server-requests=false");
+			}
 			case "direct" -> {
 				properties.add("leanscrape.recording.enabled=true");
 				properties.add("leanscrape.recording.direct-server-requests=true");

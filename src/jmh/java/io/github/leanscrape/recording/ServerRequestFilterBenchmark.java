@@ -42,10 +42,12 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
  * <li>{@code default}: Spring's filter, Micrometer's default meter handler;</li>
  * <li>{@code handler}: Spring's filter and convention, the starter's handler first (as
  * Spring Boot groups them);</li>
- * <li>{@code leanscrape}: what the starter configures by default: Spring's filter with
- * the starter's {@link CachingServerRequestObservationConvention} and handler;</li>
- * <li>{@code direct}: the starter's {@link ServerRequestMetricsFilter}
- * ({@code leanscrape.recording.direct-server-requests=true}) with the same handlers.</li>
+ * <li>{@code observed}: what the starter configures where something else observes the
+ * request (a tracer): Spring's filter with the starter's
+ * {@link CachingServerRequestObservationConvention} and handler;</li>
+ * <li>{@code leanscrape}: what the starter configures by default: its
+ * {@link ServerRequestMetricsFilter}, recording without Micrometer's observation, with
+ * the same convention and handler.</li>
  * </ul>
  * The servlet request and response are Spring's mocks: the point is the filter's work,
  * not a server's. Run with {@code -prof gc}: {@code gc.alloc.rate.norm} is the bytes per
@@ -63,7 +65,7 @@ public class ServerRequestFilterBenchmark {
 
 	private static final String[] PATHS = { "/hello", "/items/7", "/items/7/parts/2", "/orders" };
 
-	@Param({ "none", "default", "handler", "leanscrape", "direct" })
+	@Param({ "none", "default", "handler", "observed", "leanscrape" })
 	public String recording;
 
 	private ServerHttpObservationFilter filter;
@@ -91,17 +93,18 @@ public class ServerRequestFilterBenchmark {
 					.observationHandler(new FirstMatchingCompositeObservationHandler(handler, defaultHandler));
 				this.filter = new ServerHttpObservationFilter(observationRegistry, convention);
 			}
-			case "leanscrape" -> {
+			case "observed" -> {
 				observationRegistry.observationConfig()
 					.observationHandler(new FirstMatchingCompositeObservationHandler(handler, defaultHandler));
 				this.filter = new ServerHttpObservationFilter(observationRegistry,
 						new CachingServerRequestObservationConvention(convention.getName(), 2000));
 			}
-			case "direct" -> {
+			case "leanscrape" -> {
 				observationRegistry.observationConfig()
 					.observationHandler(new FirstMatchingCompositeObservationHandler(handler, defaultHandler));
-				ServerRequestMetricsFilter direct = new ServerRequestMetricsFilter(observationRegistry, convention,
-						handler, meterRegistry, true, 2000);
+				ServerRequestMetricsFilter direct = new ServerRequestMetricsFilter(observationRegistry,
+						new CachingServerRequestObservationConvention(convention.getName(), 2000), handler,
+						meterRegistry, true, 2000);
 				if (!direct.isBypassingObservations()) {
 					throw new IllegalStateException("Not recording directly");
 				}

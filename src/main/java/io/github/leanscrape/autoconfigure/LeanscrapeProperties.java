@@ -373,13 +373,13 @@ public class LeanscrapeProperties {
 
 		/**
 		 * Whether Spring MVC requests are recorded into http.server.requests straight
-		 * from a servlet filter, without an observation, when nothing but the starter's
-		 * handler would see the observation (no tracing or other observation handler,
-		 * filter or predicate, no custom convention). The same series; there is no
-		 * current observation during the request. Takes effect only while recording is
-		 * enabled.
+		 * from a servlet filter, without Micrometer's observation, when nothing but the
+		 * starter's handler would see the observation (no tracing or other observation
+		 * handler, filter or predicate, no custom convention). The same series; the
+		 * request still has a current observation, the starter's, and a context. Takes
+		 * effect only while recording is enabled.
 		 */
-		private boolean directServerRequests = false;
+		private boolean directServerRequests = true;
 
 		public boolean isEnabled() {
 			return this.enabled;

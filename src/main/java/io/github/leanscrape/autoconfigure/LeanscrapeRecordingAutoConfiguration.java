@@ -125,7 +125,7 @@ public final class LeanscrapeRecordingAutoConfiguration {
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 	@ConditionalOnClass({ ServerHttpObservationFilter.class, DispatcherServlet.class, FilterRegistrationBean.class })
-	@ConditionalOnBooleanProperty("leanscrape.recording.direct-server-requests")
+	@ConditionalOnBooleanProperty(name = "leanscrape.recording.direct-server-requests", matchIfMissing = true)
 	@ConditionalOnBean(ObservationRegistry.class)
 	@EnableConfigurationProperties(ObservationProperties.class)
 	static final class DirectServerRequestsConfiguration {

@@ -480,8 +480,8 @@ public final class PublishedFigures {
 		labels.put("none", "none (the chain alone)");
 		labels.put("default", "default: Spring's convention, Micrometer's handler");
 		labels.put("handler", "handler: Spring's convention, the starter's handler");
-		labels.put("leanscrape", "**leanscrape: the starter's convention and handler (the default)**");
-		labels.put("direct", "direct (`direct-server-requests=true`)");
+		labels.put("observed", "observed: the starter's convention and handler (as with a tracer)");
+		labels.put("leanscrape", "**leanscrape: without Micrometer's observation (the default)**");
 		for (Map.Entry<String, String> label : labels.entrySet()) {
 			JmhResults.Forks forks = jmh.find("request", Map.of("recording", label.getKey()));
 			String times = String.format(Locale.ROOT, "%.0f (%.0f–%.0f)", forks.medianTime(), forks.fastestFork(),

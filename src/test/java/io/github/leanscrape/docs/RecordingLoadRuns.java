@@ -29,6 +29,14 @@ import org.jspecify.annotations.Nullable;
  */
 final class RecordingLoadRuns {
 
+	/**
+	 * The configurations' names in the table: {@code leanscrape} was the starter's
+	 * default, through Micrometer's observation, until requests were recorded without one
+	 * by default ({@code direct}).
+	 */
+	private static final Map<String, String> LABELS = Map.of("handler", "handler", "leanscrape",
+			"observed (`direct-server-requests=false`, as with a tracer)", "direct", "**direct (the default)**");
+
 	private static final Pattern LAUNCH = Pattern.compile("^launch \\d+$");
 
 	private static final Pattern COST = Pattern
@@ -101,9 +109,8 @@ final class RecordingLoadRuns {
 				cpu.add(100 * recovered[2] / launch.cost[2]);
 			}
 			md.append(String.format(Locale.ROOT, "| %s | %d | %s | %.0f%% to %.0f%% | %s | %s |\n",
-					configuration.equals("leanscrape") ? "**leanscrape (the default)**" : configuration,
-					throughput.size(), interval(throughput), Collections.min(throughput), Collections.max(throughput),
-					interval(bytes), interval(cpu)));
+					LABELS.get(configuration), throughput.size(), interval(throughput), Collections.min(throughput),
+					Collections.max(throughput), interval(bytes), interval(cpu)));
 		}
 		md.append('\n');
 		String separator = "Raw: ";

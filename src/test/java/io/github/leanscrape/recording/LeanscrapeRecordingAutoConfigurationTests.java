@@ -168,14 +168,15 @@ class LeanscrapeRecordingAutoConfigurationTests {
 	}
 
 	@Test
-	void directServerRequestsAreOffByDefault() {
-		this.webRunner.run((context) -> assertThat(observationFilter(context))
-			.isExactlyInstanceOf(ServerHttpObservationFilter.class));
+	void directServerRequestsCanBeTurnedOff() {
+		this.webRunner.withPropertyValues("leanscrape.recording.direct-server-requests=false")
+			.run((context) -> assertThat(observationFilter(context))
+				.isExactlyInstanceOf(ServerHttpObservationFilter.class));
 	}
 
 	@Test
-	void directServerRequestsReplaceSpringBootsFilterWhenAskedFor() {
-		this.webRunner.withPropertyValues("leanscrape.recording.direct-server-requests=true").run((context) -> {
+	void directServerRequestsReplaceSpringBootsFilterByDefault() {
+		this.webRunner.run((context) -> {
 			assertThat(context).getBeans(FilterRegistrationBean.class).hasSize(1);
 			FilterRegistrationBean<?> registration = context.getBean(FilterRegistrationBean.class);
 			assertThat(registration.getFilter()).isInstanceOf(ServerRequestMetricsFilter.class);
