@@ -3,17 +3,31 @@ package io.github.leanscrape.recording;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 
+import brave.Tracing;
+import brave.handler.MutableSpan;
+import brave.handler.SpanHandler;
+import brave.propagation.ThreadLocalCurrentTraceContext;
+import brave.propagation.TraceContext;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.observation.ObservationHandler.FirstMatchingCompositeObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.micrometer.tracing.brave.bridge.BraveBaggageManager;
+import io.micrometer.tracing.brave.bridge.BraveCurrentTraceContext;
+import io.micrometer.tracing.brave.bridge.BravePropagator;
+import io.micrometer.tracing.brave.bridge.BraveTracer;
+import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
+import io.micrometer.tracing.handler.PropagatingReceiverTracingObservationHandler;
+import io.micrometer.tracing.handler.PropagatingSenderTracingObservationHandler;
+import io.micrometer.tracing.handler.TracingAwareMeterObservationHandler;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -24,6 +38,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import org.springframework.http.server.observation.DefaultServerRequestObservationConvention;
@@ -47,7 +62,14 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
  * {@link CachingServerRequestObservationConvention} and handler;</li>
  * <li>{@code leanscrape}: what the starter configures by default: its
  * {@link ServerRequestMetricsFilter}, recording without Micrometer's observation, with
- * the same convention and handler.</li>
+ * the same convention and handler;</li>
+ * <li>{@code traced}: a Brave tracer's handlers alone, as Spring Boot groups them, with
+ * Spring's filter and convention: what tracing costs without metrics;</li>
+ * <li>{@code traced-default}: the tracer with Micrometer's default meter handler (wrapped
+ * for exemplars, as Spring Boot wraps it);</li>
+ * <li>{@code traced-leanscrape}: the tracer with the starter as it comes (its filter
+ * keeps the observation beside a tracer; its handler and convention). Less
+ * {@code traced}: what the metrics side costs with a tracer.</li>
  * </ul>
  * The servlet request and response are Spring's mocks: the point is the filter's work,
  * not a server's. Run with {@code -prof gc}: {@code gc.alloc.rate.norm} is the bytes per
@@ -65,12 +87,23 @@ public class ServerRequestFilterBenchmark {
 
 	private static final String[] PATHS = { "/hello", "/items/7", "/items/7/parts/2", "/orders" };
 
-	@Param({ "none", "default", "handler", "observed", "leanscrape" })
+	@Param({ "none", "default", "handler", "observed", "leanscrape", "traced", "traced-default", "traced-leanscrape" })
 	public String recording;
 
 	private ServerHttpObservationFilter filter;
 
+	private static final SpanHandler DISCARDING = new SpanHandler() {
+
+		@Override
+		public boolean end(TraceContext context, MutableSpan span, Cause cause) {
+			return true;
+		}
+
+	};
+
 	private final MappingChain chain = new MappingChain();
+
+	private @Nullable Tracing tracing;
 
 	private int next;
 
@@ -110,8 +143,70 @@ public class ServerRequestFilterBenchmark {
 				}
 				this.filter = direct;
 			}
+			case "traced" -> {
+				this.tracing = tracing(observationRegistry);
+				this.filter = new ServerHttpObservationFilter(observationRegistry, convention);
+			}
+			case "traced-default" -> {
+				Tracing tracing = tracing(observationRegistry);
+				this.tracing = tracing;
+				observationRegistry.observationConfig()
+					.observationHandler(new FirstMatchingCompositeObservationHandler(
+							new TracingAwareMeterObservationHandler<>(defaultHandler, tracer(tracing))));
+				this.filter = new ServerHttpObservationFilter(observationRegistry, convention);
+			}
+			case "traced-leanscrape" -> {
+				Tracing tracing = tracing(observationRegistry);
+				this.tracing = tracing;
+				BraveTracer tracer = tracer(tracing);
+				observationRegistry.observationConfig()
+					.observationHandler(new FirstMatchingCompositeObservationHandler(
+							new TracingAwareMeterObservationHandler<>(handler, tracer),
+							new TracingAwareMeterObservationHandler<>(defaultHandler, tracer)));
+				ServerRequestMetricsFilter filter = new ServerRequestMetricsFilter(observationRegistry,
+						new CachingServerRequestObservationConvention(convention.getName(), 2000), handler,
+						meterRegistry, true, 2000);
+				if (filter.isBypassingObservations()) {
+					throw new IllegalStateException("Recording directly beside a tracer");
+				}
+				this.filter = filter;
+			}
 			default -> throw new IllegalArgumentException(this.recording);
 		}
+	}
+
+	@TearDown
+	public void closeTracing() {
+		Tracing tracing = this.tracing;
+		if (tracing != null) {
+			tracing.close();
+		}
+	}
+
+	/**
+	 * A Brave tracer's observation handlers, registered as Spring Boot registers them:
+	 * one first-matching group, before the meter handlers.
+	 */
+	private static Tracing tracing(ObservationRegistry observationRegistry) {
+		// Without a handler Brave logs every span: the finished spans go nowhere instead,
+		// as if sent by a reporter that costs nothing.
+		Tracing tracing = Tracing.newBuilder()
+			.currentTraceContext(ThreadLocalCurrentTraceContext.newBuilder().build())
+			.addSpanHandler(DISCARDING)
+			.build();
+		BraveTracer tracer = tracer(tracing);
+		BravePropagator propagator = new BravePropagator(tracing);
+		observationRegistry.observationConfig()
+			.observationHandler(new FirstMatchingCompositeObservationHandler(
+					new PropagatingReceiverTracingObservationHandler<>(tracer, propagator),
+					new PropagatingSenderTracingObservationHandler<>(tracer, propagator),
+					new DefaultTracingObservationHandler(tracer)));
+		return tracing;
+	}
+
+	private static BraveTracer tracer(Tracing tracing) {
+		return new BraveTracer(tracing.tracer(), new BraveCurrentTraceContext(tracing.currentTraceContext()),
+				new BraveBaggageManager());
 	}
 
 	@Benchmark

@@ -496,6 +496,32 @@ public final class PublishedFigures {
 					bytes(forks.medianBytes()), forks.medianTime() - chain.medianTime(), bytes(netBytes),
 					percent(netBytes / defaultNetBytes)));
 		}
+		md.append("\n| with a Brave tracer (`ServerRequestFilterBenchmark`) | ns, median (forks) | bytes")
+			.append(" | metrics side: ns | metrics side: bytes | metrics side / Spring's default |\n")
+			.append("|---|---:|---:|---:|---:|---:|\n");
+		JmhResults.Forks traced = jmh.find("request", Map.of("recording", "traced"));
+		JmhResults.Forks tracedDefault = jmh.find("request", Map.of("recording", "traced-default"));
+		double defaultMetricsBytes = tracedDefault.medianBytes() - traced.medianBytes();
+		double defaultMetricsTime = tracedDefault.medianTime() - traced.medianTime();
+		Map<String, String> tracedLabels = new LinkedHashMap<>();
+		tracedLabels.put("traced", "the tracer alone (no meter handler)");
+		tracedLabels.put("traced-default", "the tracer and Spring Boot's defaults");
+		tracedLabels.put("traced-leanscrape", "**the tracer and the starter's defaults**");
+		for (Map.Entry<String, String> label : tracedLabels.entrySet()) {
+			JmhResults.Forks forks = jmh.find("request", Map.of("recording", label.getKey()));
+			String times = String.format(Locale.ROOT, "%.0f (%.0f–%.0f)", forks.medianTime(), forks.fastestFork(),
+					forks.slowestFork());
+			if (label.getKey().equals("traced")) {
+				md.append(String.format(Locale.ROOT, "| %s | %s | %s | | | |\n", label.getValue(), times,
+						bytes(forks.medianBytes())));
+				continue;
+			}
+			double metricsBytes = forks.medianBytes() - traced.medianBytes();
+			double metricsTime = forks.medianTime() - traced.medianTime();
+			md.append(String.format(Locale.ROOT, "| %s | %s | %s | %.0f | %s | %s in time, %s in bytes |\n",
+					label.getValue(), times, bytes(forks.medianBytes()), metricsTime, bytes(metricsBytes),
+					percent(metricsTime / defaultMetricsTime), percent(metricsBytes / defaultMetricsBytes)));
+		}
 		return md.append('\n').append(raw(jmh)).append("\n\n").append(load.table()).toString();
 	}
 
