@@ -37,7 +37,8 @@ final class RequestObservation implements Observation {
 
 	private final LongTaskTimer.@Nullable Sample longTask;
 
-	private @Nullable ObservationConvention<Context> convention;
+	/** Volatile: given on any thread that carries the observation, read at the end. */
+	private volatile @Nullable ObservationConvention<Context> convention;
 
 	RequestObservation(RecordedRequestContext context, ObservationRegistry registry,
 			CachingMeterObservationHandler handler, Consumer<RequestObservation> stop, long startTime,

@@ -54,9 +54,10 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
  * status and error class (which determine them all); a context to which someone added key
  * values is tagged through the convention and the registry, as without a cache.
  * <p>
- * What differs: the context does not hold the convention's key values during the request,
- * as an observation's context does once started (they are derived at its end), so code
- * reading the context's key values before then sees only those added to it.
+ * The request's {@link RecordedRequestContext} derives the convention's key values only
+ * when something reads them: as at the start during the request, as at the end after it.
+ * What differs: the current observation is the starter's class, and closing its scope
+ * makes Micrometer's scope log a line at DEBUG.
  *
  * @author leanscrape
  */
@@ -227,6 +228,10 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 	private void stop(RequestObservation observation) {
 		Timer timer = timer(observation);
 		timer.record(this.clock.monotonicTime() - observation.startTime(), TimeUnit.NANOSECONDS);
+		ObservationConvention<Observation.Context> given = observation.convention();
+		// Code that reads the context after the request (an outer filter, an
+		// observation that outlives it) sees what an observation leaves at its stop.
+		observation.context().stop((given != null) ? given : this.convention);
 		LongTaskTimer.Sample longTask = observation.longTask();
 		if (longTask != null) {
 			longTask.stop();
@@ -258,18 +263,22 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 		Throwable error = context.getError();
 		String errorValue = DefaultHandlerMeters.errorValue(error);
 		ObservationConvention<Observation.Context> given = observation.convention();
+		// The name is the context's at the end, as the default handler reads it; only the
+		// filter's own name is cached.
+		String contextName = context.getName();
+		String name = (contextName != null) ? contextName : Objects.requireNonNull(this.name);
 		if (given != null) {
 			// Given during the request: it decides the key values at the end, in place of
 			// the filter's convention.
 			context.addLowCardinalityKeyValues(given.getLowCardinalityKeyValues(context));
-			return DefaultHandlerMeters.timer(this.meterRegistry, this.name, context.getLowCardinalityKeyValues(),
+			return DefaultHandlerMeters.timer(this.meterRegistry, name, context.getLowCardinalityKeyValues(),
 					errorValue);
 		}
-		if (hasKeyValuesOfItsOwn(context)) {
+		if (hasKeyValuesOfItsOwn(context) || !name.equals(this.name)) {
 			// What the observation does at its stop: the convention's key values over
 			// those already in the context.
 			context.addLowCardinalityKeyValues(this.convention.getLowCardinalityKeyValues(context));
-			return DefaultHandlerMeters.timer(this.meterRegistry, this.name, context.getLowCardinalityKeyValues(),
+			return DefaultHandlerMeters.timer(this.meterRegistry, name, context.getLowCardinalityKeyValues(),
 					errorValue);
 		}
 		HttpServletRequest request = context.getCarrier();

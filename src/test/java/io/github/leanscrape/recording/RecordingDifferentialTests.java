@@ -7,6 +7,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -124,7 +125,13 @@ class RecordingDifferentialTests {
 			.start("leanscrape.recording.enabled=false");
 				ConfigurableApplicationContext leanscrape = RecordingTestApplication
 					.start("leanscrape.recording.direct-server-requests=true")) {
-			for (String path : List.of("/current", "/nested", "/keyvalues")) {
+			for (ConfigurableApplicationContext context : List.of(reference, leanscrape)) {
+				// Error bodies hold a time: sent, not compared.
+				body(context, "/boom");
+				body(context, "/missing");
+			}
+			for (String path : List.of("/current", "/nested", "/keyvalues", "/teapot/keyvalues", "/hello", "/items/7",
+					"/teapot")) {
 				for (int i = 0; i < 3; i++) {
 					assertThat(body(leanscrape, path)).as(path).isEqualTo(body(reference, path));
 				}
@@ -136,7 +143,14 @@ class RecordingDifferentialTests {
 				assertThat(body(context, "/current")).isEqualTo("http.server.requests true");
 				assertThat(body(context, "/nested")).isEqualTo("http.server.requests, current: nested");
 				assertThat(body(context, "/keyvalues")).contains("READ", "UNKNOWN", "/keyvalues", "GET");
+				assertThat(body(context, "/teapot/keyvalues")).contains("status=200").doesNotContain("418");
 			}
+			Map<String, String> afterRequests = leanscrape.getBean(RecordingTestApplication.AfterRequests.class)
+				.found();
+			assertThat(afterRequests).as("what code outside the filter finds after a request")
+				.isEqualTo(reference.getBean(RecordingTestApplication.AfterRequests.class).found());
+			assertThat(afterRequests.get("/items/7")).contains("/items/{id}", "http get /items/{id}", "current: null");
+			assertThat(afterRequests.get("/boom")).contains("IllegalStateException", "status=500");
 			for (ConfigurableApplicationContext context : List.of(reference, leanscrape)) {
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
 				// A request is recorded once its response is sent: the last may still be.

@@ -5,7 +5,10 @@ import java.io.OutputStream;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.common.KeyValue;
 import io.micrometer.core.instrument.Clock;
@@ -13,6 +16,8 @@ import io.micrometer.core.instrument.MockClock;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.ObservationView;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
@@ -21,8 +26,10 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.server.observation.ServerRequestObservationContext;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -30,6 +37,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.filter.ServerHttpObservationFilter;
 
 /**
@@ -133,6 +141,52 @@ class RecordingTestApplication {
 		});
 	}
 
+	/**
+	 * Read the key values after setting a status: those of the start keep the status the
+	 * response had then.
+	 */
+	@GetMapping("/teapot/keyvalues")
+	String teapotKeyValues(HttpServletRequest request, HttpServletResponse response) {
+		response.setStatus(418);
+		return ServerHttpObservationFilter.findObservationContext(request)
+			.orElseThrow()
+			.getLowCardinalityKeyValues()
+			.toString();
+	}
+
+	/**
+	 * What code outside the request observation filter finds once a request is done: the
+	 * context's key values and contextual name, and no current observation.
+	 */
+	@Bean
+	FilterRegistrationBean<OncePerRequestFilter> afterRequestsFilter(AfterRequests afterRequests) {
+		FilterRegistrationBean<OncePerRequestFilter> registration = new FilterRegistrationBean<>(
+				new OncePerRequestFilter() {
+
+					@Override
+					protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response,
+							FilterChain chain) throws ServletException, IOException {
+						try {
+							chain.doFilter(request, response);
+						}
+						finally {
+							if (!request.isAsyncStarted()) {
+								afterRequests.record(request,
+										RecordingTestApplication.this.observationRegistry.getObject());
+							}
+						}
+					}
+
+				});
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+		return registration;
+	}
+
+	@Bean
+	AfterRequests afterRequests() {
+		return new AfterRequests();
+	}
+
 	@GetMapping("/boom")
 	String boom() {
 		throw new IllegalStateException("boom");
@@ -180,6 +234,27 @@ class RecordingTestApplication {
 
 	static int port(ConfigurableApplicationContext context) {
 		return context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
+	}
+
+	/**
+	 * What the filter outside found, per request path.
+	 */
+	static final class AfterRequests {
+
+		private final Map<String, String> found = new ConcurrentHashMap<>();
+
+		void record(HttpServletRequest request, ObservationRegistry registry) {
+			String seen = ServerHttpObservationFilter.findObservationContext(request)
+				.map((context) -> context.getLowCardinalityKeyValues() + " " + context.getHighCardinalityKeyValues()
+						+ " " + context.getContextualName())
+				.orElse("no context");
+			this.found.put(request.getRequestURI(), seen + ", current: " + registry.getCurrentObservation());
+		}
+
+		Map<String, String> found() {
+			return new TreeMap<>(this.found);
+		}
+
 	}
 
 }
