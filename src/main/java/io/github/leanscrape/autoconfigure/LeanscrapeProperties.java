@@ -271,7 +271,8 @@ public class LeanscrapeProperties {
 		/**
 		 * Whether to keep the last body of each kind (format, name filter, coding) and
 		 * its compressed form, so that a segment of the next body whose bytes did not
-		 * change is sent compressed as it was rather than compressed again.
+		 * change is sent compressed as it was rather than compressed again, and a block
+		 * of series whose values did not change is copied rather than formatted again.
 		 */
 		private boolean reuseSegments = true;
 

@@ -2,6 +2,8 @@ package io.github.leanscrape.exposition;
 
 import java.util.function.Consumer;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Compresses a {@link PooledBody} in one content coding into a body of pooled chunks.
  *
@@ -47,6 +49,17 @@ public interface BodyEncoder {
 	 */
 	default long segmentsReused() {
 		return 0;
+	}
+
+	/**
+	 * Return the last body of a kind that this encoder keeps, with a reference of the
+	 * caller's own, which the caller must release: a renderer may copy from it what did
+	 * not change (see {@link ChunkedOutput#setPrevious(PooledBody)}).
+	 * @param kind the kind of body, uncompressed
+	 * @return the body, or {@code null} when none is kept
+	 */
+	default @Nullable PooledBody lastBody(BodyKind kind) {
+		return null;
 	}
 
 	/**

@@ -76,6 +76,15 @@ public final class ChunkedOutput extends OutputStream {
 	private final StringBuilder doubleText = new StringBuilder(32);
 
 	/**
+	 * The last body of this kind, which the renderer may copy unchanged parts from; owned
+	 * by whoever set it.
+	 */
+	private @Nullable PooledBody previous;
+
+	/** What the renderer notes about this output, handed over with it. */
+	private @Nullable RenderRecord record;
+
+	/**
 	 * Create a buffer expecting about {@code expectedSize} bytes of output.
 	 * @param pool the pool to take chunks from
 	 * @param kind what kind of body this is, kept with the body for its size hints
@@ -362,6 +371,36 @@ public final class ChunkedOutput extends OutputStream {
 	}
 
 	/**
+	 * Offer the renderer the last body of this output's kind: where the renderer finds in
+	 * that body's {@link PooledBody#record() record} that part of it was written from
+	 * exactly the inputs it reads now, it may copy those bytes rather than write them
+	 * again. The caller keeps a reference to the body until the rendering is done.
+	 * @param previous the last body of the same kind, or {@code null}
+	 */
+	public void setPrevious(@Nullable PooledBody previous) {
+		this.previous = previous;
+	}
+
+	/**
+	 * Return the last body of this output's kind, if the caller offered one.
+	 * @return the body, or {@code null}
+	 * @see #setPrevious(PooledBody)
+	 */
+	public @Nullable PooledBody previous() {
+		return this.previous;
+	}
+
+	/**
+	 * Keep what the renderer notes about this output with the body it becomes; the record
+	 * is told when that body, or this output if discarded, is gone.
+	 * @param record the record
+	 */
+	public void setRecord(RenderRecord record) {
+		assertNotHandedOver();
+		this.record = record;
+	}
+
+	/**
 	 * Hand the chunks over to a body. The buffer must not be used afterwards.
 	 * @return the body holding this buffer's output
 	 */
@@ -369,7 +408,7 @@ public final class ChunkedOutput extends OutputStream {
 		assertNotHandedOver();
 		this.handedOver = true;
 		return new PooledBody(this.pool, this.kind, this.chunks, this.chunkCount, this.position, this.segmentEnds,
-				this.segmentCount);
+				this.segmentCount, this.record);
 	}
 
 	/**
@@ -381,6 +420,9 @@ public final class ChunkedOutput extends OutputStream {
 			return;
 		}
 		this.handedOver = true;
+		if (this.record != null) {
+			this.record.bodyReleased();
+		}
 		if (this.parent != null) {
 			this.parent.workingChunks = Math.max(this.parent.workingChunks, this.peakChunkCount);
 		}

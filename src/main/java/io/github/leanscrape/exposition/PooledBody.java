@@ -56,13 +56,17 @@ public final class PooledBody {
 
 	private final int segmentMarks;
 
+	/** What the renderer noted while writing this body, if anything. */
+	private final @Nullable RenderRecord record;
+
 	PooledBody(ChunkPool pool, BodyKind kind, byte[] @Nullable [] chunks, int chunkCount, int lastChunkLength) {
-		this(pool, kind, chunks, chunkCount, lastChunkLength, NO_SEGMENTS, 0);
+		this(pool, kind, chunks, chunkCount, lastChunkLength, NO_SEGMENTS, 0, null);
 	}
 
 	PooledBody(ChunkPool pool, BodyKind kind, byte[] @Nullable [] chunks, int chunkCount, int lastChunkLength,
-			long[] segmentEnds, int segmentMarks) {
+			long[] segmentEnds, int segmentMarks, @Nullable RenderRecord record) {
 		this.pool = pool;
+		this.record = record;
 		this.segmentEnds = segmentEnds;
 		this.segmentMarks = segmentMarks;
 		this.kind = kind;
@@ -73,6 +77,15 @@ public final class PooledBody {
 		for (int i = 0; i < this.encodingLocks.length; i++) {
 			this.encodingLocks[i] = new Object();
 		}
+	}
+
+	/**
+	 * Return what the renderer noted while writing this body.
+	 * @return the record, or {@code null} when the renderer noted nothing
+	 * @see ChunkedOutput#setRecord(RenderRecord)
+	 */
+	public @Nullable RenderRecord record() {
+		return this.record;
 	}
 
 	/**
@@ -348,6 +361,9 @@ public final class PooledBody {
 			for (int i = 0; i < this.chunkCount; i++) {
 				this.pool.release(chunkAt(i));
 				this.chunks[i] = null;
+			}
+			if (this.record != null) {
+				this.record.bodyReleased();
 			}
 		}
 	}

@@ -190,6 +190,14 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 		return (double) bytes / body.length();
 	}
 
+	@Override
+	public final @Nullable PooledBody lastBody(BodyKind kind) {
+		synchronized (this) {
+			KeptSegments kept = this.kept.get(kind);
+			return (kept != null && kept.plain.tryRetain()) ? kept.plain : null;
+		}
+	}
+
 	private @Nullable KeptSegments takeKept(BodyKind kind) {
 		synchronized (this) {
 			return this.kept.remove(kind);

@@ -130,6 +130,8 @@ public final class Scraper {
 
 	private PooledBody render(BodyKind kind) {
 		ChunkedOutput output = new ChunkedOutput(this.pool, kind, this.sizeHints.expectedSize(kind));
+		PooledBody previous = lastBody(kind);
+		output.setPrevious(previous);
 		try {
 			this.renderer.render(kind.format(), kind.includedNames(), output);
 			PooledBody body = output.toBody();
@@ -143,7 +145,26 @@ public final class Scraper {
 		}
 		finally {
 			output.discard();
+			if (previous != null) {
+				previous.release();
+			}
 		}
+	}
+
+	/**
+	 * Return the last body of a kind that an encoder keeps to compare the next with, for
+	 * the renderer to copy what did not change from.
+	 * @param kind the kind of body
+	 * @return the body with a reference the caller must release, or {@code null}
+	 */
+	private @Nullable PooledBody lastBody(BodyKind kind) {
+		for (BodyEncoder encoder : this.encoders) {
+			PooledBody body = (encoder != null) ? encoder.lastBody(kind) : null;
+			if (body != null) {
+				return body;
+			}
+		}
+		return null;
 	}
 
 	/**

@@ -11,6 +11,7 @@ import io.github.leanscrape.exposition.CardinalityReport;
 import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.ExpositionRenderer;
 import io.github.leanscrape.exposition.FamilyReport;
+import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.ReferenceRenderer;
 import io.github.leanscrape.exposition.RenderStatistics;
 import io.github.leanscrape.exposition.direct.MeterIndex.ScrapePlan;
@@ -63,6 +64,11 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 	private final boolean createdInMillis;
 
 	private final AtomicLong directScrapes = new AtomicLong();
+
+	private final AtomicLong copiedBlocks = new AtomicLong();
+
+	/** The records of the text bodies this renderer wrote, reused. */
+	private final BlockRecord.Pool records = new BlockRecord.Pool();
 
 	/** Whether OpenMetrics scrapes carry exemplars, read from the meters. */
 	private final boolean writesExemplars;
@@ -159,7 +165,8 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 		long samples = 0;
 		ExemplarScrape exemplars = (this.writesExemplars && textFormat != TextFormat.TEXT_004)
 				? new ExemplarScrape(System.currentTimeMillis(), this.exemplarsOnAllMetricTypes) : null;
-		try (ScrapeWorkspace workspace = new ScrapeWorkspace(out, exemplars, this.createdInText)) {
+		BlockCopier blocks = (textFormat != null) ? blockCopier(textFormat, out) : null;
+		try (ScrapeWorkspace workspace = new ScrapeWorkspace(out, exemplars, this.createdInText, blocks)) {
 			for (int i = 0; i < families.length; i++) {
 				Family family = families[i];
 				boolean collected = isCollected(plan, i, filter);
@@ -199,10 +206,30 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 			textFormat.end(out);
 		}
 		this.directScrapes.incrementAndGet();
+		if (blocks != null) {
+			this.copiedBlocks.addAndGet(blocks.copied());
+		}
 		if (referenceReports != null) {
 			// A full scrape: the report of the families it wrote.
 			this.cardinality.fullScrape(format, plan, referenceReports, samples, out.size());
 		}
+	}
+
+	/**
+	 * Make the copier of a text scrape: its record goes with the output, and the last
+	 * body of the kind, if the caller offered one, is copied from where this renderer
+	 * wrote it in the same format.
+	 * @param format the scrape's format
+	 * @param out the output
+	 * @return the copier
+	 */
+	private BlockCopier blockCopier(TextFormat format, ChunkedOutput out) {
+		BlockRecord record = this.records.take(format);
+		out.setRecord(record);
+		PooledBody previousBody = out.previous();
+		BlockRecord previous = (previousBody != null && previousBody.record() instanceof BlockRecord last
+				&& last.isOf(this.records, format)) ? last : null;
+		return new BlockCopier(previousBody, previous, record);
 	}
 
 	/**
@@ -300,6 +327,14 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 	private boolean isCollected(ScrapePlan plan, int index, @Nullable Predicate<String> filter) {
 		return plan.exported()[index]
 				&& (filter == null || this.referenceFamilies.isCollected(plan.families()[index].collectorName, filter));
+	}
+
+	/**
+	 * Return how many blocks of series were copied from the last body of their kind.
+	 * @return the count
+	 */
+	long copiedBlocks() {
+		return this.copiedBlocks.get();
 	}
 
 	/**

@@ -39,6 +39,12 @@ final class ScrapeWorkspace implements AutoCloseable {
 	/** Whether a text scrape writes {@code _created} samples. */
 	final boolean createdLines;
 
+	/**
+	 * Copies what the last body of the scrape's kind holds unchanged, and notes the
+	 * blocks for the next; {@code null} for protobuf, whose writers copy nothing.
+	 */
+	final @Nullable BlockCopier blocks;
+
 	/** The counts of a gauge histogram's series, for text 0.0.4. */
 	long[] counts = new long[0];
 
@@ -63,11 +69,14 @@ final class ScrapeWorkspace implements AutoCloseable {
 	 * @param out the scrape's output, whose pool lends the protobuf family buffer
 	 * @param exemplars how exemplars are read, or {@code null} when none are written
 	 * @param createdLines whether a text scrape writes {@code _created} samples
+	 * @param blocks copies unchanged blocks of a text scrape, or {@code null}
 	 */
-	ScrapeWorkspace(ChunkedOutput out, @Nullable ExemplarScrape exemplars, boolean createdLines) {
+	ScrapeWorkspace(ChunkedOutput out, @Nullable ExemplarScrape exemplars, boolean createdLines,
+			@Nullable BlockCopier blocks) {
 		this.out = out;
 		this.exemplars = exemplars;
 		this.createdLines = createdLines;
+		this.blocks = blocks;
 	}
 
 	/**

@@ -41,7 +41,8 @@ final class TextFamilyWriter {
 			case COUNTER -> writeCounters(family, series, workspace, out, exemplars, created);
 			case GAUGE -> writeGauges(family, series, workspace, out);
 			case MAX -> writeMaxima(family, series, out);
-			case SUMMARY -> writeSummaries(family, series, out, exemplars, workspace.summary, created);
+			case SUMMARY ->
+				writeSummaries(family, series, out, exemplars, workspace.summary, workspace.blocks, created);
 			case HISTOGRAM, GAUGE_HISTOGRAM ->
 				writeHistograms(family, series, format, out, exemplars, workspace, created);
 			case INFO -> writeInfos(family, series, out);
@@ -59,7 +60,9 @@ final class TextFamilyWriter {
 	 * that, the processor has many chains in flight at once, where between the writes of
 	 * a line it had one (at 100,000 series, the reads went from about half of the
 	 * scrape's time to a small part of it). The same loop touches each series' encoded
-	 * labels ({@link ScrapeWorkspace#touchLabels}), which the writes copy next.
+	 * labels ({@link ScrapeWorkspace#touchLabels}), which the writes copy next. A block
+	 * read with the same values as in the last body of this kind is copied from it
+	 * ({@link BlockCopier}).
 	 * @param family the family
 	 * @param series its series, in order
 	 * @param workspace room for a block of values
@@ -71,7 +74,8 @@ final class TextFamilyWriter {
 	private static int writeCounters(Family family, Series[] series, ScrapeWorkspace workspace, ChunkedOutput out,
 			@Nullable ExemplarScrape exemplars, boolean created) {
 		double[] values = workspace.values;
-		int lines = series.length;
+		BlockCopier blocks = workspace.blocks;
+		int lines = 0;
 		for (int start = 0; start < series.length; start += values.length) {
 			// A large family is cut into segments a block at a time (see
 			// ChunkedOutput#endSegment).
@@ -82,27 +86,59 @@ final class TextFamilyWriter {
 				values[i - start] = MeterValues.counter(each);
 				workspace.touchLabels(each.labels);
 			}
+			boolean sampled = false;
 			if (exemplars != null) {
 				// The exemplars too, for the same reason: a chain of references each.
 				for (int i = start; i < end; i++) {
-					exemplars.block[i - start] = (series[i] instanceof ExemplarSeries sampled)
-							? sampled.exemplars.latest(exemplars.now()) : null;
+					boolean hasSlots = series[i] instanceof ExemplarSeries;
+					exemplars.block[i - start] = hasSlots
+							? ((ExemplarSeries) series[i]).exemplars.latest(exemplars.now()) : null;
+					sampled |= hasSlots;
 				}
+			}
+			// A block with exemplars is always written: its exemplars are not compared.
+			BlockCopier copier = sampled ? null : blocks;
+			if (copier != null) {
+				copier.begin(family, series, start, out.size());
 			}
 			for (int i = start; i < end; i++) {
 				double value = values[i - start];
 				MeterValues.checkCounter(value);
-				writeSample(family.sampleName, series[i].labels, out);
-				out.writeDouble(value);
-				if (exemplars != null && series[i] instanceof ExemplarSeries sampled) {
-					// Counter lines carry their exemplar, whatever
-					// exemplarsOnAllMetricTypes.
-					ExemplarWriter.write(exemplars.block[i - start], sampled.exemplars, out);
+				if (copier != null) {
+					copier.addValue(value);
+					if (created) {
+						copier.addValue(series[i].created);
+					}
 				}
-				out.write('\n');
-				if (created) {
-					lines += CreatedLines.writeLine(family, series[i], out);
-				}
+			}
+			int blockLines;
+			if (copier != null && copier.unchanged()) {
+				blockLines = copier.copy(out);
+			}
+			else {
+				blockLines = writeCounterLines(family, series, start, end, values, out, exemplars, created);
+			}
+			if (copier != null) {
+				copier.end(out.size(), blockLines);
+			}
+			lines += blockLines;
+		}
+		return lines;
+	}
+
+	private static int writeCounterLines(Family family, Series[] series, int start, int end, double[] values,
+			ChunkedOutput out, @Nullable ExemplarScrape exemplars, boolean created) {
+		int lines = end - start;
+		for (int i = start; i < end; i++) {
+			writeSample(family.sampleName, series[i].labels, out);
+			out.writeDouble(values[i - start]);
+			if (exemplars != null && series[i] instanceof ExemplarSeries sampled) {
+				// Counter lines carry their exemplar, whatever exemplarsOnAllMetricTypes.
+				ExemplarWriter.write(exemplars.block[i - start], sampled.exemplars, out);
+			}
+			out.write('\n');
+			if (created) {
+				lines += CreatedLines.writeLine(family, series[i], out);
 			}
 		}
 		return lines;
@@ -127,10 +163,25 @@ final class TextFamilyWriter {
 				values[i - start] = MeterValues.gauge(each);
 				workspace.touchLabels(each.labels);
 			}
+			BlockCopier copier = workspace.blocks;
+			if (copier != null) {
+				copier.begin(family, series, start, out.size());
+				for (int i = start; i < end; i++) {
+					copier.addValue(values[i - start]);
+				}
+				if (copier.unchanged()) {
+					copier.copy(out);
+					copier.end(out.size(), end - start);
+					continue;
+				}
+			}
 			for (int i = start; i < end; i++) {
 				writeSample(family.sampleName, series[i].labels, out);
 				out.writeDouble(values[i - start]);
 				out.write('\n');
+			}
+			if (copier != null) {
+				copier.end(out.size(), end - start);
 			}
 		}
 		return series.length;
@@ -170,24 +221,48 @@ final class TextFamilyWriter {
 	 * @param out the output
 	 * @param exemplars how to write exemplars, or {@code null} when none are written
 	 * @param values room for one series' values
+	 * @param blocks copies series that did not change, or {@code null}
 	 * @param created whether each series' {@code _created} line follows its lines
 	 * @return the lines written
 	 */
 	private static int writeSummaries(Family family, Series[] series, ChunkedOutput out,
-			@Nullable ExemplarScrape exemplars, SummaryValues values, boolean created) {
+			@Nullable ExemplarScrape exemplars, SummaryValues values, @Nullable BlockCopier blocks, boolean created) {
 		int lines = 0;
-		for (Series each : series) {
+		for (int s = 0; s < series.length; s++) {
+			Series each = series[s];
 			out.endSegment();
 			// Long task timers have no exemplars.
 			ExemplarSlots slots = (exemplars != null && exemplars.allMetricTypes()
 					&& each instanceof ExemplarSeries sampled) ? sampled.exemplars : null;
 			long now = (exemplars != null) ? exemplars.now() : 0;
 			values.read(each);
-			lines += writeQuantiles(family, each, values, out, slots, now);
-			lines += writeCountAndSum(family, each, values.count, values.sum, out, slots, now);
-			if (created) {
-				lines += CreatedLines.writeLine(family, each, out);
+			BlockCopier copier = (slots != null) ? null : blocks;
+			if (copier != null) {
+				copier.begin(family, series, s, out.size());
+				copier.addValue(values.quantiles.length);
+				for (ValueAtPercentile quantile : values.quantiles) {
+					copier.addValue(quantile.percentile());
+					copier.addValue(values.value(quantile));
+				}
+				copier.addValue(values.count);
+				copier.addValue(values.sum);
+				copier.addValue(created ? each.created : 0);
+				if (copier.unchanged()) {
+					int copied = copier.copy(out);
+					copier.end(out.size(), copied);
+					lines += copied;
+					continue;
+				}
 			}
+			int seriesLines = writeQuantiles(family, each, values, out, slots, now);
+			seriesLines += writeCountAndSum(family, each, values.count, values.sum, out, slots, now);
+			if (created) {
+				seriesLines += CreatedLines.writeLine(family, each, out);
+			}
+			if (copier != null) {
+				copier.end(out.size(), seriesLines);
+			}
+			lines += seriesLines;
 		}
 		return lines;
 	}
@@ -252,6 +327,27 @@ final class TextFamilyWriter {
 					: null;
 			long now = (exemplars != null) ? exemplars.now() : 0;
 			values.read(each);
+			// A series with exemplars, or whose totals come after the family, is always
+			// written.
+			BlockCopier copier = (slots == null && !totalsApart) ? workspace.blocks : null;
+			if (copier != null) {
+				copier.begin(family, series, s, out.size());
+				copier.addValue(values.buckets);
+				for (int i = 0; i < values.buckets; i++) {
+					copier.addValue(values.bounds[i]);
+					copier.addValue(values.cumulative[i]);
+				}
+				copier.addValue(values.count());
+				copier.addValue(values.sum);
+				copier.addValue(created ? each.created : 0);
+				if (copier.unchanged()) {
+					int copied = copier.copy(out);
+					copier.end(out.size(), copied);
+					lines += copied;
+					continue;
+				}
+			}
+			int linesBefore = lines;
 			double lower = Double.NEGATIVE_INFINITY;
 			for (int i = 0; i < values.buckets; i++) {
 				double bound = values.bounds[i];
@@ -275,6 +371,9 @@ final class TextFamilyWriter {
 			if (created) {
 				// Whether or not _count and _sum were written.
 				lines += CreatedLines.writeLine(family, each, out);
+			}
+			if (copier != null) {
+				copier.end(out.size(), lines - linesBefore);
 			}
 		}
 		if (totalsApart) {

@@ -1,0 +1,167 @@
+package io.github.leanscrape.exposition.direct;
+
+import java.util.Arrays;
+
+import io.github.leanscrape.exposition.ChunkedOutput;
+import io.github.leanscrape.exposition.PooledBody;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Copies, in one text rendering, the blocks of series whose bytes the last body of the
+ * same kind already holds, and notes every block in the rendering's own
+ * {@link BlockRecord} for the next one.
+ * <p>
+ * A writer reads a block's values, then {@linkplain #begin begins} the block and
+ * {@linkplain #addValue adds} every value its lines are written from (and anything else
+ * that can change between scrapes, such as a learned created timestamp). When the last
+ * body has a block of the same family, series array and start, written from exactly the
+ * same values, its bytes are those this block would write: the labels and sample names
+ * are fixed when the meters are added, and the writer's settings are those of the format.
+ * The writer then {@linkplain #copy copies} them; otherwise it writes. Either way it
+ * {@linkplain #end ends} the block. The values are compared, never a hash of them.
+ *
+ * @author leanscrape
+ */
+final class BlockCopier {
+
+	/**
+	 * How many blocks of the last body past the expected one are looked at for the block
+	 * being written: the blocks come in the plan's order, so after families were added or
+	 * removed the two bodies line up again a few blocks on.
+	 */
+	private static final int LOOK_AHEAD = 64;
+
+	private final @Nullable PooledBody previousBody;
+
+	private final @Nullable BlockRecord previous;
+
+	private final BlockRecord current;
+
+	/** The block of the last body expected next. */
+	private int next;
+
+	/** The block of the last body that matches the one begun, or -1. */
+	private int match = -1;
+
+	private @Nullable Family family;
+
+	private Series @Nullable [] series;
+
+	private int from;
+
+	private long start;
+
+	private int copied;
+
+	/**
+	 * Create the copier of one rendering.
+	 * @param previousBody the last body of the rendering's kind, or {@code null}
+	 * @param previous that body's record, or {@code null} when it has none this rendering
+	 * can use
+	 * @param current the rendering's own record, empty
+	 */
+	BlockCopier(@Nullable PooledBody previousBody, @Nullable BlockRecord previous, BlockRecord current) {
+		this.previousBody = previousBody;
+		this.previous = (previousBody != null) ? previous : null;
+		this.current = current;
+	}
+
+	/**
+	 * Begin a block; its values follow.
+	 * @param family the family
+	 * @param series the plan's array of the family's series
+	 * @param from where in it the block starts
+	 * @param position where the block's bytes start in the output
+	 */
+	void begin(Family family, Series[] series, int from, long position) {
+		this.family = family;
+		this.series = series;
+		this.from = from;
+		this.start = position;
+		this.match = -1;
+	}
+
+	/**
+	 * Add a value the block's lines are written from.
+	 * @param value the value
+	 */
+	void addValue(double value) {
+		this.current.addValue(Double.doubleToRawLongBits(value));
+	}
+
+	/**
+	 * Add a value the block's lines are written from.
+	 * @param value the value
+	 */
+	void addValue(long value) {
+		this.current.addValue(value);
+	}
+
+	/**
+	 * Return whether the last body holds this block, written from the same values.
+	 * @return {@code true} when {@link #copy} can copy it
+	 */
+	boolean unchanged() {
+		BlockRecord previous = this.previous;
+		if (previous == null) {
+			return false;
+		}
+		int last = Math.min(previous.blockCount, this.next + LOOK_AHEAD);
+		for (int block = this.next; block < last; block++) {
+			if (previous.series[block] == this.series && previous.froms[block] == this.from
+					&& previous.families[block] == this.family) {
+				this.next = block + 1;
+				int valueStart = this.current.valueStart(this.current.blockCount);
+				if (Arrays.equals(this.current.values, valueStart, this.current.valueCount, previous.values,
+						previous.valueStart(block), previous.valueEnds[block])) {
+					this.match = block;
+					return true;
+				}
+				return false;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Copy the block's bytes from the last body.
+	 * @param out the output
+	 * @return the sample lines copied
+	 */
+	int copy(ChunkedOutput out) {
+		BlockRecord previous = this.previous;
+		PooledBody previousBody = this.previousBody;
+		if (this.match < 0 || previous == null || previousBody == null) {
+			throw new IllegalStateException("No unchanged block to copy");
+		}
+		long from = previous.starts[this.match];
+		previousBody.writeRange(from, previous.ends[this.match] - from, out);
+		this.copied++;
+		return previous.lines[this.match];
+	}
+
+	/**
+	 * End the block, copied or written.
+	 * @param position where the block's bytes end in the output
+	 * @param lines the sample lines in the block
+	 */
+	void end(long position, int lines) {
+		Family family = this.family;
+		Series[] series = this.series;
+		if (family == null || series == null) {
+			throw new IllegalStateException("No block begun");
+		}
+		this.current.addBlock(family, series, this.from, this.start, position, lines);
+		this.family = null;
+		this.series = null;
+	}
+
+	/**
+	 * Return how many blocks this rendering copied.
+	 * @return the blocks copied
+	 */
+	int copied() {
+		return this.copied;
+	}
+
+}

@@ -1,0 +1,143 @@
+package io.github.leanscrape.exposition.direct;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.leanscrape.exposition.BodyKind;
+import io.github.leanscrape.exposition.ChunkPool;
+import io.github.leanscrape.exposition.ChunkedOutput;
+import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.exposition.ReferenceRenderer;
+import io.github.leanscrape.support.FrozenClock;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusScrapeEndpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A text rendering offered the last body of its kind copies the blocks of series whose
+ * values did not change, writes the others, and sends Spring Boot's bytes either way.
+ */
+class BlockCopyTests {
+
+	private static final PrometheusOutputFormat OPENMETRICS = PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100;
+
+	private final ChunkPool pool = new ChunkPool(1024, 1 << 20);
+
+	private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT,
+			new PrometheusRegistry(), new FrozenClock());
+
+	private final Properties properties = PrometheusConfig.DEFAULT.prometheusProperties();
+
+	private final PrometheusScrapeEndpoint boot = new PrometheusScrapeEndpoint(this.registry.getPrometheusRegistry(),
+			this.properties);
+
+	private final List<Counter> counters = new ArrayList<>();
+
+	private final AtomicInteger gaugeValue = new AtomicInteger(7);
+
+	private @Nullable PooledBody last;
+
+	BlockCopyTests() {
+		// Three blocks of counters, a gauge, a timer histogram and a summary.
+		for (int i = 0; i < 3 * ScrapeWorkspace.VALUE_BLOCK; i++) {
+			this.counters.add(Counter.builder("jobs.done").tag("job", "job-" + i).register(this.registry));
+		}
+		Gauge.builder("queue.size", this.gaugeValue, AtomicInteger::get).register(this.registry);
+		Timer.builder("calls").publishPercentileHistogram().register(this.registry).record(Duration.ofMillis(3));
+		DistributionSummary.builder("payload").publishPercentiles(0.5, 0.9).register(this.registry).record(12);
+	}
+
+	@AfterEach
+	void releaseTheLastBody() {
+		if (this.last != null) {
+			this.last.release();
+		}
+		assertThat(this.pool.leasedChunks()).isZero();
+	}
+
+	@Test
+	void aScrapeAfterNoChangeCopiesEveryBlockAndWritesNone() throws Exception {
+		DirectRenderer renderer = renderer();
+		render(renderer, OPENMETRICS);
+		assertThat(renderer.copiedBlocks()).isZero();
+		render(renderer, OPENMETRICS);
+		// Three blocks of counters, one of gauges, the histogram's series (and the
+		// timer's _max, written apart) and the summary's.
+		assertThat(renderer.copiedBlocks()).isEqualTo(3 + 1 + 1 + 1);
+	}
+
+	@Test
+	void aBlockWithAChangedValueIsWrittenTheOthersCopied() throws Exception {
+		DirectRenderer renderer = renderer();
+		render(renderer, OPENMETRICS);
+		this.counters.get(ScrapeWorkspace.VALUE_BLOCK + 3).increment();
+		this.gaugeValue.set(8);
+		render(renderer, OPENMETRICS);
+		assertThat(renderer.copiedBlocks()).isEqualTo(2 + 0 + 1 + 1);
+	}
+
+	@Test
+	void aBodyOfAnotherFormatIsNotCopiedFrom() throws Exception {
+		DirectRenderer renderer = renderer();
+		render(renderer, PrometheusOutputFormat.CONTENT_TYPE_004);
+		render(renderer, OPENMETRICS);
+		assertThat(renderer.copiedBlocks()).isZero();
+	}
+
+	@Test
+	void aBodyOfAnotherRendererIsNotCopiedFrom() throws Exception {
+		render(renderer(), OPENMETRICS);
+		DirectRenderer renderer = renderer();
+		render(renderer, OPENMETRICS);
+		assertThat(renderer.copiedBlocks()).isZero();
+	}
+
+	@Test
+	void metersAddedAndRemovedLeaveTheOtherBlocksCopied() throws Exception {
+		DirectRenderer renderer = renderer();
+		render(renderer, OPENMETRICS);
+		Counter.builder("aaa.first").register(this.registry).increment();
+		this.registry.remove(this.counters.get(0));
+		render(renderer, OPENMETRICS);
+		// The first block of jobs_done lost a series, which moved every block of the
+		// family: the gauge, histogram and summary are still copied.
+		assertThat(renderer.copiedBlocks()).isGreaterThanOrEqualTo(3);
+	}
+
+	private DirectRenderer renderer() {
+		return new DirectRenderer(this.registry, PrometheusConfig.DEFAULT, this.properties,
+				new ReferenceRenderer(this.registry.getPrometheusRegistry(), this.properties), Long.MAX_VALUE);
+	}
+
+	/**
+	 * Render a scrape offered the last body, assert that its bytes are Spring Boot's, and
+	 * keep it as the last body.
+	 */
+	private void render(DirectRenderer renderer, PrometheusOutputFormat format) throws Exception {
+		ChunkedOutput output = new ChunkedOutput(this.pool, BodyKind.of(format, null), 0);
+		output.setPrevious(this.last);
+		renderer.render(format, null, output);
+		PooledBody body = output.toBody();
+		SpringBootsBytes.assertSameBytes(body.toByteArray(), this.boot.scrape(format, null).getBody(), format, null);
+		if (this.last != null) {
+			this.last.release();
+		}
+		this.last = body;
+	}
+
+}
