@@ -48,8 +48,9 @@ import io.github.leanscrape.docs.TailLatencyTrials;
  * <ul>
  * <li>{@code --scenarios=leanscrape,leanscrape-zstd,leanscrape-storm,leanscrape-storm-zstd,boot}:
  * in this order. Also {@code boot-storm} (Spring Boot's endpoint under the storm, which
- * takes the application down) and {@code leanscrape-identity} (the starter, asked for no
- * compression)</li>
+ * takes the application down), {@code leanscrape-identity} (the starter, asked for no
+ * compression) and {@code leanscrape-whole} (the starter compressing and formatting the
+ * whole body every scrape: {@code leanscrape.compression.reuse-segments=false})</li>
  * <li>{@code --pairs=3}: pairs of windows per scenario</li>
  * <li>{@code --warmup=20s}: scraped, before the first pair; {@code --settle=3s}: after
  * each change, not measured; {@code --duration=20s}: each measured window</li>
@@ -122,6 +123,7 @@ public final class TailLatencyExperiment {
 		List<String> arguments = new ArrayList<>();
 		arguments.add("--demo.series=" + this.options.series);
 		arguments.add("--leanscrape.enabled=" + !scenario.boot);
+		arguments.add("--leanscrape.compression.reuse-segments=" + scenario.reuse);
 		arguments.add("--demo.changing-percent=" + this.options.changing);
 		ExecutorService scrapeExecutor = Executors.newFixedThreadPool(4, daemon("scrape-client"));
 		List<TailLatencyTrials.Window> windows = new ArrayList<>();
@@ -305,7 +307,14 @@ public final class TailLatencyExperiment {
 		 * Not run by default: the starter asked for no compression, sending what Spring
 		 * Boot's endpoint sends.
 		 */
-		LEANSCRAPE_IDENTITY("leanscrape-identity", "leanscrape", false, 1, "identity");
+		LEANSCRAPE_IDENTITY("leanscrape-identity", "leanscrape", false, 1, "identity"),
+
+		/**
+		 * Not run by default: the starter compressing and formatting the whole body on
+		 * every scrape, as before it reused what did not change; beside
+		 * {@code leanscrape} with {@code --changing}, what reuse gives back.
+		 */
+		LEANSCRAPE_WHOLE("leanscrape-whole", "leanscrape, whole body every scrape", false, 1, "gzip", false);
 
 		static final List<Scenario> DEFAULTS = List.of(LEANSCRAPE, LEANSCRAPE_ZSTD, LEANSCRAPE_STORM,
 				LEANSCRAPE_STORM_ZSTD, BOOT);
@@ -320,12 +329,20 @@ public final class TailLatencyExperiment {
 
 		private final String acceptEncoding;
 
+		/** Whether the starter reuses what did not change since the last scrape. */
+		private final boolean reuse;
+
 		Scenario(String id, String label, boolean boot, int scrapers, String acceptEncoding) {
+			this(id, label, boot, scrapers, acceptEncoding, true);
+		}
+
+		Scenario(String id, String label, boolean boot, int scrapers, String acceptEncoding, boolean reuse) {
 			this.id = id;
 			this.label = label;
 			this.boot = boot;
 			this.scrapers = scrapers;
 			this.acceptEncoding = acceptEncoding;
+			this.reuse = reuse;
 		}
 
 		int scrapers(Options options) {

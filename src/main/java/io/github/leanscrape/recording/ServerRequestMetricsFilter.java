@@ -3,9 +3,11 @@ package io.github.leanscrape.recording;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 import io.micrometer.core.instrument.Clock;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -63,6 +65,12 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
  */
 public final class ServerRequestMetricsFilter extends ServerHttpObservationFilter {
 
+	/**
+	 * The starter's count of the requests recorded, tagged with the path they took
+	 * ({@code path} = {@code direct} or {@code observation}).
+	 */
+	public static final String REQUESTS_METER = "leanscrape.recording.requests";
+
 	private static final Log logger = LogFactory.getLog(ServerRequestMetricsFilter.class);
 
 	private final ObservationRegistry observationRegistry;
@@ -93,6 +101,12 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 	/** Decided at the first request, when the observation registry is configured. */
 	private volatile @Nullable Boolean bypassing;
 
+	/** Requests recorded without Micrometer's observation. */
+	private final LongAdder directRequests = new LongAdder();
+
+	/** Requests recorded through Micrometer's observation. */
+	private final LongAdder observedRequests = new LongAdder();
+
 	/**
 	 * Create a new instance.
 	 * @param observationRegistry the registry requests are observed in when they are not
@@ -118,6 +132,16 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 		this.cache = new ServerRequestCache(maxCachedMeters);
 		ServerRequestCache cache = this.cache;
 		meterRegistry.config().onMeterRemoved(cache::evict);
+		requestsCounter(meterRegistry, "direct", this.directRequests);
+		requestsCounter(meterRegistry, "observation", this.observedRequests);
+	}
+
+	private static void requestsCounter(MeterRegistry meterRegistry, String path, LongAdder requests) {
+		FunctionCounter.builder(REQUESTS_METER, requests, LongAdder::sum)
+			.description("Requests recorded in http.server.requests, by the path they took: direct (without "
+					+ "Micrometer's observation) or observation")
+			.tag("path", path)
+			.register(meterRegistry);
 	}
 
 	/**
@@ -169,6 +193,9 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain filterChain)
 			throws ServletException, IOException {
 		if (!isBypassingObservations()) {
+			if (!isAsyncDispatch(request)) {
+				this.observedRequests.increment();
+			}
 			super.doFilterInternal(request, response, filterChain);
 			return;
 		}
@@ -180,6 +207,7 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 					? recorded.observation() : null;
 		if (observation == null) {
 			observation = start(request, response);
+			this.directRequests.increment();
 		}
 		try (Observation.Scope scope = observation.openScope()) {
 			filterChain.doFilter(request, response);

@@ -43,6 +43,10 @@ class ServerRequestMetricsFilterTests {
 			get(context, "/hello");
 			assertThat(filter.isBypassingObservations()).isTrue();
 			awaitTimerCount(context, "/hello", 1);
+			get(context, "/hello");
+			awaitTimerCount(context, "/hello", 2);
+			assertThat(requestsByPath(context, "direct")).isEqualTo(2);
+			assertThat(requestsByPath(context, "observation")).isZero();
 		}
 	}
 
@@ -53,6 +57,8 @@ class ServerRequestMetricsFilterTests {
 			assertThat(filter(context).isBypassingObservations()).isFalse();
 			awaitTimerCount(context, "/hello", 1);
 			assertThat(context.getBean(CountingHandler.class).stopped.get()).isEqualTo(1);
+			assertThat(requestsByPath(context, "observation")).isEqualTo(1);
+			assertThat(requestsByPath(context, "direct")).isZero();
 		}
 	}
 
@@ -196,6 +202,14 @@ class ServerRequestMetricsFilterTests {
 		await().atMost(Duration.ofSeconds(20))
 			.pollInterval(Duration.ofMillis(20))
 			.untilAsserted(() -> assertThat(count.getAsLong()).isEqualTo(expected));
+	}
+
+	private static double requestsByPath(ConfigurableApplicationContext context, String path) {
+		return context.getBean(MeterRegistry.class)
+			.get(ServerRequestMetricsFilter.REQUESTS_METER)
+			.tag("path", path)
+			.functionCounter()
+			.count();
 	}
 
 	private static long countNow(ConfigurableApplicationContext context, String name, String uri) {
