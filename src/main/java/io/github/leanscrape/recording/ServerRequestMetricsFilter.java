@@ -302,7 +302,7 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 			return DefaultHandlerMeters.timer(this.meterRegistry, name, context.getLowCardinalityKeyValues(),
 					errorValue);
 		}
-		if (hasKeyValuesOfItsOwn(context) || !name.equals(this.name)) {
+		if (context.hasLowCardinalityKeyValues() || !name.equals(this.name)) {
 			// What the observation does at its stop: the convention's key values over
 			// those already in the context.
 			context.addLowCardinalityKeyValues(this.convention.getLowCardinalityKeyValues(context));
@@ -333,10 +333,6 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 			this.cache.put(hash, false, pattern, method, status, errorType, timer, removals);
 		}
 		return timer;
-	}
-
-	private static boolean hasKeyValuesOfItsOwn(RecordedRequestContext context) {
-		return context.hasLowCardinalityKeyValues();
 	}
 
 	private static Throwable unwrapServletException(Throwable ex) {

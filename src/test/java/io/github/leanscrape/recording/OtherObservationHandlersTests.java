@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -79,6 +80,9 @@ class OtherObservationHandlersTests {
 			// The spans are named by the convention's contextual names: the same ones.
 			assertThat(spanNames(leanscrape)).isEqualTo(spanNames(reference));
 			assertThat(spanNames(leanscrape)).contains("http get /items/{id}", "http post /echo");
+			// And carry the same tags (the convention's key values, high cardinality ones
+			// included) and errors.
+			assertThat(spanTags(leanscrape)).isEqualTo(spanTags(reference));
 			assertThat(leanscrape.getBean(RecordingHandler.class).counts())
 				.isEqualTo(reference.getBean(RecordingHandler.class).counts());
 			assertThat(this.traffic.section(leanscrape, MixedTraffic.TEXT, false))
@@ -93,6 +97,17 @@ class OtherObservationHandlersTests {
 		}
 		Collections.sort(names);
 		return names;
+	}
+
+	private static List<String> spanTags(ConfigurableApplicationContext context) {
+		List<String> spans = new ArrayList<>();
+		for (SimpleSpan span : context.getBean(SimpleTracer.class).getSpans()) {
+			Throwable error = span.getError();
+			spans.add(span.getName() + " " + new TreeMap<>(span.getTags()) + " "
+					+ ((error != null) ? error.getClass().getName() : "no error"));
+		}
+		Collections.sort(spans);
+		return spans;
 	}
 
 	private static ConfigurableApplicationContext start(String... extra) {
