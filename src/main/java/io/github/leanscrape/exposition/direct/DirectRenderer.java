@@ -165,7 +165,7 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 		long samples = 0;
 		ExemplarScrape exemplars = (this.writesExemplars && textFormat != TextFormat.TEXT_004)
 				? new ExemplarScrape(System.currentTimeMillis(), this.exemplarsOnAllMetricTypes) : null;
-		BlockCopier blocks = (textFormat != null) ? blockCopier(textFormat, out) : null;
+		BlockCopier blocks = (textFormat != null && out.previous() != null) ? blockCopier(textFormat, out) : null;
 		try (ScrapeWorkspace workspace = new ScrapeWorkspace(out, exemplars, this.createdInText, blocks)) {
 			for (int i = 0; i < families.length; i++) {
 				Family family = families[i];
@@ -216,9 +216,11 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 	}
 
 	/**
-	 * Make the copier of a text scrape: its record goes with the output, and the last
-	 * body of the kind, if the caller offered one, is copied from where this renderer
-	 * wrote it in the same format.
+	 * Make the copier of a text scrape offered the last body of its kind: its record goes
+	 * with the output, and the last body is copied from where this renderer wrote it in
+	 * the same format. A scrape offered none records nothing: no one keeps bodies of its
+	 * kind (it is not compressed, or reuse is off), so its record would never be read;
+	 * the next body of a kind that is kept records from then on.
 	 * @param format the scrape's format
 	 * @param out the output
 	 * @return the copier

@@ -74,6 +74,8 @@ class BlockCopyTests {
 	void aScrapeAfterNoChangeCopiesEveryBlockAndWritesNone() throws Exception {
 		DirectRenderer renderer = renderer();
 		render(renderer, OPENMETRICS);
+		// Offered a body without a record (nothing was kept before it): it records.
+		render(renderer, OPENMETRICS);
 		assertThat(renderer.copiedBlocks()).isZero();
 		render(renderer, OPENMETRICS);
 		// Three blocks of counters, one of gauges, the histogram's series (and the
@@ -85,6 +87,7 @@ class BlockCopyTests {
 	void aBlockWithAChangedValueIsWrittenTheOthersCopied() throws Exception {
 		DirectRenderer renderer = renderer();
 		render(renderer, OPENMETRICS);
+		render(renderer, OPENMETRICS);
 		this.counters.get(ScrapeWorkspace.VALUE_BLOCK + 3).increment();
 		this.gaugeValue.set(8);
 		render(renderer, OPENMETRICS);
@@ -95,13 +98,16 @@ class BlockCopyTests {
 	void aBodyOfAnotherFormatIsNotCopiedFrom() throws Exception {
 		DirectRenderer renderer = renderer();
 		render(renderer, PrometheusOutputFormat.CONTENT_TYPE_004);
+		render(renderer, PrometheusOutputFormat.CONTENT_TYPE_004);
 		render(renderer, OPENMETRICS);
 		assertThat(renderer.copiedBlocks()).isZero();
 	}
 
 	@Test
 	void aBodyOfAnotherRendererIsNotCopiedFrom() throws Exception {
-		render(renderer(), OPENMETRICS);
+		DirectRenderer other = renderer();
+		render(other, OPENMETRICS);
+		render(other, OPENMETRICS);
 		DirectRenderer renderer = renderer();
 		render(renderer, OPENMETRICS);
 		assertThat(renderer.copiedBlocks()).isZero();
@@ -111,12 +117,27 @@ class BlockCopyTests {
 	void metersAddedAndRemovedLeaveTheOtherBlocksCopied() throws Exception {
 		DirectRenderer renderer = renderer();
 		render(renderer, OPENMETRICS);
+		render(renderer, OPENMETRICS);
 		Counter.builder("aaa.first").register(this.registry).increment();
 		this.registry.remove(this.counters.get(0));
 		render(renderer, OPENMETRICS);
 		// The first block of jobs_done lost a series, which moved every block of the
 		// family: the gauge, histogram and summary are still copied.
 		assertThat(renderer.copiedBlocks()).isGreaterThanOrEqualTo(3);
+	}
+
+	@Test
+	void aScrapeOfferedNoBodyRecordsNothing() throws Exception {
+		DirectRenderer renderer = renderer();
+		ChunkedOutput output = new ChunkedOutput(this.pool, BodyKind.of(OPENMETRICS, null), 0);
+		renderer.render(OPENMETRICS, null, output);
+		PooledBody body = output.toBody();
+		try {
+			assertThat(body.record()).isNull();
+		}
+		finally {
+			body.release();
+		}
 	}
 
 	private DirectRenderer renderer() {
