@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 
+import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 import org.junit.jupiter.api.Test;
 
@@ -80,6 +81,29 @@ class CachingReactiveServerRequestObservationConventionTests {
 		assertThat(caching.getLowCardinalityKeyValues(aborted))
 			.isEqualTo(this.spring.getLowCardinalityKeyValues(aborted))
 			.isNotEqualTo(completedKeyValues);
+		assertThat(caching.cachedCombinationCount()).isEqualTo(2);
+	}
+
+	/**
+	 * The client went away before and after the response was committed: the convention
+	 * reports the status only after.
+	 */
+	@Test
+	void anAbortedConnectionsStatusDependsOnWhetherTheResponseWasCommitted() {
+		CachingReactiveServerRequestObservationConvention caching = new CachingReactiveServerRequestObservationConvention(
+				"test.requests", 100);
+		for (int pass = 0; pass < 2; pass++) {
+			ServerRequestObservationContext uncommitted = context("GET", 200, "/stream", null, true);
+			ServerRequestObservationContext committed = context("GET", 200, "/stream", null, true);
+			committed.getResponse().setComplete().block();
+			assertThat(committed.getResponse().isCommitted()).isTrue();
+			assertThat(caching.getLowCardinalityKeyValues(committed))
+				.isEqualTo(this.spring.getLowCardinalityKeyValues(committed))
+				.contains(KeyValue.of("status", "200"));
+			assertThat(caching.getLowCardinalityKeyValues(uncommitted))
+				.isEqualTo(this.spring.getLowCardinalityKeyValues(uncommitted))
+				.contains(KeyValue.of("status", "UNKNOWN"));
+		}
 		assertThat(caching.cachedCombinationCount()).isEqualTo(2);
 	}
 
