@@ -1,0 +1,142 @@
+package io.github.leanscrape.recording;
+
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.observation.ObservationHandler.FirstMatchingCompositeObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import reactor.core.publisher.Mono;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.server.reactive.HttpHandler;
+import org.springframework.http.server.reactive.observation.DefaultServerRequestObservationConvention;
+import org.springframework.http.server.reactive.observation.ServerRequestObservationContext;
+import org.springframework.http.server.reactive.observation.ServerRequestObservationConvention;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+import org.springframework.mock.http.server.reactive.MockServerHttpResponse;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebHandler;
+import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
+
+/**
+ * The Spring WebFlux twin of {@link ServerRequestFilterBenchmark}: one request through
+ * Spring WebFlux's HTTP handler adapter, as {@code WebHttpHandlerBuilder} builds it,
+ * recorded into a Prometheus meter registry.
+ * <ul>
+ * <li>{@code none}: the adapter with no observation registry (the exchange, the adapter's
+ * context and its no-op observation): subtract it to get the recording's own cost;</li>
+ * <li>{@code default}: Spring's convention, Micrometer's default meter handler;</li>
+ * <li>{@code handler}: Spring's convention, the starter's handler first (as Spring Boot
+ * groups them);</li>
+ * <li>{@code leanscrape}: what the starter configures by default: its
+ * {@link CachingReactiveServerRequestObservationConvention} and its handler first (Spring
+ * WebFlux keeps Micrometer's observation: the starter records without it on Spring MVC
+ * only).</li>
+ * </ul>
+ * The request and response are Spring's mocks, and the web handler only sets the path
+ * pattern, a status and completes the response. Run with {@code -prof gc}:
+ * {@code gc.alloc.rate.norm} is the bytes per request.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = { "-Xms1g", "-Xmx1g" })
+public class ReactiveServerRequestBenchmark {
+
+	private static final String[] PATTERNS = { "/hello", "/items/{id}", "/items/{id}/parts/{part}", "/orders" };
+
+	private static final String[] PATHS = { "/hello", "/items/7", "/items/7/parts/2", "/orders" };
+
+	@Param({ "none", "default", "handler", "leanscrape" })
+	public String recording;
+
+	private final MappingHandler mapping = new MappingHandler();
+
+	private HttpHandler httpHandler;
+
+	private int next;
+
+	@Setup
+	public void setUp() {
+		PrometheusMeterRegistry meterRegistry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		ObservationRegistry observationRegistry = ObservationRegistry.create();
+		DefaultMeterObservationHandler defaultHandler = new DefaultMeterObservationHandler(meterRegistry);
+		CachingMeterObservationHandler handler = new CachingMeterObservationHandler(meterRegistry, 2000);
+		DefaultServerRequestObservationConvention convention = new DefaultServerRequestObservationConvention();
+		CachingReactiveServerRequestObservationConvention caching = new CachingReactiveServerRequestObservationConvention(
+				convention.getName(), 2000);
+		WebHttpHandlerBuilder builder = WebHttpHandlerBuilder.webHandler(this.mapping);
+		switch (this.recording) {
+			case "none" -> this.httpHandler = builder.build();
+			case "default" -> {
+				observationRegistry.observationConfig()
+					.observationHandler(new FirstMatchingCompositeObservationHandler(defaultHandler));
+				this.httpHandler = build(builder, observationRegistry, convention);
+			}
+			case "handler" -> {
+				observationRegistry.observationConfig()
+					.observationHandler(new FirstMatchingCompositeObservationHandler(handler, defaultHandler));
+				this.httpHandler = build(builder, observationRegistry, convention);
+			}
+			case "leanscrape" -> {
+				observationRegistry.observationConfig()
+					.observationHandler(new FirstMatchingCompositeObservationHandler(handler, defaultHandler));
+				this.httpHandler = build(builder, observationRegistry, caching);
+			}
+			default -> throw new IllegalArgumentException(this.recording);
+		}
+	}
+
+	private static HttpHandler build(WebHttpHandlerBuilder builder, ObservationRegistry observationRegistry,
+			ServerRequestObservationConvention convention) {
+		return builder.observationRegistry(observationRegistry).observationConvention(convention).build();
+	}
+
+	@Benchmark
+	public Object request() {
+		int index = this.next++ & 3;
+		MockServerHttpRequest request = MockServerHttpRequest.get(PATHS[index]).build();
+		MockServerHttpResponse response = new MockServerHttpResponse();
+		this.mapping.pattern = PATTERNS[index];
+		this.httpHandler.handle(request, response).block();
+		return response.getStatusCode();
+	}
+
+	/**
+	 * What Spring WebFlux does between the adapter and the response, as far as the
+	 * recording sees it: the handler mapping sets the path pattern on the observation
+	 * context, and the response is written.
+	 */
+	private static final class MappingHandler implements WebHandler {
+
+		String pattern = "";
+
+		@Override
+		public Mono<Void> handle(ServerWebExchange exchange) {
+			Object context = exchange.getAttributes()
+				.get(ServerRequestObservationContext.CURRENT_OBSERVATION_CONTEXT_ATTRIBUTE);
+			if (context instanceof ServerRequestObservationContext observed) {
+				observed.setPathPattern(this.pattern);
+			}
+			exchange.getResponse().setStatusCode(HttpStatus.OK);
+			return exchange.getResponse().setComplete();
+		}
+
+	}
+
+}
