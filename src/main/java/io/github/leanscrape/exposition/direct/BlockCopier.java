@@ -40,9 +40,6 @@ final class BlockCopier {
 	/** The block of the last body expected next. */
 	private int next;
 
-	/** The block of the last body that matches the one begun, or -1. */
-	private int match = -1;
-
 	private @Nullable Family family;
 
 	private Series @Nullable [] series;
@@ -78,7 +75,6 @@ final class BlockCopier {
 		this.series = series;
 		this.from = from;
 		this.start = position;
-		this.match = -1;
 	}
 
 	/**
@@ -98,13 +94,16 @@ final class BlockCopier {
 	}
 
 	/**
-	 * Return whether the last body holds this block, written from the same values.
-	 * @return {@code true} when {@link #copy} can copy it
+	 * Copy the block from the last body if that body holds it, written from the same
+	 * values, and end it; otherwise leave it to be written, then {@linkplain #end ended}.
+	 * @param out the output
+	 * @return the sample lines copied, or {@code -1} when the block must be written
 	 */
-	boolean unchanged() {
+	int copyIfUnchanged(ChunkedOutput out) {
 		BlockRecord previous = this.previous;
-		if (previous == null) {
-			return false;
+		PooledBody previousBody = this.previousBody;
+		if (previous == null || previousBody == null) {
+			return -1;
 		}
 		int last = Math.min(previous.blockCount, this.next + LOOK_AHEAD);
 		for (int block = this.next; block < last; block++) {
@@ -112,32 +111,19 @@ final class BlockCopier {
 					&& previous.families[block] == this.family) {
 				this.next = block + 1;
 				int valueStart = this.current.valueStart(this.current.blockCount);
-				if (Arrays.equals(this.current.values, valueStart, this.current.valueCount, previous.values,
+				if (!Arrays.equals(this.current.values, valueStart, this.current.valueCount, previous.values,
 						previous.valueStart(block), previous.valueEnds[block])) {
-					this.match = block;
-					return true;
+					return -1;
 				}
-				return false;
+				long from = previous.starts[block];
+				previousBody.writeRange(from, previous.ends[block] - from, out);
+				this.copied++;
+				int lines = previous.lines[block];
+				end(out.size(), lines);
+				return lines;
 			}
 		}
-		return false;
-	}
-
-	/**
-	 * Copy the block's bytes from the last body.
-	 * @param out the output
-	 * @return the sample lines copied
-	 */
-	int copy(ChunkedOutput out) {
-		BlockRecord previous = this.previous;
-		PooledBody previousBody = this.previousBody;
-		if (this.match < 0 || previous == null || previousBody == null) {
-			throw new IllegalStateException("No unchanged block to copy");
-		}
-		long from = previous.starts[this.match];
-		previousBody.writeRange(from, previous.ends[this.match] - from, out);
-		this.copied++;
-		return previous.lines[this.match];
+		return -1;
 	}
 
 	/**

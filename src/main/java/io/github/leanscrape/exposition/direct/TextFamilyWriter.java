@@ -111,15 +111,12 @@ final class TextFamilyWriter {
 					}
 				}
 			}
-			int blockLines;
-			if (copier != null && copier.unchanged()) {
-				blockLines = copier.copy(out);
-			}
-			else {
+			int blockLines = (copier != null) ? copier.copyIfUnchanged(out) : -1;
+			if (blockLines < 0) {
 				blockLines = writeCounterLines(family, series, start, end, values, out, exemplars, created);
-			}
-			if (copier != null) {
-				copier.end(out.size(), blockLines);
+				if (copier != null) {
+					copier.end(out.size(), blockLines);
+				}
 			}
 			lines += blockLines;
 		}
@@ -169,9 +166,7 @@ final class TextFamilyWriter {
 				for (int i = start; i < end; i++) {
 					copier.addValue(values[i - start]);
 				}
-				if (copier.unchanged()) {
-					copier.copy(out);
-					copier.end(out.size(), end - start);
+				if (copier.copyIfUnchanged(out) >= 0) {
 					continue;
 				}
 			}
@@ -247,9 +242,8 @@ final class TextFamilyWriter {
 				copier.addValue(values.count);
 				copier.addValue(values.sum);
 				copier.addValue(created ? each.created : 0);
-				if (copier.unchanged()) {
-					int copied = copier.copy(out);
-					copier.end(out.size(), copied);
+				int copied = copier.copyIfUnchanged(out);
+				if (copied >= 0) {
 					lines += copied;
 					continue;
 				}
@@ -340,9 +334,8 @@ final class TextFamilyWriter {
 				copier.addValue(values.count());
 				copier.addValue(values.sum);
 				copier.addValue(created ? each.created : 0);
-				if (copier.unchanged()) {
-					int copied = copier.copy(out);
-					copier.end(out.size(), copied);
+				int copied = copier.copyIfUnchanged(out);
+				if (copied >= 0) {
 					lines += copied;
 					continue;
 				}
