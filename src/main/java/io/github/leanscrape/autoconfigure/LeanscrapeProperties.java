@@ -373,12 +373,14 @@ public class LeanscrapeProperties {
 		private int maxCachedMeters = 2000;
 
 		/**
-		 * Whether Spring MVC requests are recorded into http.server.requests straight
-		 * from a servlet filter, without Micrometer's observation, when nothing but the
+		 * Whether Spring MVC and Spring WebFlux requests are recorded into
+		 * http.server.requests without Micrometer's observation, when nothing but the
 		 * starter's handler would see the observation (no tracing or other observation
-		 * handler, filter or predicate, no custom convention). The same series; the
-		 * request still has a current observation, the starter's, and a context. Takes
-		 * effect only while recording is enabled.
+		 * handler, filter or predicate, no custom convention): from a servlet filter in
+		 * Spring MVC, from the web handler that Spring WebFlux's HTTP handler adapter
+		 * calls in Spring WebFlux. The same series; the request still has a current
+		 * observation, the starter's, and a context. Takes effect only while recording is
+		 * enabled.
 		 */
 		private boolean directServerRequests = true;
 

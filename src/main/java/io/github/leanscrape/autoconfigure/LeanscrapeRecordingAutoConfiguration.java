@@ -3,6 +3,7 @@ package io.github.leanscrape.autoconfigure;
 import io.github.leanscrape.recording.CachingMeterObservationHandler;
 import io.github.leanscrape.recording.CachingReactiveServerRequestObservationConvention;
 import io.github.leanscrape.recording.CachingServerRequestObservationConvention;
+import io.github.leanscrape.recording.ReactiveServerRequestRecording;
 import io.github.leanscrape.recording.ServerRequestMetricsFilter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler.IgnoredMeters;
@@ -25,6 +26,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsProperti
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.webflux.autoconfigure.WebHttpHandlerBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
@@ -33,6 +35,7 @@ import org.springframework.http.server.observation.DefaultServerRequestObservati
 import org.springframework.http.server.observation.ServerRequestObservationConvention;
 import org.springframework.web.filter.ServerHttpObservationFilter;
 import org.springframework.web.reactive.DispatcherHandler;
+import org.springframework.web.server.adapter.HttpWebHandlerAdapter;
 import org.springframework.web.servlet.DispatcherServlet;
 
 /**
@@ -152,6 +155,33 @@ public final class LeanscrapeRecordingAutoConfiguration {
 			registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
 			registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC);
 			return registration;
+		}
+
+	}
+
+	/**
+	 * Spring WebFlux's HTTP handler adapter made again around the starter's web handler,
+	 * recording {@code http.server.requests} without an observation where nothing else
+	 * would see it. Its decorator is added last, so that it is applied first, to the
+	 * adapter Spring Boot built; anything else leaves that adapter as it is.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+	@ConditionalOnClass({ HttpWebHandlerAdapter.class, DispatcherHandler.class, WebHttpHandlerBuilderCustomizer.class })
+	@ConditionalOnBooleanProperty(name = "leanscrape.recording.direct-server-requests", matchIfMissing = true)
+	@ConditionalOnBean(ObservationRegistry.class)
+	static final class ReactiveDirectServerRequestsConfiguration {
+
+		@Bean
+		@Order(Ordered.LOWEST_PRECEDENCE)
+		WebHttpHandlerBuilderCustomizer leanscrapeServerRequestsCustomizer(CachingMeterObservationHandler handler,
+				MeterRegistry meterRegistry, MetricsProperties metricsProperties, LeanscrapeProperties properties) {
+			boolean longTaskTimers = !metricsProperties.getObservations()
+				.getIgnoredMeters()
+				.contains(IgnoredMeters.LONG_TASK_TIMER);
+			ReactiveServerRequestRecording recording = new ReactiveServerRequestRecording(handler, meterRegistry,
+					longTaskTimers, properties.getRecording().getMaxCachedMeters());
+			return (builder) -> builder.httpHandlerDecorator(recording);
 		}
 
 	}

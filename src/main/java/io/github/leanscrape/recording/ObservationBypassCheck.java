@@ -5,15 +5,13 @@ import java.util.Collection;
 import java.util.List;
 
 import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationConvention;
 import io.micrometer.observation.ObservationFilter;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationHandler.FirstMatchingCompositeObservationHandler;
 import io.micrometer.observation.ObservationPredicate;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
-
-import org.springframework.http.server.observation.DefaultServerRequestObservationConvention;
-import org.springframework.http.server.observation.ServerRequestObservationConvention;
 
 /**
  * Decides whether an HTTP server request may be recorded without an {@link Observation}:
@@ -30,9 +28,14 @@ import org.springframework.http.server.observation.ServerRequestObservationConve
  * <li>filters and predicates: none, or Spring Boot's own properties filter when it adds
  * no key values ({@code management.observations.key-values} empty) and enables the
  * observation ({@code management.observations.enable});</li>
- * <li>convention: Spring's {@link DefaultServerRequestObservationConvention} itself or
+ * <li>convention: Spring's {@code DefaultServerRequestObservationConvention} itself or
  * the starter's {@link CachingServerRequestObservationConvention} (the same key values),
- * not another subclass or a custom one.</li>
+ * or, for Spring WebFlux, their reactive counterparts
+ * ({@code org.springframework.http.server.reactive.observation.DefaultServerRequestObservationConvention},
+ * {@link CachingReactiveServerRequestObservationConvention}); not another subclass or a
+ * custom one. Global conventions registered with the observation registry never apply to
+ * either stack's request observations: Spring's filter and Spring WebFlux's HTTP handler
+ * adapter always pass a convention of their own, which Micrometer then prefers.</li>
  * </ul>
  *
  * @author leanscrape
@@ -52,6 +55,17 @@ final class ObservationBypassCheck {
 
 	static final String PREDICATES = "observationPredicates";
 
+	/**
+	 * The conventions whose key values are Spring's defaults, by name: a Spring WebFlux
+	 * application may have no servlet API to load Spring MVC's with, and the other way
+	 * round.
+	 */
+	private static final List<String> KNOWN_CONVENTIONS = List.of(
+			"org.springframework.http.server.observation.DefaultServerRequestObservationConvention",
+			"io.github.leanscrape.recording.CachingServerRequestObservationConvention",
+			"org.springframework.http.server.reactive.observation.DefaultServerRequestObservationConvention",
+			"io.github.leanscrape.recording.CachingReactiveServerRequestObservationConvention");
+
 	/** What {@code ObservationRegistry.create()} returns; its class is not public. */
 	private static final String SIMPLE_REGISTRY = "io.micrometer.observation.SimpleObservationRegistry";
 
@@ -63,13 +77,13 @@ final class ObservationBypassCheck {
 	 * recorded without observations.
 	 * @param registry the observation registry the requests would be observed in
 	 * @param handler the starter's meter handler
-	 * @param convention the convention of the request observations
+	 * @param convention the convention of the request observations, Spring MVC's or
+	 * Spring WebFlux's
 	 * @return the reason, or {@code null}
 	 */
 	static @Nullable String whyNot(ObservationRegistry registry, ObservationHandler<?> handler,
-			ServerRequestObservationConvention convention) {
-		if (convention.getClass() != DefaultServerRequestObservationConvention.class
-				&& convention.getClass() != CachingServerRequestObservationConvention.class) {
+			ObservationConvention<?> convention) {
+		if (!isKnownConvention(convention.getClass())) {
 			return "a custom ServerRequestObservationConvention (" + convention.getClass().getName() + ") is used";
 		}
 		if (!SimpleScopes.available()) {
@@ -112,6 +126,10 @@ final class ObservationBypassCheck {
 			}
 		}
 		return null;
+	}
+
+	private static boolean isKnownConvention(Class<?> type) {
+		return KNOWN_CONVENTIONS.contains(type.getName());
 	}
 
 	private static boolean startsWith(Object registered, ObservationHandler<?> handler) {

@@ -31,6 +31,7 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.webflux.autoconfigure.HttpHandlerAutoConfiguration;
 import org.springframework.boot.webflux.autoconfigure.WebFluxAutoConfiguration;
 import org.springframework.boot.webflux.autoconfigure.WebFluxObservationAutoConfiguration;
+import org.springframework.boot.webflux.autoconfigure.WebHttpHandlerBuilderCustomizer;
 import org.springframework.boot.webmvc.autoconfigure.WebMvcObservationAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -46,6 +47,8 @@ import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.util.ReflectionTestUtils;
 import org.springframework.web.filter.ServerHttpObservationFilter;
 import org.springframework.web.reactive.DispatcherHandler;
+import org.springframework.web.server.adapter.HttpWebHandlerAdapter;
+import org.springframework.web.server.handler.ExceptionHandlingWebHandler;
 import org.springframework.web.servlet.DispatcherServlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -231,6 +234,80 @@ class LeanscrapeRecordingAutoConfigurationTests {
 	}
 
 	@Test
+	void reactiveDirectServerRequestsRewrapSpringsAdapterByDefault() {
+		this.reactiveRunner.run((context) -> {
+			assertThat(context).hasSingleBean(WebHttpHandlerBuilderCustomizer.class);
+			ServerRequestRecordingWebHandler recording = recordingWebHandler(context);
+			assertThat(recording.isBypassingObservations()).isTrue();
+			assertThat(recording.getDelegate()).isInstanceOf(ExceptionHandlingWebHandler.class);
+			HttpWebHandlerAdapter adapter = (HttpWebHandlerAdapter) context.getBean(HttpHandler.class);
+			assertThat(adapter.getObservationRegistry()).isInstanceOf(BypassedObservationRegistry.class)
+				.extracting((registry) -> ((BypassedObservationRegistry) registry).registry())
+				.isSameAs(context.getBean(ObservationRegistry.class));
+			assertThat(adapter.getObservationConvention())
+				.isSameAs(context.getBean(CachingReactiveServerRequestObservationConvention.class));
+			assertThat(adapter.getApplicationContext()).isSameAs(context.getSourceApplicationContext());
+			assertThat(context.getBean(MeterRegistry.class)
+				.get(ReactiveServerRequestRecording.REQUESTS_METER)
+				.functionCounters()).hasSize(2);
+		});
+	}
+
+	@Test
+	void reactiveDirectServerRequestsCanBeTurnedOff() {
+		this.reactiveRunner.withPropertyValues("leanscrape.recording.direct-server-requests=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(WebHttpHandlerBuilderCustomizer.class);
+			assertThat(((HttpWebHandlerAdapter) context.getBean(HttpHandler.class)).getDelegate())
+				.isInstanceOf(ExceptionHandlingWebHandler.class);
+		});
+	}
+
+	@Test
+	void reactiveDirectServerRequestsNeedRecording() {
+		this.reactiveRunner
+			.withPropertyValues("leanscrape.recording.direct-server-requests=true",
+					"leanscrape.recording.enabled=false")
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(WebHttpHandlerBuilderCustomizer.class);
+				assertThat(((HttpWebHandlerAdapter) context.getBean(HttpHandler.class)).getDelegate())
+					.isInstanceOf(ExceptionHandlingWebHandler.class);
+			});
+	}
+
+	@Test
+	void reactiveDirectServerRequestsNeedAReactiveApplication() {
+		this.webRunner.run((context) -> assertThat(context).doesNotHaveBean(WebHttpHandlerBuilderCustomizer.class));
+		this.runner.run((context) -> assertThat(context).doesNotHaveBean(WebHttpHandlerBuilderCustomizer.class));
+	}
+
+	@Test
+	void reactiveDirectServerRequestsNeedSpringWebFlux() {
+		this.reactiveRunner.withClassLoader(new FilteredClassLoader(DispatcherHandler.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(WebHttpHandlerBuilderCustomizer.class));
+		this.reactiveRunner.withClassLoader(new FilteredClassLoader(WebHttpHandlerBuilderCustomizer.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(WebHttpHandlerBuilderCustomizer.class));
+	}
+
+	@Test
+	void reactiveDirectServerRequestsKeepObservationsForACustomConvention() {
+		this.reactiveRunner.withUserConfiguration(SubclassedReactiveConventionConfiguration.class)
+			.run((context) -> assertThat(recordingWebHandler(context).isBypassingObservations()).isFalse());
+		// Spring's own convention, with a name of its own, has Spring's key values.
+		this.reactiveRunner.withUserConfiguration(CustomReactiveConventionConfiguration.class)
+			.run((context) -> assertThat(recordingWebHandler(context).isBypassingObservations()).isTrue());
+	}
+
+	@Test
+	void reactiveDirectServerRequestsKeepObservationsForAnotherHandler() {
+		this.reactiveRunner.withUserConfiguration(OtherObservationHandlerConfiguration.class).run((context) -> {
+			assertThat(recordingWebHandler(context).isBypassingObservations()).isFalse();
+			// The adapter observes in the application's registry, as Spring Boot's.
+			assertThat(((HttpWebHandlerAdapter) context.getBean(HttpHandler.class)).getObservationRegistry())
+				.isSameAs(context.getBean(ObservationRegistry.class));
+		});
+	}
+
+	@Test
 	void conventionTakesTheDefaultConventionsPlaceInSpringMvc() {
 		this.webRunner.run((context) -> {
 			assertThat(context).hasSingleBean(CachingServerRequestObservationConvention.class);
@@ -370,6 +447,16 @@ class LeanscrapeRecordingAutoConfigurationTests {
 		return ReflectionTestUtils.getField(context.getBean(HttpHandler.class), "observationConvention");
 	}
 
+	private static ServerRequestRecordingWebHandler recordingWebHandler(
+			AssertableReactiveWebApplicationContext context) {
+		assertThat(context).hasNotFailed();
+		HttpHandler httpHandler = context.getBean(HttpHandler.class);
+		assertThat(httpHandler).isExactlyInstanceOf(HttpWebHandlerAdapter.class);
+		assertThat(((HttpWebHandlerAdapter) httpHandler).getDelegate())
+			.isInstanceOf(ServerRequestRecordingWebHandler.class);
+		return (ServerRequestRecordingWebHandler) ((HttpWebHandlerAdapter) httpHandler).getDelegate();
+	}
+
 	private static ServerHttpObservationFilter observationFilter(AssertableWebApplicationContext context) {
 		assertThat(context).getBeans(FilterRegistrationBean.class).hasSize(1);
 		return (ServerHttpObservationFilter) context.getBean(FilterRegistrationBean.class).getFilter();
@@ -399,6 +486,27 @@ class LeanscrapeRecordingAutoConfigurationTests {
 		org.springframework.http.server.reactive.observation.ServerRequestObservationConvention customConvention() {
 			return new org.springframework.http.server.reactive.observation.DefaultServerRequestObservationConvention(
 					"custom.requests");
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class SubclassedReactiveConventionConfiguration {
+
+		@Bean
+		org.springframework.http.server.reactive.observation.ServerRequestObservationConvention customConvention() {
+			return new org.springframework.http.server.reactive.observation.DefaultServerRequestObservationConvention() {
+			};
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OtherObservationHandlerConfiguration {
+
+		@Bean
+		io.micrometer.observation.ObservationHandler<Observation.Context> otherHandler() {
+			return (context) -> true;
 		}
 
 	}

@@ -1,0 +1,276 @@
+package io.github.leanscrape.recording;
+
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+
+import io.micrometer.common.KeyValue;
+import io.micrometer.core.instrument.LongTaskTimer;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationConvention;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
+import reactor.core.observability.DefaultSignalListener;
+import reactor.core.observability.SignalListener;
+import reactor.core.observability.SignalListenerFactory;
+import reactor.core.publisher.Mono;
+
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.handler.ExceptionHandlingWebHandler;
+import org.springframework.web.util.DisconnectedClientHelper;
+
+/**
+ * The observation of a Spring WebFlux request that
+ * {@link ServerRequestRecordingWebHandler} records without Micrometer's, and the listener
+ * of the request's signals that records it: what {@link RequestObservation} is to a
+ * Spring MVC request.
+ * <p>
+ * As the observation of Spring's HTTP handler adapter, it is in the Reactor context of
+ * everything the request runs (under {@link ObservationThreadLocalAccessor#KEY}), so that
+ * exception handlers, {@code WebClient} calls and observations started during the request
+ * take it as their parent, and Reactor's context propagation makes it current. It records
+ * the request when it ends, once, with the adapter's semantics: cancelled, the connection
+ * was aborted; completed, its error is the one the exception handlers were last given; an
+ * error the exception handlers left is handled as the adapter handles it (a response not
+ * committed yet gets a 500 and the request completes; a client gone away aborts it; else
+ * the error is the request's); the request is recorded at once if the response is
+ * committed, otherwise just before it is.
+ * <p>
+ * It notifies no handler: it exists only where the starter's meter handler is the only
+ * one ({@link ObservationBypassCheck}). Starting it again does nothing; stopping it
+ * records the request as stopping an observation would, and its end records it again.
+ *
+ * @author leanscrape
+ */
+// Reactor's Context and ContextView are named in full: Observation's own shadow them.
+final class ReactiveRequestObservation extends DefaultSignalListener<Void>
+		implements Observation, SignalListenerFactory<Void, Object> {
+
+	private static final AtomicIntegerFieldUpdater<ReactiveRequestObservation> ENDED = AtomicIntegerFieldUpdater
+		.newUpdater(ReactiveRequestObservation.class, "ended");
+
+	private final ServerRequestRecordingWebHandler recorder;
+
+	private final RecordedReactiveRequestContext context;
+
+	/** Whether a subscription took this listener: a later one gets a new one. */
+	private boolean listening;
+
+	private long startTime;
+
+	private LongTaskTimer.@Nullable Sample longTask;
+
+	/** Once set, the request's end was recorded; written after the start, too. */
+	private volatile int ended;
+
+	/** Volatile: given on any thread that carries the observation, read at the end. */
+	private volatile @Nullable ObservationConvention<Observation.Context> convention;
+
+	ReactiveRequestObservation(ServerRequestRecordingWebHandler recorder, RecordedReactiveRequestContext context) {
+		this.recorder = recorder;
+		this.context = context;
+	}
+
+	RecordedReactiveRequestContext context() {
+		return this.context;
+	}
+
+	long startTime() {
+		return this.startTime;
+	}
+
+	LongTaskTimer.@Nullable Sample longTask() {
+		return this.longTask;
+	}
+
+	/**
+	 * Return the convention someone gave this observation during the request, which then
+	 * decides its key values at its end, as it would an observation's.
+	 * @return the convention, or {@code null}
+	 */
+	@Nullable ObservationConvention<Observation.Context> convention() {
+		return this.convention;
+	}
+
+	/**
+	 * Keep what the start of the request's recording gave.
+	 * @param startTime the clock's monotonic time at the start
+	 * @param longTask the {@code .active} long task, if recorded
+	 */
+	void started(long startTime, LongTaskTimer.@Nullable Sample longTask) {
+		this.startTime = startTime;
+		this.longTask = longTask;
+		// Published with the volatile write to whichever thread ends the request.
+		this.ended = 0;
+	}
+
+	// The request's signals
+
+	@Override
+	public Object initializePublisherState(Publisher<? extends Void> source) {
+		return this;
+	}
+
+	@Override
+	public SignalListener<Void> createListener(Publisher<? extends Void> source,
+			reactor.util.context.ContextView listenerContext, Object publisherContext) {
+		if (!this.listening) {
+			this.listening = true;
+			return this;
+		}
+		// Subscribed again: as the adapter, a new observation of the same context.
+		ReactiveRequestObservation again = new ReactiveRequestObservation(this.recorder, this.context);
+		again.listening = true;
+		return again;
+	}
+
+	@Override
+	public void doFirst() {
+		this.recorder.start(this);
+	}
+
+	@Override
+	public reactor.util.context.Context addToContext(reactor.util.context.Context originalContext) {
+		return originalContext.put(ObservationThreadLocalAccessor.KEY, this);
+	}
+
+	@Override
+	public void doOnCancel() {
+		if (ENDED.compareAndSet(this, 0, 1)) {
+			this.context.setConnectionAborted(true);
+			this.recorder.stop(this);
+		}
+	}
+
+	@Override
+	public void doOnComplete() {
+		if (ENDED.compareAndSet(this, 0, 1)) {
+			takeHandledError();
+			end();
+		}
+	}
+
+	@Override
+	public void doOnError(Throwable error) {
+		if (ENDED.compareAndSet(this, 0, 1)) {
+			ServerHttpResponse response = this.context.getResponse();
+			if (response == null || !response.isCommitted()) {
+				// The adapter sets a 500 and completes the request.
+				takeHandledError();
+			}
+			else if (DisconnectedClientHelper.isClientDisconnectedException(error)) {
+				// The adapter completes the request, its connection aborted.
+				this.context.setConnectionAborted(true);
+				takeHandledError();
+			}
+			else {
+				this.context.setError(error);
+			}
+			end();
+		}
+	}
+
+	private void takeHandledError() {
+		Throwable handled = (Throwable) this.context.getAttributes()
+			.get(ExceptionHandlingWebHandler.HANDLED_WEB_EXCEPTION);
+		if (handled != null) {
+			this.context.setError(handled);
+		}
+	}
+
+	private void end() {
+		ServerHttpResponse response = this.context.getResponse();
+		if (response == null) {
+			return;
+		}
+		if (response.isCommitted()) {
+			this.recorder.stop(this);
+		}
+		else {
+			response.beforeCommit(this::recordBeforeCommit);
+		}
+	}
+
+	private Mono<Void> recordBeforeCommit() {
+		this.recorder.stop(this);
+		return Mono.empty();
+	}
+
+	// The observation
+
+	@Override
+	public Observation contextualName(@Nullable String contextualName) {
+		this.context.setContextualName(contextualName);
+		return this;
+	}
+
+	@Override
+	public Observation parentObservation(@Nullable Observation parentObservation) {
+		this.context.setParentObservation(parentObservation);
+		return this;
+	}
+
+	@Override
+	public Observation lowCardinalityKeyValue(KeyValue keyValue) {
+		this.context.addLowCardinalityKeyValue(keyValue);
+		return this;
+	}
+
+	@Override
+	public Observation highCardinalityKeyValue(KeyValue keyValue) {
+		this.context.addHighCardinalityKeyValue(keyValue);
+		return this;
+	}
+
+	@Override
+	@SuppressWarnings("unchecked")
+	public Observation observationConvention(ObservationConvention<?> convention) {
+		if (convention.supportsContext(this.context)) {
+			this.convention = (ObservationConvention<Observation.Context>) convention;
+		}
+		return this;
+	}
+
+	@Override
+	public Observation error(Throwable error) {
+		this.context.setError(error);
+		return this;
+	}
+
+	@Override
+	public Observation event(Event event) {
+		this.recorder.handler().onEvent(event, this.context);
+		return this;
+	}
+
+	@Override
+	public Observation start() {
+		return this;
+	}
+
+	@Override
+	public Observation.Context getContext() {
+		return this.context;
+	}
+
+	@Override
+	public void stop() {
+		this.recorder.stop(this);
+	}
+
+	@Override
+	public ObservationRegistry getObservationRegistry() {
+		return this.recorder.observationRegistry();
+	}
+
+	@Override
+	public Scope openScope() {
+		return SimpleScopes.open(this.recorder.observationRegistry(), this);
+	}
+
+	@Override
+	public String toString() {
+		return "{name=" + this.context.getName() + ", recorded without an observation, context=" + this.context + "}";
+	}
+
+}
