@@ -41,10 +41,13 @@ import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
  * <li>{@code default}: Spring's convention, Micrometer's default meter handler;</li>
  * <li>{@code handler}: Spring's convention, the starter's handler first (as Spring Boot
  * groups them);</li>
- * <li>{@code leanscrape}: what the starter configures by default: its
- * {@link CachingReactiveServerRequestObservationConvention} and its handler first (Spring
- * WebFlux keeps Micrometer's observation: the starter records without it on Spring MVC
- * only).</li>
+ * <li>{@code observed}: the starter's
+ * {@link CachingReactiveServerRequestObservationConvention} and its handler first,
+ * through Micrometer's observation (what the starter does where a tracer observes the
+ * request);</li>
+ * <li>{@code leanscrape}: what the starter configures by default: the adapter made again
+ * by {@link ReactiveServerRequestRecording}, recording without Micrometer's
+ * observation.</li>
  * </ul>
  * The request and response are Spring's mocks, and the web handler only sets the path
  * pattern, a status and completes the response. Run with {@code -prof gc}:
@@ -62,7 +65,7 @@ public class ReactiveServerRequestBenchmark {
 
 	private static final String[] PATHS = { "/hello", "/items/7", "/items/7/parts/2", "/orders" };
 
-	@Param({ "none", "default", "handler", "leanscrape" })
+	@Param({ "none", "default", "handler", "observed", "leanscrape" })
 	public String recording;
 
 	private final MappingHandler mapping = new MappingHandler();
@@ -93,10 +96,16 @@ public class ReactiveServerRequestBenchmark {
 					.observationHandler(new FirstMatchingCompositeObservationHandler(handler, defaultHandler));
 				this.httpHandler = build(builder, observationRegistry, convention);
 			}
-			case "leanscrape" -> {
+			case "observed" -> {
 				observationRegistry.observationConfig()
 					.observationHandler(new FirstMatchingCompositeObservationHandler(handler, defaultHandler));
 				this.httpHandler = build(builder, observationRegistry, caching);
+			}
+			case "leanscrape" -> {
+				observationRegistry.observationConfig()
+					.observationHandler(new FirstMatchingCompositeObservationHandler(handler, defaultHandler));
+				this.httpHandler = new ReactiveServerRequestRecording(handler, meterRegistry, true, 2000)
+					.apply(build(builder, observationRegistry, caching));
 			}
 			default -> throw new IllegalArgumentException(this.recording);
 		}

@@ -9,10 +9,8 @@ import io.micrometer.observation.ObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
 import org.jspecify.annotations.Nullable;
-import org.reactivestreams.Publisher;
-import reactor.core.observability.DefaultSignalListener;
-import reactor.core.observability.SignalListener;
-import reactor.core.observability.SignalListenerFactory;
+import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Mono;
 
 import org.springframework.http.server.reactive.ServerHttpResponse;
@@ -43,8 +41,7 @@ import org.springframework.web.util.DisconnectedClientHelper;
  * @author leanscrape
  */
 // Reactor's Context and ContextView are named in full: Observation's own shadow them.
-final class ReactiveRequestObservation extends DefaultSignalListener<Void>
-		implements Observation, SignalListenerFactory<Void, Object> {
+final class ReactiveRequestObservation implements Observation, CoreSubscriber<Void>, Subscription {
 
 	private static final AtomicIntegerFieldUpdater<ReactiveRequestObservation> ENDED = AtomicIntegerFieldUpdater
 		.newUpdater(ReactiveRequestObservation.class, "ended");
@@ -53,8 +50,12 @@ final class ReactiveRequestObservation extends DefaultSignalListener<Void>
 
 	private final RecordedReactiveRequestContext context;
 
-	/** Whether a subscription took this listener: a later one gets a new one. */
-	private boolean listening;
+	private final CoreSubscriber<? super Void> actual;
+
+	/** The subscriber's Reactor context with this observation in it, made once. */
+	private final reactor.util.context.Context reactorContext;
+
+	private @Nullable Subscription upstream;
 
 	private long startTime;
 
@@ -66,9 +67,12 @@ final class ReactiveRequestObservation extends DefaultSignalListener<Void>
 	/** Volatile: given on any thread that carries the observation, read at the end. */
 	private volatile @Nullable ObservationConvention<Observation.Context> convention;
 
-	ReactiveRequestObservation(ServerRequestRecordingWebHandler recorder, RecordedReactiveRequestContext context) {
+	ReactiveRequestObservation(ServerRequestRecordingWebHandler recorder, RecordedReactiveRequestContext context,
+			CoreSubscriber<? super Void> actual) {
 		this.recorder = recorder;
 		this.context = context;
+		this.actual = actual;
+		this.reactorContext = actual.currentContext().put(ObservationThreadLocalAccessor.KEY, this);
 	}
 
 	RecordedReactiveRequestContext context() {
@@ -104,54 +108,57 @@ final class ReactiveRequestObservation extends DefaultSignalListener<Void>
 		this.ended = 0;
 	}
 
-	// The request's signals
+	// The request's signals, as Reactor's tap would give them to a listener. Not tap
+	// itself: with context propagation on the class path, tap restores thread locals
+	// around every signal, which costs more than the whole recording.
 
 	@Override
-	public Object initializePublisherState(Publisher<? extends Void> source) {
-		return this;
+	public reactor.util.context.Context currentContext() {
+		return this.reactorContext;
 	}
 
 	@Override
-	public SignalListener<Void> createListener(Publisher<? extends Void> source,
-			reactor.util.context.ContextView listenerContext, Object publisherContext) {
-		if (!this.listening) {
-			this.listening = true;
-			return this;
+	public void onSubscribe(Subscription subscription) {
+		this.upstream = subscription;
+		this.actual.onSubscribe(this);
+	}
+
+	@Override
+	public void onNext(Void value) {
+		this.actual.onNext(value);
+	}
+
+	@Override
+	public void request(long n) {
+		Subscription upstream = this.upstream;
+		if (upstream != null) {
+			upstream.request(n);
 		}
-		// Subscribed again: as the adapter, a new observation of the same context.
-		ReactiveRequestObservation again = new ReactiveRequestObservation(this.recorder, this.context);
-		again.listening = true;
-		return again;
 	}
 
 	@Override
-	public void doFirst() {
-		this.recorder.start(this);
-	}
-
-	@Override
-	public reactor.util.context.Context addToContext(reactor.util.context.Context originalContext) {
-		return originalContext.put(ObservationThreadLocalAccessor.KEY, this);
-	}
-
-	@Override
-	public void doOnCancel() {
+	public void cancel() {
 		if (ENDED.compareAndSet(this, 0, 1)) {
 			this.context.setConnectionAborted(true);
 			this.recorder.stop(this);
 		}
-	}
-
-	@Override
-	public void doOnComplete() {
-		if (ENDED.compareAndSet(this, 0, 1)) {
-			takeHandledError();
-			end();
+		Subscription upstream = this.upstream;
+		if (upstream != null) {
+			upstream.cancel();
 		}
 	}
 
 	@Override
-	public void doOnError(Throwable error) {
+	public void onComplete() {
+		if (ENDED.compareAndSet(this, 0, 1)) {
+			takeHandledError();
+			end();
+		}
+		this.actual.onComplete();
+	}
+
+	@Override
+	public void onError(Throwable error) {
 		if (ENDED.compareAndSet(this, 0, 1)) {
 			ServerHttpResponse response = this.context.getResponse();
 			if (response == null || !response.isCommitted()) {
@@ -168,6 +175,7 @@ final class ReactiveRequestObservation extends DefaultSignalListener<Void>
 			}
 			end();
 		}
+		this.actual.onError(error);
 	}
 
 	private void takeHandledError() {

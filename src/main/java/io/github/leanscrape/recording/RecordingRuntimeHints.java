@@ -39,6 +39,9 @@ class RecordingRuntimeHints implements RuntimeHintsRegistrar {
 					(type) -> type.withConstructor(
 							List.of(TypeReference.of(ObservationRegistry.class), TypeReference.of(Observation.class)),
 							ExecutableMode.INVOKE));
+		hints.reflection()
+			.registerType(TypeReference.of(AutomaticContextPropagation.SUPPORT),
+					(type) -> type.withField(AutomaticContextPropagation.FIELD));
 	}
 
 }

@@ -129,7 +129,7 @@ final class ServerRequestRecordingWebHandler extends WebHandlerDecorator {
 		// Asked for at once, as the adapter asks.
 		Mono<Void> handled = getDelegate().handle(exchange);
 		this.directRequests.increment();
-		return handled.tap(new ReactiveRequestObservation(this, context));
+		return new RecordedRequestMono(handled, this, context);
 	}
 
 	ObservationRegistry observationRegistry() {

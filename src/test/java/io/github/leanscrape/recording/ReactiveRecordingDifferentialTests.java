@@ -180,6 +180,36 @@ class ReactiveRecordingDifferentialTests {
 		}
 	}
 
+	/**
+	 * The same requests with Reactor's context propagation as Spring Boot leaves it
+	 * (limited): no current observation in a plain controller, with or without the
+	 * starter, and the same responses and series.
+	 */
+	@Test
+	void withoutAutomaticPropagationARequestReachesWhatItReachesWithSpringBootsDefaults() throws Exception {
+		try (ConfigurableApplicationContext reference = ReactiveRecordingTestApplication
+			.start("leanscrape.recording.enabled=false", "test.frozen-clock=true");
+				ConfigurableApplicationContext leanscrape = ReactiveRecordingTestApplication
+					.start("test.frozen-clock=true")) {
+			int requests = 0;
+			for (String path : List.of("/current", "/nested", "/nested/reactive", "/keyvalues", "/teapot/keyvalues",
+					"/hello", "/items/7", "/handled", "/flux", "/boom", "/unavailable")) {
+				assertThat(exchange(leanscrape, path)).as(path).isEqualTo(exchange(reference, path));
+				requests++;
+			}
+			assertThat(exchange(leanscrape, "/current")).isEqualTo(exchange(reference, "/current"))
+				.isEqualTo("200 none");
+			requests++;
+			MixedTraffic.awaitCompletion(reference, requests);
+			MixedTraffic.awaitCompletion(leanscrape, requests);
+			assertThat(this.traffic.section(leanscrape, MixedTraffic.TEXT, true))
+				.isEqualTo(this.traffic.section(reference, MixedTraffic.TEXT, true));
+			// And the scrape that took the section.
+			assertThat(requests(leanscrape, "direct")).isEqualTo(requests + 1);
+			assertThat(requests(leanscrape, "observation")).isZero();
+		}
+	}
+
 	private static String exchange(ConfigurableApplicationContext context, String path) throws Exception {
 		URI uri = URI.create("http://127.0.0.1:" + RecordingTestApplication.port(context) + path);
 		HttpResponse<String> response = CLIENT.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(),

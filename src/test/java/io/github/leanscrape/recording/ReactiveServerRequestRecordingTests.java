@@ -3,6 +3,7 @@ package io.github.leanscrape.recording;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Hooks;
 import reactor.core.publisher.Mono;
 
 import org.springframework.http.server.reactive.HttpHandler;
@@ -49,6 +50,20 @@ class ReactiveServerRequestRecordingTests {
 		assertThat(((ServerRequestRecordingWebHandler) rewrapped.getDelegate()).isBypassingObservations()).isFalse();
 		assertThat(rewrapped.getObservationRegistry())
 			.isSameAs(((HttpWebHandlerAdapter) built).getObservationRegistry());
+	}
+
+	@Test
+	void readsWhetherReactorPropagatesItsContextToThreadLocals() {
+		assertThat(AutomaticContextPropagation.readable()).isTrue();
+		try {
+			Hooks.enableAutomaticContextPropagation();
+			assertThat(AutomaticContextPropagation.enabled()).isTrue();
+			Hooks.disableAutomaticContextPropagation();
+			assertThat(AutomaticContextPropagation.enabled()).isFalse();
+		}
+		finally {
+			Hooks.disableAutomaticContextPropagation();
+		}
 	}
 
 }
