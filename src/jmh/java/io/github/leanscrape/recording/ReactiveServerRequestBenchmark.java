@@ -2,11 +2,15 @@ package io.github.leanscrape.recording;
 
 import java.util.concurrent.TimeUnit;
 
+import brave.Tracing;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.observation.ObservationHandler.FirstMatchingCompositeObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.micrometer.tracing.brave.bridge.BraveTracer;
+import io.micrometer.tracing.handler.TracingAwareMeterObservationHandler;
+import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -17,6 +21,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import reactor.core.publisher.Mono;
 
@@ -28,6 +33,7 @@ import org.springframework.http.server.reactive.observation.ServerRequestObserva
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.http.server.reactive.MockServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.adapter.HttpWebHandlerAdapter;
 import org.springframework.web.server.WebHandler;
 import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
 
@@ -48,6 +54,11 @@ import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
  * <li>{@code leanscrape}: what the starter configures by default: the adapter made again
  * by {@link ReactiveServerRequestRecording}, recording without Micrometer's
  * observation.</li>
+ * <li>{@code traced}, {@code traced-default}, {@code traced-leanscrape}: the same with a
+ * Brave tracer, as in {@link ServerRequestFilterBenchmark}: the tracer's handlers alone,
+ * with Micrometer's default meter handler, and with the starter as it comes (which keeps
+ * the observation beside a tracer). Less {@code traced}: what the metrics side costs with
+ * a tracer.</li>
  * </ul>
  * The request and response are Spring's mocks, and the web handler only sets the path
  * pattern, a status and completes the response. Run with {@code -prof gc}:
@@ -65,12 +76,14 @@ public class ReactiveServerRequestBenchmark {
 
 	private static final String[] PATHS = { "/hello", "/items/7", "/items/7/parts/2", "/orders" };
 
-	@Param({ "none", "default", "handler", "observed", "leanscrape" })
+	@Param({ "none", "default", "handler", "observed", "leanscrape", "traced", "traced-default", "traced-leanscrape" })
 	public String recording;
 
 	private final MappingHandler mapping = new MappingHandler();
 
 	private HttpHandler httpHandler;
+
+	private @Nullable Tracing tracing;
 
 	private int next;
 
@@ -107,7 +120,44 @@ public class ReactiveServerRequestBenchmark {
 				this.httpHandler = new ReactiveServerRequestRecording(handler, meterRegistry, true, 2000)
 					.apply(build(builder, observationRegistry, caching));
 			}
+			case "traced" -> {
+				this.tracing = ServerRequestFilterBenchmark.tracing(observationRegistry);
+				this.httpHandler = build(builder, observationRegistry, convention);
+			}
+			case "traced-default" -> {
+				Tracing tracing = ServerRequestFilterBenchmark.tracing(observationRegistry);
+				this.tracing = tracing;
+				observationRegistry.observationConfig()
+					.observationHandler(
+							new FirstMatchingCompositeObservationHandler(new TracingAwareMeterObservationHandler<>(
+									defaultHandler, ServerRequestFilterBenchmark.tracer(tracing))));
+				this.httpHandler = build(builder, observationRegistry, convention);
+			}
+			case "traced-leanscrape" -> {
+				Tracing tracing = ServerRequestFilterBenchmark.tracing(observationRegistry);
+				this.tracing = tracing;
+				BraveTracer tracer = ServerRequestFilterBenchmark.tracer(tracing);
+				observationRegistry.observationConfig()
+					.observationHandler(new FirstMatchingCompositeObservationHandler(
+							new TracingAwareMeterObservationHandler<>(handler, tracer),
+							new TracingAwareMeterObservationHandler<>(defaultHandler, tracer)));
+				HttpHandler recorded = new ReactiveServerRequestRecording(handler, meterRegistry, true, 2000)
+					.apply(build(builder, observationRegistry, caching));
+				if (((ServerRequestRecordingWebHandler) ((HttpWebHandlerAdapter) recorded).getDelegate())
+					.isBypassingObservations()) {
+					throw new IllegalStateException("Recording directly beside a tracer");
+				}
+				this.httpHandler = recorded;
+			}
 			default -> throw new IllegalArgumentException(this.recording);
+		}
+	}
+
+	@TearDown
+	public void closeTracing() {
+		Tracing tracing = this.tracing;
+		if (tracing != null) {
+			tracing.close();
 		}
 	}
 

@@ -187,7 +187,7 @@ public class ServerRequestFilterBenchmark {
 	 * A Brave tracer's observation handlers, registered as Spring Boot registers them:
 	 * one first-matching group, before the meter handlers.
 	 */
-	private static Tracing tracing(ObservationRegistry observationRegistry) {
+	static Tracing tracing(ObservationRegistry observationRegistry) {
 		// Without a handler Brave logs every span: the finished spans go nowhere instead,
 		// as if sent by a reporter that costs nothing.
 		Tracing tracing = Tracing.newBuilder()
@@ -204,7 +204,7 @@ public class ServerRequestFilterBenchmark {
 		return tracing;
 	}
 
-	private static BraveTracer tracer(Tracing tracing) {
+	static BraveTracer tracer(Tracing tracing) {
 		return new BraveTracer(tracing.tracer(), new BraveCurrentTraceContext(tracing.currentTraceContext()),
 				new BraveBaggageManager());
 	}
