@@ -21,19 +21,22 @@ import java.util.regex.Pattern;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.server.observation.DefaultServerRequestObservationConvention;
 import org.springframework.http.server.observation.ServerRequestObservationConvention;
+import org.springframework.http.server.reactive.HttpHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.adapter.HttpWebHandlerAdapter;
 
 /**
  * End-to-end cost of recording {@code http.server.requests}: a trivial Spring MVC
- * endpoint on Tomcat under a closed-loop load, in five configurations, each in a server
- * JVM of its own:
+ * endpoint on Tomcat (or, with {@code -Dstack=webflux}, Spring WebFlux on Reactor Netty)
+ * under a closed-loop load, in five configurations, each in a server JVM of its own:
  * <ul>
  * <li>{@code default}: Spring Boot's default meter observation handler
  * ({@code leanscrape.recording.enabled=false});</li>
@@ -82,8 +85,8 @@ public final class RecordingLoad {
 	}
 
 	public static void main(String[] args) throws Exception {
-		if (args.length == 2 && args[0].equals("server")) {
-			serve(args[1]);
+		if (args.length == 3 && args[0].equals("server")) {
+			serve(args[1], args[2]);
 			return;
 		}
 		int launches = Integer.getInteger("launches", 2);
@@ -93,6 +96,8 @@ public final class RecordingLoad {
 		int connections = Integer.getInteger("connections", 8);
 		String heap = System.getProperty("heap", "512m");
 		boolean wrk = "wrk".equals(System.getProperty("client", "java"));
+		String stack = System.getProperty("stack", "webmvc");
+		System.out.println("stack: " + stack);
 		Totals all = new Totals();
 		for (int launch = 1; launch <= launches; launch++) {
 			Totals totals = new Totals();
@@ -100,7 +105,7 @@ public final class RecordingLoad {
 			int[] ports = new int[MODES.length];
 			try {
 				for (int mode = 0; mode < MODES.length; mode++) {
-					servers[mode] = start(MODES[mode], heap);
+					servers[mode] = start(MODES[mode], stack, heap);
 					ports[mode] = awaitPort(servers[mode]);
 				}
 				for (int mode = 0; mode < MODES.length; mode++) {
@@ -132,10 +137,10 @@ public final class RecordingLoad {
 		}
 	}
 
-	private static Process start(String mode, String heap) throws IOException {
+	private static Process start(String mode, String stack, String heap) throws IOException {
 		Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
 		return new ProcessBuilder(java.toString(), "-Xms" + heap, "-Xmx" + heap, "-cp",
-				System.getProperty("java.class.path"), RecordingLoad.class.getName(), "server", mode)
+				System.getProperty("java.class.path"), RecordingLoad.class.getName(), "server", mode, stack)
 			.redirectError(ProcessBuilder.Redirect.INHERIT)
 			.start();
 	}
@@ -260,10 +265,12 @@ public final class RecordingLoad {
 		}
 	}
 
-	private static void serve(String mode) {
+	private static void serve(String mode, String stack) {
+		boolean webflux = stack.equals("webflux");
 		List<String> properties = new ArrayList<>(
-				List.of("spring.main.web-application-type=servlet", "server.port=0", "spring.main.banner-mode=off",
-						"logging.level.root=warn", "management.metrics.use-global-registry=false",
+				List.of("spring.main.web-application-type=" + (webflux ? "reactive" : "servlet"), "server.port=0",
+						"spring.main.banner-mode=off", "logging.level.root=warn",
+						"management.metrics.use-global-registry=false",
 						// Keep connections open: Tomcat closes one after 100 requests by
 						// default.
 						"server.tomcat.max-keep-alive-requests=-1"));
@@ -290,11 +297,12 @@ public final class RecordingLoad {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(LoadApplication.class)
 			.properties(properties.toArray(String[]::new))
 			.run();
-		if (mode.equals("direct") && !recordsDirectly(context)) {
+		if (mode.equals("direct") && !(webflux ? recordsReactiveDirectly(context) : recordsDirectly(context))) {
 			throw new IllegalStateException("The direct mode does not record directly");
 		}
-		boolean cachingConvention = context.getBeanProvider(CachingServerRequestObservationConvention.class)
-			.getIfAvailable() != null;
+		Class<?> caching = webflux ? CachingReactiveServerRequestObservationConvention.class
+				: CachingServerRequestObservationConvention.class;
+		boolean cachingConvention = context.getBeanProvider(caching).getIfAvailable() != null;
 		if (cachingConvention != (mode.equals("leanscrape") || mode.equals("direct"))) {
 			throw new IllegalStateException(
 					"The starter's convention is " + (cachingConvention ? "" : "not ") + "used in mode " + mode);
@@ -312,6 +320,12 @@ public final class RecordingLoad {
 		return false;
 	}
 
+	private static boolean recordsReactiveDirectly(ConfigurableApplicationContext context) {
+		return context.getBean(HttpHandler.class) instanceof HttpWebHandlerAdapter adapter
+				&& adapter.getDelegate() instanceof ServerRequestRecordingWebHandler recording
+				&& recording.isBypassingObservations();
+	}
+
 	/**
 	 * The server: one trivial endpoint, and one that tells the bytes allocated so far by
 	 * all live threads.
@@ -324,7 +338,10 @@ public final class RecordingLoad {
 			"org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration",
 			"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration",
 			"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration" })
+			"org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration",
+			"org.springframework.boot.security.autoconfigure.ReactiveUserDetailsServiceAutoConfiguration",
+			"org.springframework.boot.security.autoconfigure.actuate.web.reactive.ReactiveManagementWebSecurityAutoConfiguration",
+			"org.springframework.boot.security.autoconfigure.web.reactive.ReactiveWebSecurityAutoConfiguration" })
 	@RestController
 	static class LoadApplication {
 
@@ -333,8 +350,20 @@ public final class RecordingLoad {
 		 */
 		@Bean
 		@ConditionalOnBooleanProperty("load.spring-convention")
+		@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 		ServerRequestObservationConvention springConvention() {
 			return new DefaultServerRequestObservationConvention();
+		}
+
+		/**
+		 * Spring's reactive convention as the application's own, for the {@code handler}
+		 * mode on Spring WebFlux.
+		 */
+		@Bean
+		@ConditionalOnBooleanProperty("load.spring-convention")
+		@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+		org.springframework.http.server.reactive.observation.ServerRequestObservationConvention springReactiveConvention() {
+			return new org.springframework.http.server.reactive.observation.DefaultServerRequestObservationConvention();
 		}
 
 		@GetMapping("/hello")
