@@ -19,9 +19,10 @@ import org.springframework.web.util.DisconnectedClientHelper;
 
 /**
  * The observation of a Spring WebFlux request that
- * {@link ServerRequestRecordingWebHandler} records without Micrometer's, and the listener
- * of the request's signals that records it: what {@link RequestObservation} is to a
- * Spring MVC request.
+ * {@link ServerRequestRecordingWebHandler} records without Micrometer's, and the
+ * subscriber, between the request's handling and Spring's adapter, that sees the
+ * request's signals and records it ({@link RecordedRequestMono}): what
+ * {@link RequestObservation} is to a Spring MVC request.
  * <p>
  * As the observation of Spring's HTTP handler adapter, it is in the Reactor context of
  * everything the request runs (under {@link ObservationThreadLocalAccessor#KEY}), so that

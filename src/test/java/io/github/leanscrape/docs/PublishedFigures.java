@@ -140,6 +140,7 @@ public final class PublishedFigures {
 				Files.readString(this.root.resolve("docs/jmh/compression-100k-sizes.txt"))));
 		blocks.put("scrape-metrics", scrapeMetrics(jmh("recording.json")));
 		blocks.put("recording", recording(jmh("recording.json"), recordingLoad()));
+		blocks.put("recording-webflux", reactiveRecording(jmh("recording-webflux.json")));
 		blocks.put("memory", memory(load("bounded-memory.txt"), load("retained-memory.txt")));
 		blocks.put("tail-latency", tailLatency("tail-latency.tsv"));
 		blocks.put("tail-latency-10k", tailLatency("tail-latency-10k.tsv"));
@@ -471,13 +472,22 @@ public final class PublishedFigures {
 			md.append(String.format(Locale.ROOT, "| time, %s | %.0f ns | %.0f ns | %s |\n", what, defaultTime,
 					leanscrapeTime, percent(leanscrapeTime / defaultTime)));
 		}
-		md.append("\n| per request (`ServerRequestFilterBenchmark`) | ns, median (forks) | bytes | net ns | net bytes")
+		md.append('\n').append(requests(jmh, "ServerRequestFilterBenchmark", "none (the chain alone)"));
+		return md.append('\n').append(raw(jmh)).append("\n\n").append(load.table()).toString();
+	}
+
+	/**
+	 * The tables of one request recorded, without and with a tracer.
+	 */
+	private static String requests(JmhResults jmh, String benchmark, String none) {
+		StringBuilder md = new StringBuilder();
+		md.append("| per request (`" + benchmark + "`) | ns, median (forks) | bytes | net ns | net bytes")
 			.append(" | net bytes / Spring's default |\n|---|---:|---:|---:|---:|---:|\n");
 		JmhResults.Forks chain = jmh.find("request", Map.of("recording", "none"));
 		double defaultNetBytes = jmh.find("request", Map.of("recording", "default")).medianBytes()
 				- chain.medianBytes();
 		Map<String, String> labels = new LinkedHashMap<>();
-		labels.put("none", "none (the chain alone)");
+		labels.put("none", none);
 		labels.put("default", "default: Spring's convention, Micrometer's handler");
 		labels.put("handler", "handler: Spring's convention, the starter's handler");
 		labels.put("observed", "observed: the starter's convention and handler (as with a tracer)");
@@ -496,7 +506,7 @@ public final class PublishedFigures {
 					bytes(forks.medianBytes()), forks.medianTime() - chain.medianTime(), bytes(netBytes),
 					percent(netBytes / defaultNetBytes)));
 		}
-		md.append("\n| with a Brave tracer (`ServerRequestFilterBenchmark`) | ns, median (forks) | bytes")
+		md.append("\n| with a Brave tracer (`" + benchmark + "`) | ns, median (forks) | bytes")
 			.append(" | metrics side: ns | metrics side: bytes | metrics side / Spring's default |\n")
 			.append("|---|---:|---:|---:|---:|---:|\n");
 		JmhResults.Forks traced = jmh.find("request", Map.of("recording", "traced"));
@@ -522,7 +532,11 @@ public final class PublishedFigures {
 					label.getValue(), times, bytes(forks.medianBytes()), metricsTime, bytes(metricsBytes),
 					percent(metricsTime / defaultMetricsTime), percent(metricsBytes / defaultMetricsBytes)));
 		}
-		return md.append('\n').append(raw(jmh)).append("\n\n").append(load.table()).toString();
+		return md.toString();
+	}
+
+	private static String reactiveRecording(JmhResults jmh) throws IOException {
+		return requests(jmh, "ReactiveServerRequestBenchmark", "none (the adapter alone)") + '\n' + raw(jmh) + '\n';
 	}
 
 	private static String memory(String bounded, String retained) {
