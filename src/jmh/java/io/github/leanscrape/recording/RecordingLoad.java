@@ -279,6 +279,9 @@ public final class RecordingLoad {
 			case "handler" -> {
 				properties.add("leanscrape.recording.enabled=true");
 				properties.add("load.spring-convention=true");
+				// Through Micrometer's observation: with Spring's own convention, Spring
+				// WebFlux would otherwise record directly.
+				properties.add("leanscrape.recording.direct-server-requests=false");
 			}
 			case "leanscrape" -> {
 				properties.add("leanscrape.recording.enabled=true");
@@ -297,8 +300,9 @@ public final class RecordingLoad {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(LoadApplication.class)
 			.properties(properties.toArray(String[]::new))
 			.run();
-		if (mode.equals("direct") && !(webflux ? recordsReactiveDirectly(context) : recordsDirectly(context))) {
-			throw new IllegalStateException("The direct mode does not record directly");
+		boolean direct = webflux ? recordsReactiveDirectly(context) : recordsDirectly(context);
+		if (direct != mode.equals("direct")) {
+			throw new IllegalStateException("Mode " + mode + (direct ? " records" : " does not record") + " directly");
 		}
 		Class<?> caching = webflux ? CachingReactiveServerRequestObservationConvention.class
 				: CachingServerRequestObservationConvention.class;

@@ -41,7 +41,13 @@ final class AutomaticContextPropagation {
 			MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(type, MethodHandles.lookup());
 			return lookup.findStaticVarHandle(type, FIELD, boolean.class);
 		}
-		catch (ReflectiveOperationException | RuntimeException | LinkageError ex) {
+		catch (Throwable ex) {
+			// Anything but the machine failing (a native image's unsupported feature,
+			// say)
+			// leaves the switch unread.
+			if (ex instanceof VirtualMachineError error) {
+				throw error;
+			}
 			return null;
 		}
 	}

@@ -11,7 +11,9 @@ import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccess
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
+import reactor.core.Exceptions;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Operators;
 
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.handler.ExceptionHandlingWebHandler;
@@ -120,8 +122,18 @@ final class ReactiveRequestObservation implements Observation, CoreSubscriber<Vo
 
 	@Override
 	public void onSubscribe(Subscription subscription) {
-		this.upstream = subscription;
-		this.actual.onSubscribe(this);
+		if (Operators.validate(this.upstream, subscription)) {
+			this.upstream = subscription;
+			this.actual.onSubscribe(this);
+		}
+	}
+
+	/**
+	 * Whether the request's handling has given this subscriber its subscription.
+	 * @return {@code true} once subscribed
+	 */
+	boolean subscribed() {
+		return this.upstream != null;
 	}
 
 	@Override
@@ -137,29 +149,61 @@ final class ReactiveRequestObservation implements Observation, CoreSubscriber<Vo
 		}
 	}
 
+	// A failure to record (a meter filter or a convention given during the request that
+	// throws) is dropped, as Reactor drops errors it cannot deliver: the signal still
+	// goes
+	// on, so that the response is completed and the handling cancelled as without it.
+
 	@Override
 	public void cancel() {
-		if (ENDED.compareAndSet(this, 0, 1)) {
-			this.context.setConnectionAborted(true);
-			this.recorder.stop(this);
+		try {
+			if (ENDED.compareAndSet(this, 0, 1)) {
+				this.context.setConnectionAborted(true);
+				this.recorder.stop(this);
+			}
 		}
-		Subscription upstream = this.upstream;
-		if (upstream != null) {
-			upstream.cancel();
+		catch (Throwable ex) {
+			dropped(ex);
+		}
+		finally {
+			Subscription upstream = this.upstream;
+			if (upstream != null) {
+				upstream.cancel();
+			}
 		}
 	}
 
 	@Override
 	public void onComplete() {
-		if (ENDED.compareAndSet(this, 0, 1)) {
-			takeHandledError();
-			end();
+		try {
+			if (ENDED.compareAndSet(this, 0, 1)) {
+				takeHandledError();
+				end();
+			}
+		}
+		catch (Throwable ex) {
+			dropped(ex);
 		}
 		this.actual.onComplete();
 	}
 
 	@Override
 	public void onError(Throwable error) {
+		try {
+			recordError(error);
+		}
+		catch (Throwable ex) {
+			dropped(ex);
+		}
+		this.actual.onError(error);
+	}
+
+	private void dropped(Throwable ex) {
+		Exceptions.throwIfFatal(ex);
+		Operators.onErrorDropped(ex, this.reactorContext);
+	}
+
+	private void recordError(Throwable error) {
 		if (ENDED.compareAndSet(this, 0, 1)) {
 			ServerHttpResponse response = this.context.getResponse();
 			if (response == null || !response.isCommitted()) {
@@ -176,7 +220,6 @@ final class ReactiveRequestObservation implements Observation, CoreSubscriber<Vo
 			}
 			end();
 		}
-		this.actual.onError(error);
 	}
 
 	private void takeHandledError() {

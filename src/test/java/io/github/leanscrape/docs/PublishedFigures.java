@@ -140,7 +140,8 @@ public final class PublishedFigures {
 				Files.readString(this.root.resolve("docs/jmh/compression-100k-sizes.txt"))));
 		blocks.put("scrape-metrics", scrapeMetrics(jmh("recording.json")));
 		blocks.put("recording", recording(jmh("recording.json"), recordingLoad()));
-		blocks.put("recording-webflux", reactiveRecording(jmh("recording-webflux.json")));
+		blocks.put("recording-webflux", reactiveRecording(jmh("recording-webflux.json"), RecordingLoadRuns
+			.read(List.of(this.root.resolve("docs/load/recording-load-webflux-wrk-6-launches.txt")))));
 		blocks.put("memory", memory(load("bounded-memory.txt"), load("retained-memory.txt")));
 		blocks.put("tail-latency", tailLatency("tail-latency.tsv"));
 		blocks.put("tail-latency-10k", tailLatency("tail-latency-10k.tsv"));
@@ -535,8 +536,9 @@ public final class PublishedFigures {
 		return md.toString();
 	}
 
-	private static String reactiveRecording(JmhResults jmh) throws IOException {
-		return requests(jmh, "ReactiveServerRequestBenchmark", "none (the adapter alone)") + '\n' + raw(jmh) + '\n';
+	private static String reactiveRecording(JmhResults jmh, RecordingLoadRuns load) throws IOException {
+		return requests(jmh, "ReactiveServerRequestBenchmark", "none (the adapter alone)") + '\n' + raw(jmh) + "\n\n"
+				+ load.table();
 	}
 
 	private static String memory(String bounded, String retained) {

@@ -183,7 +183,8 @@ class ReactiveRecordingDifferentialTests {
 	/**
 	 * The same requests with Reactor's context propagation as Spring Boot leaves it
 	 * (limited): no current observation in a plain controller, with or without the
-	 * starter, and the same responses and series.
+	 * starter, and the same responses and series, a body broken once committed and a
+	 * client gone before the response included.
 	 */
 	@Test
 	void withoutAutomaticPropagationARequestReachesWhatItReachesWithSpringBootsDefaults() throws Exception {
@@ -193,13 +194,18 @@ class ReactiveRecordingDifferentialTests {
 					.start("test.frozen-clock=true")) {
 			int requests = 0;
 			for (String path : List.of("/current", "/nested", "/nested/reactive", "/keyvalues", "/teapot/keyvalues",
-					"/hello", "/items/7", "/handled", "/flux", "/boom", "/unavailable")) {
+					"/hello", "/items/7", "/teapot", "/handled", "/flux", "/boom", "/unavailable", "/missing")) {
 				assertThat(exchange(leanscrape, path)).as(path).isEqualTo(exchange(reference, path));
 				requests++;
 			}
 			assertThat(exchange(leanscrape, "/current")).isEqualTo(exchange(reference, "/current"))
 				.isEqualTo("200 none");
 			requests++;
+			for (ConfigurableApplicationContext context : List.of(reference, leanscrape)) {
+				brokenStream(context);
+				goneBeforeTheResponse(context);
+			}
+			requests += 2;
 			MixedTraffic.awaitCompletion(reference, requests);
 			MixedTraffic.awaitCompletion(leanscrape, requests);
 			assertThat(this.traffic.section(leanscrape, MixedTraffic.TEXT, true))
