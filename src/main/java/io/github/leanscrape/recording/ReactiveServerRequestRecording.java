@@ -6,7 +6,6 @@ import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
-import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
@@ -47,7 +46,7 @@ public final class ReactiveServerRequestRecording implements Function<HttpHandle
 	 * ({@code path} = {@code direct} or {@code observation}); the same meter as Spring
 	 * MVC's.
 	 */
-	public static final String REQUESTS_METER = "leanscrape.recording.requests";
+	public static final String REQUESTS_METER = ServerRequestMetricsFilter.REQUESTS_METER;
 
 	/**
 	 * The instance fields of Spring Framework 7.0's adapter: all are set through public
@@ -87,16 +86,8 @@ public final class ReactiveServerRequestRecording implements Function<HttpHandle
 		this.meterRegistry = meterRegistry;
 		this.longTaskTimers = longTaskTimers;
 		this.maxCachedMeters = maxCachedMeters;
-		requestsCounter(meterRegistry, "direct", this.directRequests);
-		requestsCounter(meterRegistry, "observation", this.observedRequests);
-	}
-
-	private static void requestsCounter(MeterRegistry meterRegistry, String path, LongAdder requests) {
-		FunctionCounter.builder(REQUESTS_METER, requests, LongAdder::sum)
-			.description("Requests recorded in http.server.requests, by the path they took: direct (without "
-					+ "Micrometer's observation) or observation")
-			.tag("path", path)
-			.register(meterRegistry);
+		ServerRequestMetricsFilter.requestsCounter(meterRegistry, "direct", this.directRequests);
+		ServerRequestMetricsFilter.requestsCounter(meterRegistry, "observation", this.observedRequests);
 	}
 
 	/**

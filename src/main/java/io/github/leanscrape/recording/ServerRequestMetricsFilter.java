@@ -136,7 +136,13 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 		requestsCounter(meterRegistry, "observation", this.observedRequests);
 	}
 
-	private static void requestsCounter(MeterRegistry meterRegistry, String path, LongAdder requests) {
+	/**
+	 * Register the count of requests that took one path, for either stack.
+	 * @param meterRegistry the registry
+	 * @param path {@code direct} or {@code observation}
+	 * @param requests the count
+	 */
+	static void requestsCounter(MeterRegistry meterRegistry, String path, LongAdder requests) {
 		FunctionCounter.builder(REQUESTS_METER, requests, LongAdder::sum)
 			.description("Requests recorded in http.server.requests, by the path they took: direct (without "
 					+ "Micrometer's observation) or observation")
