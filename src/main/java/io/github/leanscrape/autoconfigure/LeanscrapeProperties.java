@@ -217,12 +217,13 @@ public class LeanscrapeProperties {
 
 		/**
 		 * Most memory that scrape bodies may hold at once, as a multiple of the largest
-		 * recent body. A rendering starts only when the bodies still being sent or cached
-		 * and the renderings under way, with what it expects to need (its compressed copy
-		 * included), stay within it; otherwise the cached bodies are dropped and it waits
-		 * for the others to be released, and its scrapes are answered 503 when their
-		 * timeout passes first. A rendering always starts when no body is held. Zero
-		 * turns the limit off.
+		 * recent body. A rendering starts only when the bodies still being sent, cached
+		 * or kept to reuse their segments and the renderings under way, with what it
+		 * expects to need (its compressed copy included), stay within it; otherwise the
+		 * bodies kept for other kinds are dropped, then the cached ones and its own
+		 * kind's, and it waits for the others to be released, and its scrapes are
+		 * answered 503 when their timeout passes first. A rendering always starts when no
+		 * body is held. Zero turns the limit off.
 		 */
 		private double maxHeldBodies = 2.5;
 
@@ -273,6 +274,9 @@ public class LeanscrapeProperties {
 		 * its compressed form, so that a segment of the next body whose bytes did not
 		 * change is sent compressed as it was rather than compressed again, and a block
 		 * of series whose values did not change is copied rather than formatted again.
+		 * What is kept counts within buffer.max-held-bodies: at its default, one kind
+		 * scraped in one coding keeps its last body; two kinds or codings scraped in turn
+		 * need 3.5.
 		 */
 		private boolean reuseSegments = true;
 

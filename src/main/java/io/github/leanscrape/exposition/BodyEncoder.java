@@ -35,6 +35,14 @@ public interface BodyEncoder {
 	}
 
 	/**
+	 * Give back what the encoder keeps for every kind of body but one, whose next body a
+	 * rendering about to start may reuse from its last.
+	 * @param kind the kind whose last body stays kept, uncompressed
+	 */
+	default void forgetSegmentsExcept(BodyKind kind) {
+	}
+
+	/**
 	 * Return how many segments this encoder compressed.
 	 * @return the segments compressed
 	 */

@@ -252,6 +252,24 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 	}
 
 	@Override
+	public final void forgetSegmentsExcept(BodyKind kind) {
+		List<KeptSegments> forgotten = new ArrayList<>();
+		synchronized (this) {
+			Iterator<KeptSegments> kept = this.kept.values().iterator();
+			while (kept.hasNext()) {
+				KeptSegments segments = kept.next();
+				if (!segments.kind().equals(kind)) {
+					forgotten.add(segments);
+					kept.remove();
+				}
+			}
+		}
+		for (KeptSegments kept : forgotten) {
+			kept.release();
+		}
+	}
+
+	@Override
 	public final void keptBodies(Consumer<PooledBody> action) {
 		List<PooledBody> bodies = new ArrayList<>();
 		synchronized (this) {

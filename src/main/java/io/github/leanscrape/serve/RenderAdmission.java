@@ -3,7 +3,7 @@ package io.github.leanscrape.serve;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
+import java.util.function.Consumer;
 
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
@@ -14,10 +14,11 @@ import io.github.leanscrape.exposition.SizeHints;
  * Decides when a rendering may start: at most a fixed number run at once, and the memory
  * that bodies hold at once stays within a multiple of the largest recent body. A
  * rendering starts only when the bodies still held (being sent, or cached) and the
- * renderings under way, with what it expects to need, stay within that; otherwise the
- * cache drops its bodies (a cached body is worth keeping only while it costs no scrape
- * its answer) and the rendering waits for bodies being sent, and is rejected when its
- * deadline passes first.
+ * renderings under way and the bodies kept to reuse their unchanged segments, with what
+ * it expects to need, stay within that. Otherwise the bodies kept for other kinds are
+ * dropped first; then the cache's and its own kind's (a body kept or cached is worth
+ * keeping only while it costs no scrape its answer), and the rendering waits for bodies
+ * being sent, and is rejected when its deadline passes first.
  *
  * @author leanscrape
  */
@@ -43,7 +44,7 @@ final class RenderAdmission {
 
 	private final BodyCache cache;
 
-	private final LongSupplier keptChunks;
+	private final Consumer<BodyKind> forgetKeptExcept;
 
 	private final Runnable forgetKept;
 
@@ -56,12 +57,13 @@ final class RenderAdmission {
 	 * @param maxHeldBodies the most memory that bodies may hold at once, in multiples of
 	 * the largest recent body, or zero (or less) for no limit
 	 * @param cache the cache, whose bodies are dropped rather than make a rendering wait
-	 * @param keptChunks how many chunks the encoders keep between bodies
-	 * @param forgetKept drops what the encoders keep between bodies, also rather than
+	 * @param forgetKeptExcept drops what the encoders keep between bodies for every kind
+	 * but one, rather than make a rendering of that kind wait
+	 * @param forgetKept drops all that the encoders keep between bodies, also rather than
 	 * make a rendering wait
 	 */
 	RenderAdmission(ChunkPool pool, SizeHints sizeHints, Set<ContentCoding> codings, int maxConcurrentRenders,
-			double maxHeldBodies, BodyCache cache, LongSupplier keptChunks, Runnable forgetKept) {
+			double maxHeldBodies, BodyCache cache, Consumer<BodyKind> forgetKeptExcept, Runnable forgetKept) {
 		if (maxConcurrentRenders < 1) {
 			throw new IllegalArgumentException("maxConcurrentRenders must be at least 1");
 		}
@@ -72,7 +74,7 @@ final class RenderAdmission {
 		this.permits = new Semaphore(maxConcurrentRenders);
 		this.maxHeldBodies = maxHeldBodies;
 		this.cache = cache;
-		this.keptChunks = keptChunks;
+		this.forgetKeptExcept = forgetKeptExcept;
 		this.forgetKept = forgetKept;
 	}
 
@@ -144,21 +146,28 @@ final class RenderAdmission {
 		long wanted = chunks(this.sizeHints.expectedSizeOrLargest(kind), chunkSize);
 		long encoded = 0;
 		for (ContentCoding coding : this.codings) {
-			// Scrapers usually ask for one coding; the largest is reserved. A coding not
-			// seen yet for this kind is expected as large as the body itself.
+			// Scrapers usually ask for one coding; the largest seen for this kind is
+			// reserved. A coding not seen for it is not: its first compressed copy, a
+			// small share of the body, is made unchecked like any copy made after the
+			// rendering, within the margin between the limit and three bodies.
 			BodyKind encodedKind = kind.encoded(coding);
-			long expected = this.sizeHints.isKnown(encodedKind) ? this.sizeHints.expectedSize(encodedKind)
-					: this.sizeHints.expectedSizeOrLargest(kind);
-			encoded = Math.max(encoded, chunks(expected, chunkSize));
+			if (this.sizeHints.isKnown(encodedKind)) {
+				encoded = Math.max(encoded, chunks(this.sizeHints.expectedSize(encodedKind), chunkSize));
+			}
 		}
 		wanted += encoded;
 		long limit = (long) (this.maxHeldBodies * chunks(largest, chunkSize));
 		this.cache.evictExpired();
 		try {
-			// What the encoders keep (the last body of each kind and its compressed form)
-			// comes on top of the bodies in flight, at most one of each kind: it is
-			// dropped when a rendering cannot start otherwise.
-			if (this.pool.reserve(wanted, limit + this.keptChunks.getAsLong(), System.nanoTime())) {
+			// The bodies kept to reuse what did not change are leased chunks like any
+			// other and count within the limit: a scrape storm must not find them on
+			// top of the bodies it holds.
+			if (this.pool.reserve(wanted, limit, System.nanoTime())) {
+				return wanted;
+			}
+			// Those of other kinds go first: this rendering cannot reuse them.
+			this.forgetKeptExcept.accept(kind);
+			if (this.pool.reserve(wanted, limit, System.nanoTime())) {
 				return wanted;
 			}
 			while (true) {
@@ -168,7 +177,7 @@ final class RenderAdmission {
 				this.forgetKept.run();
 				long now = System.nanoTime();
 				long until = (deadlineNanos - now > RECHECK_NANOS) ? now + RECHECK_NANOS : deadlineNanos;
-				if (this.pool.reserve(wanted, limit + this.keptChunks.getAsLong(), until)) {
+				if (this.pool.reserve(wanted, limit, until)) {
 					return wanted;
 				}
 				if (System.nanoTime() - deadlineNanos >= 0) {

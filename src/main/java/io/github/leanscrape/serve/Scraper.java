@@ -75,7 +75,7 @@ public final class Scraper {
 		this.codings = Collections.unmodifiableSet(codings);
 		this.cache = new BodyCache(cacheTimeToLive);
 		this.admission = new RenderAdmission(pool, sizeHints, this.codings, maxConcurrentRenders, maxHeldBodies,
-				this.cache, this::keptChunks, this::forgetKeptSegments);
+				this.cache, this::forgetKeptSegmentsExcept, this::forgetKeptSegments);
 	}
 
 	/**
@@ -203,6 +203,18 @@ public final class Scraper {
 		for (BodyEncoder encoder : this.encoders) {
 			if (encoder != null) {
 				encoder.forgetSegments();
+			}
+		}
+	}
+
+	/**
+	 * Drop what the encoders keep for every kind of body but one.
+	 * @param kind the kind whose last body stays kept
+	 */
+	private void forgetKeptSegmentsExcept(BodyKind kind) {
+		for (BodyEncoder encoder : this.encoders) {
+			if (encoder != null) {
+				encoder.forgetSegmentsExcept(kind);
 			}
 		}
 	}

@@ -71,6 +71,10 @@ class BoundedMemoryTests {
 
 	private static final String SCRAPES = "leanscrape_scrapes";
 
+	private static final String LEASED = "leanscrape_buffer_leased_bytes";
+
+	private static final String KEPT = "leanscrape_compression_kept_bytes";
+
 	@ParameterizedTest
 	@EnumSource
 	void scrapeStormIsAnsweredWithinThreeBodiesOfBufferMemory(Threads threads) throws Exception {
@@ -118,6 +122,8 @@ class BoundedMemoryTests {
 					(stormEnded - startedUp) / 1e9);
 			raw.printf("  body %.0f bytes (largest received %d), buffer peak %.0f bytes = %.2f bodies%n", body,
 					largestReceived, peak, peak / body);
+			raw.printf("  after the storm: leased %.0f bytes, kept for reuse %.0f bytes%n", figures.get(LEASED),
+					figures.get(KEPT));
 			figures.forEach((name, value) -> {
 				if (name.startsWith(SCRAPES)) {
 					raw.printf("  %s %.0f%n", name, value);
@@ -215,7 +221,7 @@ class BoundedMemoryTests {
 	 * Read the figures from a scrape filtered to the starter's memory meters.
 	 */
 	private static Map<String, Double> selfMetrics(HttpClient client, DemoProcess demo) throws Exception {
-		String names = String.join(",", PEAK, BODY_MAX, SCRAPES);
+		String names = String.join(",", PEAK, BODY_MAX, SCRAPES, LEASED, KEPT);
 		HttpRequest request = HttpRequest.newBuilder(demo.uri(PATH + "?includedNames=" + names))
 			.timeout(CLIENT_TIMEOUT)
 			.header("Accept", "text/plain;version=0.0.4")
@@ -228,7 +234,8 @@ class BoundedMemoryTests {
 				figures.put(line.substring(0, line.lastIndexOf(' ')),
 						Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)));
 			}
-			if (line.startsWith(PEAK + " ") || line.startsWith(BODY_MAX + " ")) {
+			if (line.startsWith(PEAK + " ") || line.startsWith(BODY_MAX + " ") || line.startsWith(LEASED + " ")
+					|| line.startsWith(KEPT + " ")) {
 				String[] parts = line.split(" ");
 				figures.put(parts[0], Double.parseDouble(parts[1]));
 			}

@@ -9,9 +9,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.github.leanscrape.exposition.ChunkPool;
+import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.ExpositionRenderer;
+import io.github.leanscrape.exposition.GzipEncoder;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.SizeHints;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
@@ -105,6 +108,29 @@ class ScraperMemoryLimitTests {
 	}
 
 	@Test
+	void bodiesKeptForReuseCountWithinTheLimitAndThoseOfOtherKindsGoFirst() throws Exception {
+		Scraper scraper = new Scraper(FOUR_CHUNKS, this.pool, new SizeHints(this.pool, 0),
+				List.of(new GzipEncoder(this.pool, 1)), 2, Duration.ZERO, 2.5);
+		PooledBody text = scrapeCompressed(scraper, null);
+		PooledBody other = scrapeCompressed(scraper, Set.of("other"));
+		// Each kind's last body (four chunks) is kept with its compressed form (one):
+		// ten chunks, as many as the limit.
+		assertThat(scraper.keptChunks()).isEqualTo(10);
+		assertThat(this.pool.leasedChunks()).isEqualTo(10);
+		// A rendering of the text kind expects four chunks and one compressed: the body
+		// kept for the other kind is dropped, the one this rendering may reuse stays.
+		PooledBody next = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
+		assertThat(other.isReleased()).isTrue();
+		assertThat(text.isReleased()).isFalse();
+		scraper.encode(next, ContentCoding.GZIP).release();
+		next.release();
+		assertThat(this.pool.peakLeasedChunks()).isLessThanOrEqualTo(10);
+		assertThat(text.isReleased()).isTrue();
+		scraper.forgetKeptSegments();
+		assertThat(this.pool.leasedChunks()).isZero();
+	}
+
+	@Test
 	void noLimitWhenTurnedOff() throws Exception {
 		Scraper scraper = scraper(0);
 		PooledBody first = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
@@ -117,6 +143,19 @@ class ScraperMemoryLimitTests {
 	}
 
 	private final ChunkPool pool = new ChunkPool(CHUNK, 0);
+
+	/**
+	 * Scrape the text format with a name filter and compress it with gzip, as a scraper
+	 * asking for gzip would, and let both go.
+	 * @return the body, released but kept by the encoder
+	 */
+	private static PooledBody scrapeCompressed(Scraper scraper, @Nullable Set<String> includedNames)
+			throws ScrapeRejectedException {
+		PooledBody body = scraper.scrape(TEXT, includedNames, deadline(Duration.ofSeconds(10))).body();
+		scraper.encode(body, ContentCoding.GZIP).release();
+		body.release();
+		return body;
+	}
 
 	private Scraper scraper(double maxHeldBodies) {
 		return scraper(maxHeldBodies, Duration.ZERO);
