@@ -37,7 +37,8 @@ public interface BodyEncoder {
 	/**
 	 * Give back what the encoder keeps for every kind of body but one, whose next body a
 	 * rendering about to start may reuse from its last.
-	 * @param kind the kind whose last body stays kept, uncompressed
+	 * @param kind the kind (uncompressed) whose last body and its compressed form stay
+	 * kept
 	 */
 	default void forgetSegmentsExcept(BodyKind kind) {
 	}

@@ -156,7 +156,12 @@ final class RenderAdmission {
 			}
 		}
 		wanted += encoded;
-		long limit = (long) (this.maxHeldBodies * chunks(largest, chunkSize));
+		// Never less than what the rendering expects, twice from two bodies up: the last
+		// body of its kind, kept to reuse its segments, and the rendering fit together.
+		// Only small bodies need it, a few chunks each, where rounding to whole chunks
+		// would leave no room.
+		long limit = Math.max((long) (this.maxHeldBodies * chunks(largest, chunkSize)),
+				(long) Math.ceil(Math.min(this.maxHeldBodies, 2) * wanted));
 		this.cache.evictExpired();
 		try {
 			// The bodies kept to reuse what did not change are leased chunks like any

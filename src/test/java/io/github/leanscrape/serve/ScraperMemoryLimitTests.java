@@ -131,6 +131,29 @@ class ScraperMemoryLimitTests {
 	}
 
 	@Test
+	void theLastBodyOfASmallKindStaysKeptBesideItsNextRendering() throws Exception {
+		// Two chunks a body, one compressed: 2.5 bodies would be five chunks, but the
+		// kept body and the next rendering take six.
+		ExpositionRenderer twoChunks = (format, includedNames, out) -> {
+			for (int i = 0; i < CHUNK + CHUNK / 2; i++) {
+				out.write('a' + (i % 7));
+			}
+		};
+		Scraper scraper = new Scraper(twoChunks, this.pool, new SizeHints(this.pool, 0),
+				List.of(new GzipEncoder(this.pool, 1)), 2, Duration.ZERO, 2.5);
+		PooledBody first = scrapeCompressed(scraper, null);
+		assertThat(scraper.keptChunks()).isEqualTo(3);
+		PooledBody next = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
+		assertThat(first.isReleased()).isFalse();
+		scraper.encode(next, ContentCoding.GZIP).release();
+		next.release();
+		assertThat(first.isReleased()).isTrue();
+		assertThat(scraper.keptChunks()).isEqualTo(3);
+		scraper.forgetKeptSegments();
+		assertThat(this.pool.leasedChunks()).isZero();
+	}
+
+	@Test
 	void noLimitWhenTurnedOff() throws Exception {
 		Scraper scraper = scraper(0);
 		PooledBody first = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
