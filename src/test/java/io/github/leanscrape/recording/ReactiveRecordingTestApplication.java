@@ -270,12 +270,20 @@ class ReactiveRecordingTestApplication {
 	}
 
 	static ConfigurableApplicationContext start(String... properties) {
+		return start(List.of(), properties);
+	}
+
+	/**
+	 * Start the application with more configuration classes.
+	 */
+	static ConfigurableApplicationContext start(List<Class<?>> configurations, String... properties) {
 		List<String> all = new ArrayList<>(List.of("spring.main.web-application-type=reactive", "server.port=0",
 				"spring.main.banner-mode=off", "management.endpoints.web.exposure.include=prometheus",
 				"management.metrics.use-global-registry=false"));
 		all.addAll(List.of(properties));
-		return new SpringApplicationBuilder(ReactiveRecordingTestApplication.class)
-			.properties(all.toArray(String[]::new))
+		List<Class<?>> sources = new ArrayList<>(configurations);
+		sources.add(0, ReactiveRecordingTestApplication.class);
+		return new SpringApplicationBuilder(sources.toArray(Class<?>[]::new)).properties(all.toArray(String[]::new))
 			.run();
 	}
 

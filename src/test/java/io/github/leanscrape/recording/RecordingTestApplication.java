@@ -223,12 +223,21 @@ class RecordingTestApplication {
 	}
 
 	static ConfigurableApplicationContext start(String... properties) {
+		return start(List.of(), properties);
+	}
+
+	/**
+	 * Start the application with more configuration classes.
+	 */
+	static ConfigurableApplicationContext start(List<Class<?>> configurations, String... properties) {
 		List<String> all = new ArrayList<>(List.of("spring.main.web-application-type=servlet", "server.port=0",
 				"spring.main.banner-mode=off", "management.endpoints.web.exposure.include=prometheus",
 				"management.metrics.use-global-registry=false",
 				"logging.level.org.apache.catalina.core.ContainerBase=off"));
 		all.addAll(List.of(properties));
-		return new SpringApplicationBuilder(RecordingTestApplication.class).properties(all.toArray(String[]::new))
+		List<Class<?>> sources = new ArrayList<>(configurations);
+		sources.add(0, RecordingTestApplication.class);
+		return new SpringApplicationBuilder(sources.toArray(Class<?>[]::new)).properties(all.toArray(String[]::new))
 			.run();
 	}
 
