@@ -2,10 +2,7 @@ package io.github.leanscrape.recording;
 
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
-import io.micrometer.common.KeyValue;
 import io.micrometer.core.instrument.LongTaskTimer;
-import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
 import org.jspecify.annotations.Nullable;
@@ -37,21 +34,19 @@ import org.springframework.web.util.DisconnectedClientHelper;
  * the error is the request's); the request is recorded at once if the response is
  * committed, otherwise just before it is.
  * <p>
- * It notifies no handler: it exists only where the starter's meter handler is the only
- * one ({@link ObservationBypassCheck}). Starting it again does nothing; stopping it
- * records the request as stopping an observation would, and its end records it again.
+ * Stopping it records the request as stopping an observation would, and its end records
+ * it again.
  *
  * @author leanscrape
  */
 // Reactor's Context and ContextView are named in full: Observation's own shadow them.
-final class ReactiveRequestObservation implements Observation, CoreSubscriber<Void>, Subscription {
+final class ReactiveRequestObservation extends RecordedObservation<RecordedReactiveRequestContext>
+		implements CoreSubscriber<Void>, Subscription {
 
 	private static final AtomicIntegerFieldUpdater<ReactiveRequestObservation> ENDED = AtomicIntegerFieldUpdater
 		.newUpdater(ReactiveRequestObservation.class, "ended");
 
 	private final ServerRequestRecordingWebHandler recorder;
-
-	private final RecordedReactiveRequestContext context;
 
 	private final CoreSubscriber<? super Void> actual;
 
@@ -67,19 +62,12 @@ final class ReactiveRequestObservation implements Observation, CoreSubscriber<Vo
 	/** Once set, the request's end was recorded; written after the start, too. */
 	private volatile int ended;
 
-	/** Volatile: given on any thread that carries the observation, read at the end. */
-	private volatile @Nullable ObservationConvention<Observation.Context> convention;
-
 	ReactiveRequestObservation(ServerRequestRecordingWebHandler recorder, RecordedReactiveRequestContext context,
 			CoreSubscriber<? super Void> actual) {
+		super(context);
 		this.recorder = recorder;
-		this.context = context;
 		this.actual = actual;
 		this.reactorContext = actual.currentContext().put(ObservationThreadLocalAccessor.KEY, this);
-	}
-
-	RecordedReactiveRequestContext context() {
-		return this.context;
 	}
 
 	long startTime() {
@@ -88,15 +76,6 @@ final class ReactiveRequestObservation implements Observation, CoreSubscriber<Vo
 
 	LongTaskTimer.@Nullable Sample longTask() {
 		return this.longTask;
-	}
-
-	/**
-	 * Return the convention someone gave this observation during the request, which then
-	 * decides its key values at its end, as it would an observation's.
-	 * @return the convention, or {@code null}
-	 */
-	@Nullable ObservationConvention<Observation.Context> convention() {
-		return this.convention;
 	}
 
 	/**
@@ -158,7 +137,7 @@ final class ReactiveRequestObservation implements Observation, CoreSubscriber<Vo
 	public void cancel() {
 		try {
 			if (ENDED.compareAndSet(this, 0, 1)) {
-				this.context.setConnectionAborted(true);
+				context().setConnectionAborted(true);
 				this.recorder.stop(this);
 			}
 		}
@@ -205,33 +184,33 @@ final class ReactiveRequestObservation implements Observation, CoreSubscriber<Vo
 
 	private void recordError(Throwable error) {
 		if (ENDED.compareAndSet(this, 0, 1)) {
-			ServerHttpResponse response = this.context.getResponse();
+			ServerHttpResponse response = context().getResponse();
 			if (response == null || !response.isCommitted()) {
 				// The adapter sets a 500 and completes the request.
 				takeHandledError();
 			}
 			else if (DisconnectedClientHelper.isClientDisconnectedException(error)) {
 				// The adapter completes the request, its connection aborted.
-				this.context.setConnectionAborted(true);
+				context().setConnectionAborted(true);
 				takeHandledError();
 			}
 			else {
-				this.context.setError(error);
+				context().setError(error);
 			}
 			end();
 		}
 	}
 
 	private void takeHandledError() {
-		Throwable handled = (Throwable) this.context.getAttributes()
+		Throwable handled = (Throwable) context().getAttributes()
 			.get(ExceptionHandlingWebHandler.HANDLED_WEB_EXCEPTION);
 		if (handled != null) {
-			this.context.setError(handled);
+			context().setError(handled);
 		}
 	}
 
 	private void end() {
-		ServerHttpResponse response = this.context.getResponse();
+		ServerHttpResponse response = context().getResponse();
 		if (response == null) {
 			return;
 		}
@@ -251,58 +230,8 @@ final class ReactiveRequestObservation implements Observation, CoreSubscriber<Vo
 	// The observation
 
 	@Override
-	public Observation contextualName(@Nullable String contextualName) {
-		this.context.setContextualName(contextualName);
-		return this;
-	}
-
-	@Override
-	public Observation parentObservation(@Nullable Observation parentObservation) {
-		this.context.setParentObservation(parentObservation);
-		return this;
-	}
-
-	@Override
-	public Observation lowCardinalityKeyValue(KeyValue keyValue) {
-		this.context.addLowCardinalityKeyValue(keyValue);
-		return this;
-	}
-
-	@Override
-	public Observation highCardinalityKeyValue(KeyValue keyValue) {
-		this.context.addHighCardinalityKeyValue(keyValue);
-		return this;
-	}
-
-	@Override
-	@SuppressWarnings("unchecked")
-	public Observation observationConvention(ObservationConvention<?> convention) {
-		if (convention.supportsContext(this.context)) {
-			this.convention = (ObservationConvention<Observation.Context>) convention;
-		}
-		return this;
-	}
-
-	@Override
-	public Observation error(Throwable error) {
-		this.context.setError(error);
-		return this;
-	}
-
-	@Override
-	public Observation event(Event event) {
-		this.recorder.handler().onEvent(event, this.context);
-		return this;
-	}
-
-	@Override
-	public Observation start() {
-		return this;
-	}
-
-	@Override
-	public Observation.Context getContext() {
-		return this.context;
+	CachingMeterObservationHandler handler() {
+		return this.recorder.handler();
 	}
 
 	@Override
@@ -313,16 +242,6 @@ final class ReactiveRequestObservation implements Observation, CoreSubscriber<Vo
 	@Override
 	public ObservationRegistry getObservationRegistry() {
 		return this.recorder.observationRegistry();
-	}
-
-	@Override
-	public Scope openScope() {
-		return SimpleScopes.open(this.recorder.observationRegistry(), this);
-	}
-
-	@Override
-	public String toString() {
-		return "{name=" + this.context.getName() + ", recorded without an observation, context=" + this.context + "}";
 	}
 
 }

@@ -11,7 +11,6 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.micrometer.core.instrument.noop.NoopMeter;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
@@ -79,8 +78,6 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 
 	private final CachingMeterObservationHandler handler;
 
-	private final MeterRegistry meterRegistry;
-
 	private final Clock clock;
 
 	private final boolean longTaskTimers;
@@ -91,7 +88,7 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 	 */
 	private final @Nullable String name;
 
-	private final ServerRequestCache cache;
+	private final ServerRequestMeters meters;
 
 	/** Made once: what stopping a request's observation does. */
 	private final Consumer<RequestObservation> stopper = this::stop;
@@ -125,13 +122,10 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 		this.observationRegistry = observationRegistry;
 		this.convention = convention;
 		this.handler = handler;
-		this.meterRegistry = meterRegistry;
 		this.clock = meterRegistry.config().clock();
 		this.longTaskTimers = longTaskTimers;
 		this.name = convention.getName();
-		this.cache = new ServerRequestCache(maxCachedMeters);
-		ServerRequestCache cache = this.cache;
-		meterRegistry.config().onMeterRemoved(cache::evict);
+		this.meters = new ServerRequestMeters(meterRegistry, this.name, maxCachedMeters);
 		requestsCounter(meterRegistry, "direct", this.directRequests);
 		requestsCounter(meterRegistry, "observation", this.observedRequests);
 	}
@@ -192,7 +186,7 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 	 * @return the number of cached timers and long task timers
 	 */
 	int cachedMeterCount() {
-		return this.cache.size();
+		return this.meters.size();
 	}
 
 	@Override
@@ -276,69 +270,26 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 			HttpServletResponse response) {
 		// A new context of this request and response: no pattern, no error, no key values
 		// added yet.
-		int method = ServerRequestCache.methodIndex(request.getMethod());
-		int status = response.getStatus();
-		int hash = ServerRequestCache.hash(true, null, method, status, null);
-		Object cached = this.cache.get(hash, true, null, method, status, null);
-		if (cached != null) {
-			return (LongTaskTimer) cached;
-		}
-		long removals = this.cache.removals();
-		LongTaskTimer longTaskTimer = DefaultHandlerMeters.longTaskTimer(this.meterRegistry, this.name,
-				this.convention.getLowCardinalityKeyValues(context));
-		if (this.cache.hasRoom() && !(longTaskTimer instanceof NoopMeter)) {
-			this.cache.put(hash, true, null, method, status, null, longTaskTimer, removals);
-		}
-		return longTaskTimer;
+		return this.meters.longTaskTimer(ServerRequestCache.methodIndex(request.getMethod()), response.getStatus(),
+				this.convention, context);
 	}
 
 	private Timer timer(RequestObservation observation) {
 		RecordedRequestContext context = observation.context();
-		Throwable error = context.getError();
-		String errorValue = DefaultHandlerMeters.errorValue(error);
-		ObservationConvention<Observation.Context> given = observation.convention();
-		// The name is the context's at the end, as the default handler reads it; only the
-		// filter's own name is cached.
-		String contextName = context.getName();
-		String name = (contextName != null) ? contextName : Objects.requireNonNull(this.name);
-		if (given != null) {
-			// Given during the request: it decides the key values at the end, in place of
-			// the filter's convention.
-			context.addLowCardinalityKeyValues(given.getLowCardinalityKeyValues(context));
-			return DefaultHandlerMeters.timer(this.meterRegistry, name, context.getLowCardinalityKeyValues(),
-					errorValue);
-		}
-		if (context.hasLowCardinalityKeyValues() || !name.equals(this.name)) {
-			// What the observation does at its stop: the convention's key values over
-			// those already in the context.
-			context.addLowCardinalityKeyValues(this.convention.getLowCardinalityKeyValues(context));
-			return DefaultHandlerMeters.timer(this.meterRegistry, name, context.getLowCardinalityKeyValues(),
-					errorValue);
+		Timer changed = this.meters.changedTimer(context, context.hasLowCardinalityKeyValues(),
+				observation.convention(), this.convention);
+		if (changed != null) {
+			return changed;
 		}
 		HttpServletRequest request = context.getCarrier();
 		HttpServletResponse response = context.getResponse();
 		if (request == null || response == null) {
 			// The context's request or response was taken away (the context is a request
 			// attribute): no combination to cache by, so resolved per request.
-			return DefaultHandlerMeters.timer(this.meterRegistry, this.name,
-					this.convention.getLowCardinalityKeyValues(context), errorValue);
+			return this.meters.uncachedTimer(this.convention, context);
 		}
-		String pattern = context.getPathPattern();
-		int method = ServerRequestCache.methodIndex(request.getMethod());
-		int status = response.getStatus();
-		Class<?> errorType = (error != null) ? error.getClass() : null;
-		int hash = ServerRequestCache.hash(false, pattern, method, status, errorType);
-		Object cached = this.cache.get(hash, false, pattern, method, status, errorType);
-		if (cached != null) {
-			return (Timer) cached;
-		}
-		long removals = this.cache.removals();
-		Timer timer = DefaultHandlerMeters.timer(this.meterRegistry, this.name,
-				this.convention.getLowCardinalityKeyValues(context), errorValue);
-		if (this.cache.hasRoom() && !(timer instanceof NoopMeter)) {
-			this.cache.put(hash, false, pattern, method, status, errorType, timer, removals);
-		}
-		return timer;
+		return this.meters.timer(context.getPathPattern(), ServerRequestCache.methodIndex(request.getMethod()),
+				response.getStatus(), this.convention, context);
 	}
 
 	private static Throwable unwrapServletException(Throwable ex) {

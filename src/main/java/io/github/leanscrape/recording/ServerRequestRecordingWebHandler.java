@@ -8,7 +8,6 @@ import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.micrometer.core.instrument.noop.NoopMeter;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
@@ -47,8 +46,6 @@ final class ServerRequestRecordingWebHandler extends WebHandlerDecorator {
 
 	private final CachingMeterObservationHandler handler;
 
-	private final MeterRegistry meterRegistry;
-
 	private final Clock clock;
 
 	private final boolean longTaskTimers;
@@ -56,7 +53,8 @@ final class ServerRequestRecordingWebHandler extends WebHandlerDecorator {
 	/** {@code null} only when requests are observed: then it is never read. */
 	private final @Nullable String name;
 
-	private final ServerRequestCache cache;
+	/** {@code null} when requests are observed: they are recorded by the handler. */
+	private final @Nullable ServerRequestMeters meters;
 
 	private final boolean bypassing;
 
@@ -85,18 +83,13 @@ final class ServerRequestRecordingWebHandler extends WebHandlerDecorator {
 		this.observationRegistry = observationRegistry;
 		this.convention = convention;
 		this.handler = handler;
-		this.meterRegistry = meterRegistry;
 		this.clock = meterRegistry.config().clock();
 		this.longTaskTimers = longTaskTimers;
 		this.name = convention.getName();
-		this.cache = new ServerRequestCache(maxCachedMeters);
+		this.meters = bypassing ? new ServerRequestMeters(meterRegistry, this.name, maxCachedMeters) : null;
 		this.bypassing = bypassing;
 		this.directRequests = directRequests;
 		this.observedRequests = observedRequests;
-		if (bypassing) {
-			ServerRequestCache cache = this.cache;
-			meterRegistry.config().onMeterRemoved(cache::evict);
-		}
 	}
 
 	/**
@@ -112,7 +105,7 @@ final class ServerRequestRecordingWebHandler extends WebHandlerDecorator {
 	 * @return the number of cached timers and long task timers
 	 */
 	int cachedMeterCount() {
-		return this.cache.size();
+		return (this.meters != null) ? this.meters.size() : 0;
 	}
 
 	@Override
@@ -198,62 +191,26 @@ final class ServerRequestRecordingWebHandler extends WebHandlerDecorator {
 	private LongTaskTimer longTaskTimer(RecordedReactiveRequestContext context) {
 		// A new context: no pattern, no error, no key values added, not aborted.
 		ServerHttpRequest request = Objects.requireNonNull(context.getCarrier());
-		int method = ServerRequestCache.methodIndex(request.getMethod().name());
-		int status = CachingReactiveServerRequestObservationConvention.statusKey(context);
-		int hash = ServerRequestCache.hash(true, null, method, status, null);
-		Object cached = this.cache.get(hash, true, null, method, status, null);
-		if (cached != null) {
-			return (LongTaskTimer) cached;
-		}
-		long removals = this.cache.removals();
-		LongTaskTimer longTaskTimer = DefaultHandlerMeters.longTaskTimer(this.meterRegistry, this.name,
-				this.convention.getLowCardinalityKeyValues(context));
-		if (this.cache.hasRoom() && !(longTaskTimer instanceof NoopMeter)) {
-			this.cache.put(hash, true, null, method, status, null, longTaskTimer, removals);
-		}
-		return longTaskTimer;
+		return meters().longTaskTimer(ServerRequestCache.methodIndex(request.getMethod().name()),
+				CachingReactiveServerRequestObservationConvention.statusKey(context), this.convention, context);
 	}
 
 	private Timer timer(ReactiveRequestObservation observation) {
 		RecordedReactiveRequestContext context = observation.context();
-		Throwable error = context.getError();
-		String errorValue = DefaultHandlerMeters.errorValue(error);
-		ObservationConvention<Observation.Context> given = observation.convention();
-		// The name is the context's at the end, as the default handler reads it; only the
-		// convention's own name is cached.
-		String contextName = context.getName();
-		String name = (contextName != null) ? contextName : Objects.requireNonNull(this.name);
-		if (given != null) {
-			// Given during the request: it decides the key values at the end, in place of
-			// the adapter's convention.
-			context.addLowCardinalityKeyValues(given.getLowCardinalityKeyValues(context));
-			return DefaultHandlerMeters.timer(this.meterRegistry, name, context.getLowCardinalityKeyValues(),
-					errorValue);
-		}
-		if (context.hasLowCardinalityKeyValues() || !name.equals(this.name)) {
-			// What the observation does at its stop: the convention's key values over
-			// those already in the context.
-			context.addLowCardinalityKeyValues(this.convention.getLowCardinalityKeyValues(context));
-			return DefaultHandlerMeters.timer(this.meterRegistry, name, context.getLowCardinalityKeyValues(),
-					errorValue);
+		ServerRequestMeters meters = meters();
+		Timer changed = meters.changedTimer(context, context.hasLowCardinalityKeyValues(), observation.convention(),
+				this.convention);
+		if (changed != null) {
+			return changed;
 		}
 		ServerHttpRequest request = Objects.requireNonNull(context.getCarrier());
-		String pattern = context.getPathPattern();
-		int method = ServerRequestCache.methodIndex(request.getMethod().name());
-		int status = CachingReactiveServerRequestObservationConvention.statusKey(context);
-		Class<?> errorType = (error != null) ? error.getClass() : null;
-		int hash = ServerRequestCache.hash(false, pattern, method, status, errorType);
-		Object cached = this.cache.get(hash, false, pattern, method, status, errorType);
-		if (cached != null) {
-			return (Timer) cached;
-		}
-		long removals = this.cache.removals();
-		Timer timer = DefaultHandlerMeters.timer(this.meterRegistry, this.name,
-				this.convention.getLowCardinalityKeyValues(context), errorValue);
-		if (this.cache.hasRoom() && !(timer instanceof NoopMeter)) {
-			this.cache.put(hash, false, pattern, method, status, errorType, timer, removals);
-		}
-		return timer;
+		return meters.timer(context.getPathPattern(), ServerRequestCache.methodIndex(request.getMethod().name()),
+				CachingReactiveServerRequestObservationConvention.statusKey(context), this.convention, context);
+	}
+
+	private ServerRequestMeters meters() {
+		// Only requests recorded without observations come here.
+		return Objects.requireNonNull(this.meters);
 	}
 
 }
