@@ -123,7 +123,9 @@ final class ServerRequestMeters {
 			return (Timer) cached;
 		}
 		long removals = this.cache.removals();
-		Timer timer = uncachedTimer(convention, context);
+		// The error read once: the timer's tag is that of the error it is cached by.
+		Timer timer = DefaultHandlerMeters.timer(this.meterRegistry, this.name,
+				convention.getLowCardinalityKeyValues(context), DefaultHandlerMeters.errorValue(error));
 		if (this.cache.hasRoom() && !(timer instanceof NoopMeter)) {
 			this.cache.put(hash, false, pattern, method, status, errorType, timer, removals);
 		}

@@ -3,6 +3,7 @@ package io.github.leanscrape.serve;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import io.github.leanscrape.exposition.BodyKind;
@@ -30,6 +31,15 @@ final class RenderAdmission {
 	 */
 	private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
+	/** What {@link #reserveMemory} returns when the deadline passed first. */
+	private static final long REJECTED = -1;
+
+	/**
+	 * What {@link #enter} returns for a rendering admitted before any body's size was
+	 * known: it reserved nothing.
+	 */
+	private static final long UNSIZED = -2;
+
 	private final ChunkPool pool;
 
 	private final SizeHints sizeHints;
@@ -47,6 +57,13 @@ final class RenderAdmission {
 	private final Consumer<BodyKind> forgetKeptExcept;
 
 	private final Runnable forgetKept;
+
+	/**
+	 * The renderings admitted before any body's size was known and not finished yet: they
+	 * reserved nothing, so a rendering admitted later counts each as large as the largest
+	 * body, whatever it holds so far.
+	 */
+	private final AtomicInteger unsizedRenderings = new AtomicInteger();
 
 	/**
 	 * Create a new admission.
@@ -92,7 +109,7 @@ final class RenderAdmission {
 					"All " + this.maxConcurrentRenders + " rendering slots stayed busy until the scrape timeout");
 		}
 		long reserved = reserveMemory(kind, deadlineNanos);
-		if (reserved < 0) {
+		if (reserved == REJECTED) {
 			this.permits.release();
 			throw new ScrapeRejectedException("Scrape bodies held too much memory until the scrape timeout");
 		}
@@ -104,7 +121,12 @@ final class RenderAdmission {
 	 * @param reserved the chunks reserved
 	 */
 	void leave(long reserved) {
-		this.pool.unreserve(reserved);
+		if (reserved == UNSIZED) {
+			this.unsizedRenderings.decrementAndGet();
+		}
+		else {
+			this.pool.unreserve(reserved);
+		}
 		this.permits.release();
 	}
 
@@ -131,14 +153,24 @@ final class RenderAdmission {
 	 * expected to need, waiting while bodies hold too much.
 	 * @param kind the kind to render
 	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
-	 * @return the chunks reserved, or {@code -1} when the deadline passed first
+	 * @return the chunks reserved, {@link #UNSIZED} when no size is known yet, or
+	 * {@link #REJECTED} when the deadline passed first
 	 */
 	private long reserveMemory(BodyKind kind, long deadlineNanos) {
-		long largest = this.sizeHints.largest();
-		if (this.maxHeldBodies <= 0 || largest == 0) {
-			// No limit, or no size known yet: the rendering permits alone bound the first
-			// renderings.
+		if (this.maxHeldBodies <= 0) {
 			return 0;
+		}
+		long largest = this.sizeHints.largest();
+		if (largest == 0) {
+			// No size known yet: the rendering permits alone bound the first renderings,
+			// and later ones count them (see unsizedRenderings).
+			this.unsizedRenderings.incrementAndGet();
+			if (this.sizeHints.largest() == 0) {
+				return UNSIZED;
+			}
+			// A size came meanwhile: this rendering is admitted as the others.
+			this.unsizedRenderings.decrementAndGet();
+			largest = this.sizeHints.largest();
 		}
 		long chunkSize = this.pool.chunkSize();
 		// A kind not rendered yet (another format, say) is expected as large as the
@@ -160,19 +192,20 @@ final class RenderAdmission {
 		// body of its kind, kept to reuse its segments, and the rendering fit together.
 		// Only small bodies need it, a few chunks each, where rounding to whole chunks
 		// would leave no room.
-		long limit = Math.max((long) (this.maxHeldBodies * chunks(largest, chunkSize)),
+		long largestChunks = chunks(largest, chunkSize);
+		long limit = Math.max((long) (this.maxHeldBodies * largestChunks),
 				(long) Math.ceil(Math.min(this.maxHeldBodies, 2) * wanted));
 		this.cache.evictExpired();
 		try {
 			// The bodies kept to reuse what did not change are leased chunks like any
 			// other and count within the limit: a scrape storm must not find them on
 			// top of the bodies it holds.
-			if (this.pool.reserve(wanted, limit, System.nanoTime())) {
+			if (this.pool.reserve(wanted, limit - unsizedChunks(largestChunks), System.nanoTime())) {
 				return wanted;
 			}
 			// Those of other kinds go first: this rendering cannot reuse them.
 			this.forgetKeptExcept.accept(kind);
-			if (this.pool.reserve(wanted, limit, System.nanoTime())) {
+			if (this.pool.reserve(wanted, limit - unsizedChunks(largestChunks), System.nanoTime())) {
 				return wanted;
 			}
 			while (true) {
@@ -182,18 +215,30 @@ final class RenderAdmission {
 				this.forgetKept.run();
 				long now = System.nanoTime();
 				long until = (deadlineNanos - now > RECHECK_NANOS) ? now + RECHECK_NANOS : deadlineNanos;
-				if (this.pool.reserve(wanted, limit, until)) {
+				// Looked at again each time: an unsized rendering that finished left its
+				// body, counted as leased.
+				if (this.pool.reserve(wanted, limit - unsizedChunks(largestChunks), until)) {
 					return wanted;
 				}
 				if (System.nanoTime() - deadlineNanos >= 0) {
-					return -1;
+					return REJECTED;
 				}
 			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			return -1;
+			return REJECTED;
 		}
+	}
+
+	/**
+	 * Return the chunks that the renderings admitted before any size was known are
+	 * expected to hold when they finish, each as large as the largest body.
+	 * @param largestChunks the chunks of the largest body
+	 * @return the chunks
+	 */
+	private long unsizedChunks(long largestChunks) {
+		return this.unsizedRenderings.get() * largestChunks;
 	}
 
 	private static long chunks(long bytes, long chunkSize) {

@@ -3,6 +3,7 @@ package io.github.leanscrape.serve;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -151,6 +152,59 @@ class ScraperMemoryLimitTests {
 		assertThat(scraper.keptChunks()).isEqualTo(3);
 		scraper.forgetKeptSegments();
 		assertThat(this.pool.leasedChunks()).isZero();
+	}
+
+	@Test
+	void aRenderingAdmittedBeforeAnySizeWasKnownCountsAsLargeAsTheLargestBody() throws Exception {
+		CountDownLatch release = new CountDownLatch(1);
+		CountDownLatch started = new CountDownLatch(1);
+		// Four chunks, but a rendering filtered to "slow" stops after its first chunk
+		// until released.
+		ExpositionRenderer renderer = (format, includedNames, out) -> {
+			for (int i = 0; i < 4 * CHUNK; i++) {
+				if (i == CHUNK && includedNames != null && includedNames.contains("slow")) {
+					started.countDown();
+					awaitUninterruptibly(release);
+				}
+				out.write('x');
+			}
+		};
+		Scraper scraper = new Scraper(renderer, this.pool, new SizeHints(this.pool, 0), List.of(), 2, Duration.ZERO,
+				2.5);
+		ExecutorService executor = Executors.newSingleThreadExecutor();
+		try {
+			// No size known yet: admitted without reserving anything.
+			Future<Served> slow = executor
+				.submit(() -> scraper.scrape(TEXT, Set.of("slow"), deadline(Duration.ofSeconds(10))));
+			assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+			PooledBody text = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
+			// Four chunks held and one being rendered, which will hold four: another
+			// four would make twelve, beyond the limit of ten.
+			assertThatExceptionOfType(ScrapeRejectedException.class)
+				.isThrownBy(() -> scraper.scrape(OPENMETRICS, null, deadline(Duration.ofMillis(200))));
+			release.countDown();
+			PooledBody slowBody = slow.get(5, TimeUnit.SECONDS).body();
+			// Both done: eight chunks held, and four more would make twelve.
+			text.release();
+			PooledBody openMetrics = scraper.scrape(OPENMETRICS, null, deadline(Duration.ofSeconds(5))).body();
+			assertThat(this.pool.peakLeasedChunks()).isLessThanOrEqualTo(10);
+			slowBody.release();
+			openMetrics.release();
+		}
+		finally {
+			release.countDown();
+			executor.shutdownNow();
+		}
+		assertThat(this.pool.leasedChunks()).isZero();
+	}
+
+	private static void awaitUninterruptibly(CountDownLatch latch) {
+		try {
+			latch.await(10, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	@Test
