@@ -86,14 +86,14 @@ class BraveTracingConfiguration {
 	}
 
 	@Bean
-	@Order(Ordered.LOWEST_PRECEDENCE - 2000)
+	@Order(2000)
 	PropagatingSenderTracingObservationHandler<?> propagatingSenderTracingObservationHandler(Tracer tracer,
 			Propagator propagator) {
 		return new PropagatingSenderTracingObservationHandler<>(tracer, propagator);
 	}
 
 	@Bean
-	@Order(Ordered.LOWEST_PRECEDENCE - 3000)
+	@Order(1000)
 	PropagatingReceiverTracingObservationHandler<?> propagatingReceiverTracingObservationHandler(Tracer tracer,
 			Propagator propagator) {
 		return new PropagatingReceiverTracingObservationHandler<>(tracer, propagator);
@@ -193,10 +193,12 @@ class BraveTracingConfiguration {
 		/**
 		 * Return each span as what a tracing backend would group it by: kind, name, tags
 		 * and error; not its ids, times or the client's port.
+		 * @param spans the spans
+		 * @return the descriptions, sorted
 		 */
-		List<String> described() {
+		static List<String> described(List<MutableSpan> spans) {
 			List<String> described = new ArrayList<>();
-			for (MutableSpan span : spans()) {
+			for (MutableSpan span : spans) {
 				Map<String, String> tags = new TreeMap<>(span.tags());
 				Throwable error = span.error();
 				described.add(span.kind() + " " + span.name() + " " + tags + " "
