@@ -139,7 +139,11 @@ class BoundedMemoryTests {
 			// The summary's maximum is the largest body rendered: the scrapers received
 			// it.
 			assertThat((double) largestReceived).isEqualTo(body);
-			assertThat(peak).isPositive().isLessThanOrEqualTo(3 * body);
+			assertThat(peak)
+				.as("buffer peak on %s (outcomes %s; after the storm %s bytes leased, %s kept)", threads.id, counts,
+						figures.get(LEASED), figures.get(KEPT))
+				.isPositive()
+				.isLessThanOrEqualTo(3 * body);
 		}
 		if (threads == Threads.VIRTUAL) {
 			assertThat(recording).exists();
