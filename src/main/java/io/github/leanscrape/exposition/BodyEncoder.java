@@ -32,15 +32,16 @@ public interface BodyEncoder {
 	 * compressed whole.
 	 */
 	default void forgetSegments() {
+		forgetSegmentsExcept(null);
 	}
 
 	/**
 	 * Give back what the encoder keeps for every kind of body but one, whose next body a
 	 * rendering about to start may reuse from its last.
 	 * @param kind the kind (uncompressed) whose last body and its compressed form stay
-	 * kept
+	 * kept, or {@code null} to keep none
 	 */
-	default void forgetSegmentsExcept(BodyKind kind) {
+	default void forgetSegmentsExcept(@Nullable BodyKind kind) {
 	}
 
 	/**

@@ -236,23 +236,11 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 	}
 
 	/**
-	 * Give back the chunks of the bodies kept to compare the next ones with; the next
-	 * body of each kind is compressed whole.
+	 * Give back the chunks of the bodies kept to compare the next ones with, but one
+	 * kind's; the next body of each other kind is compressed whole.
 	 */
 	@Override
-	public final void forgetSegments() {
-		List<KeptSegments> forgotten;
-		synchronized (this) {
-			forgotten = new ArrayList<>(this.kept.values());
-			this.kept.clear();
-		}
-		for (KeptSegments kept : forgotten) {
-			kept.release();
-		}
-	}
-
-	@Override
-	public final void forgetSegmentsExcept(BodyKind kind) {
+	public final void forgetSegmentsExcept(@Nullable BodyKind kind) {
 		List<KeptSegments> forgotten = new ArrayList<>();
 		synchronized (this) {
 			Iterator<KeptSegments> kept = this.kept.values().iterator();

@@ -42,9 +42,8 @@ final class AutomaticContextPropagation {
 			return lookup.findStaticVarHandle(type, FIELD, boolean.class);
 		}
 		catch (Throwable ex) {
-			// Anything but the machine failing (a native image's unsupported feature,
-			// say)
-			// leaves the switch unread.
+			// Anything but the machine failing leaves the switch unread (a native
+			// image's unsupported feature, say).
 			if (ex instanceof VirtualMachineError error) {
 				throw error;
 			}

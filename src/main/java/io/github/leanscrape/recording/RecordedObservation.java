@@ -3,7 +3,6 @@ package io.github.leanscrape.recording;
 import io.micrometer.common.KeyValue;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;
-import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -108,9 +107,6 @@ abstract class RecordedObservation<C extends Observation.Context> implements Obs
 	public final Scope openScope() {
 		return SimpleScopes.open(getObservationRegistry(), this);
 	}
-
-	@Override
-	public abstract ObservationRegistry getObservationRegistry();
 
 	@Override
 	public final String toString() {

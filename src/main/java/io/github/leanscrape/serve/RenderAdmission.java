@@ -199,29 +199,30 @@ final class RenderAdmission {
 		try {
 			// The bodies kept to reuse what did not change are leased chunks like any
 			// other and count within the limit: a scrape storm must not find them on
-			// top of the bodies it holds.
-			if (this.pool.reserve(wanted, limit - unsizedChunks(largestChunks), System.nanoTime())) {
-				return wanted;
-			}
-			// Those of other kinds go first: this rendering cannot reuse them.
-			this.forgetKeptExcept.accept(kind);
-			if (this.pool.reserve(wanted, limit - unsizedChunks(largestChunks), System.nanoTime())) {
-				return wanted;
-			}
-			while (true) {
-				// Bodies that only the cache holds would otherwise hold this rendering
-				// back for their whole time to live.
-				this.cache.clear();
-				this.forgetKept.run();
+			// top of the bodies it holds. Tried at once, then at once again without
+			// those kept for other kinds (this rendering cannot reuse them), then,
+			// without
+			// any body kept or cached, waiting for bodies being sent, looking again at
+			// least every RECHECK_NANOS: a body the cache took meanwhile, or an unsized
+			// rendering that finished, wakes nothing.
+			for (int attempt = 0;; attempt++) {
 				long now = System.nanoTime();
-				long until = (deadlineNanos - now > RECHECK_NANOS) ? now + RECHECK_NANOS : deadlineNanos;
-				// Looked at again each time: an unsized rendering that finished left its
-				// body, counted as leased.
+				long until = (attempt < 2) ? now
+						: ((deadlineNanos - now > RECHECK_NANOS) ? now + RECHECK_NANOS : deadlineNanos);
 				if (this.pool.reserve(wanted, limit - unsizedChunks(largestChunks), until)) {
 					return wanted;
 				}
-				if (System.nanoTime() - deadlineNanos >= 0) {
+				if (attempt >= 2 && System.nanoTime() - deadlineNanos >= 0) {
 					return REJECTED;
+				}
+				if (attempt == 0) {
+					this.forgetKeptExcept.accept(kind);
+				}
+				else {
+					// Bodies that only the cache holds would otherwise hold this
+					// rendering back for their whole time to live.
+					this.cache.clear();
+					this.forgetKept.run();
 				}
 			}
 		}

@@ -200,18 +200,14 @@ public final class Scraper {
 	 * the pool: the next body of each kind is compressed whole.
 	 */
 	public void forgetKeptSegments() {
-		for (BodyEncoder encoder : this.encoders) {
-			if (encoder != null) {
-				encoder.forgetSegments();
-			}
-		}
+		forgetKeptSegmentsExcept(null);
 	}
 
 	/**
 	 * Drop what the encoders keep for every kind of body but one.
-	 * @param kind the kind whose last body stays kept
+	 * @param kind the kind whose last body stays kept, or {@code null} to keep none
 	 */
-	private void forgetKeptSegmentsExcept(BodyKind kind) {
+	private void forgetKeptSegmentsExcept(@Nullable BodyKind kind) {
 		for (BodyEncoder encoder : this.encoders) {
 			if (encoder != null) {
 				encoder.forgetSegmentsExcept(kind);
