@@ -2,6 +2,7 @@ package io.github.leanscrape.recording;
 
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
+import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
@@ -55,10 +56,6 @@ final class ReactiveRequestObservation extends RecordedObservation<RecordedReact
 
 	private @Nullable Subscription upstream;
 
-	private long startTime;
-
-	private LongTaskTimer.@Nullable Sample longTask;
-
 	/** Once set, the request's end was recorded; written after the start, too. */
 	private volatile int ended;
 
@@ -70,23 +67,14 @@ final class ReactiveRequestObservation extends RecordedObservation<RecordedReact
 		this.reactorContext = actual.currentContext().put(ObservationThreadLocalAccessor.KEY, this);
 	}
 
-	long startTime() {
-		return this.startTime;
-	}
-
-	LongTaskTimer.@Nullable Sample longTask() {
-		return this.longTask;
-	}
-
 	/**
-	 * Keep what the start of the request's recording gave.
-	 * @param startTime the clock's monotonic time at the start
-	 * @param longTask the {@code .active} long task, if recorded
+	 * Start timing the request ({@link #startTiming}) and publish it, with the volatile
+	 * write, to whichever thread ends the request.
+	 * @param longTaskTimer the {@code .active} long task timer, or {@code null}
+	 * @param clock the registry's clock
 	 */
-	void started(long startTime, LongTaskTimer.@Nullable Sample longTask) {
-		this.startTime = startTime;
-		this.longTask = longTask;
-		// Published with the volatile write to whichever thread ends the request.
+	void started(@Nullable LongTaskTimer longTaskTimer, Clock clock) {
+		startTiming(longTaskTimer, clock);
 		this.ended = 0;
 	}
 
@@ -138,7 +126,7 @@ final class ReactiveRequestObservation extends RecordedObservation<RecordedReact
 		try {
 			if (ENDED.compareAndSet(this, 0, 1)) {
 				context().setConnectionAborted(true);
-				this.recorder.stop(this);
+				this.recorder.stop(this, false);
 			}
 		}
 		catch (Throwable ex) {
@@ -215,7 +203,7 @@ final class ReactiveRequestObservation extends RecordedObservation<RecordedReact
 			return;
 		}
 		if (response.isCommitted()) {
-			this.recorder.stop(this);
+			this.recorder.stop(this, false);
 		}
 		else {
 			response.beforeCommit(this::recordBeforeCommit);
@@ -223,7 +211,7 @@ final class ReactiveRequestObservation extends RecordedObservation<RecordedReact
 	}
 
 	private Mono<Void> recordBeforeCommit() {
-		this.recorder.stop(this);
+		this.recorder.stop(this, false);
 		return Mono.empty();
 	}
 
@@ -236,7 +224,7 @@ final class ReactiveRequestObservation extends RecordedObservation<RecordedReact
 
 	@Override
 	public void stop() {
-		this.recorder.stop(this);
+		this.recorder.stop(this, true);
 	}
 
 	@Override

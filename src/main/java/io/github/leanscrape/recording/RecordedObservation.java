@@ -1,6 +1,11 @@
 package io.github.leanscrape.recording;
 
+import java.util.concurrent.TimeUnit;
+
 import io.micrometer.common.KeyValue;
+import io.micrometer.core.instrument.Clock;
+import io.micrometer.core.instrument.LongTaskTimer;
+import io.micrometer.core.instrument.internal.DefaultLongTaskTimer;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;
 import org.jspecify.annotations.Nullable;
@@ -25,6 +30,29 @@ abstract class RecordedObservation<C extends Observation.Context> implements Obs
 	/** Volatile: given on any thread that carries the observation, read at the end. */
 	private volatile @Nullable ObservationConvention<Observation.Context> convention;
 
+	// The request's timing, as the default meter handler's samples hold it. Written
+	// before the request runs, and published to the thread that ends it with the
+	// request itself.
+
+	/** The clock gives the duration: read at the start and at each stop. */
+	private static final int TIMED_BY_CLOCK = 0;
+
+	/** The long task's sample gives the duration when it stops. */
+	private static final int TIMED_BY_LONG_TASK = 1;
+
+	/** Ended, timed by the long task, whose sample no longer measures anything. */
+	private static final int ENDED_BY_LONG_TASK = 2;
+
+	private int timing;
+
+	/**
+	 * Timed by the clock, its time at the start; ended by the long task, the duration its
+	 * sample gave.
+	 */
+	private long startTimeOrDuration;
+
+	private LongTaskTimer.@Nullable Sample longTask;
+
 	RecordedObservation(C context) {
 		this.context = context;
 	}
@@ -40,6 +68,67 @@ abstract class RecordedObservation<C extends Observation.Context> implements Obs
 	 */
 	final @Nullable ObservationConvention<Observation.Context> convention() {
 		return this.convention;
+	}
+
+	/**
+	 * Start timing the request as the default meter handler does: its long task first, if
+	 * recorded, then its clock. A sample of Micrometer's own long task timer reads the
+	 * registry's clock when it starts and when it stops, and its stop returns the time
+	 * between, in nanoseconds: then that is the request's duration, and the clock (as
+	 * dear as a system call on some virtual machines) is read twice less per request.
+	 * Another long task timer (a composite registry's, a no-op one) is only started.
+	 * @param longTaskTimer the {@code .active} long task timer, or {@code null} when it
+	 * is not recorded
+	 * @param clock the registry's clock
+	 */
+	final void startTiming(@Nullable LongTaskTimer longTaskTimer, Clock clock) {
+		if (longTaskTimer != null) {
+			this.longTask = longTaskTimer.start();
+			// Exactly Micrometer's, made by the registry with its clock.
+			if (longTaskTimer.getClass() == DefaultLongTaskTimer.class) {
+				this.timing = TIMED_BY_LONG_TASK;
+				return;
+			}
+		}
+		this.startTimeOrDuration = clock.monotonicTime();
+	}
+
+	/**
+	 * Stop timing the request, as the default meter handler's samples stop: return its
+	 * duration so far and stop its long task, if recorded (once: a stopped sample of
+	 * Micrometer's ignores a second stop).
+	 * <p>
+	 * An observation may be stopped more than once, and each stop records the time since
+	 * the start: stopped by someone before the request's end (or at an asynchronous
+	 * request's timeout, which its completion follows), the timing goes over to the clock
+	 * from the same start, at the price of the reads saved. A stop after the end, timed
+	 * by the long task, records the end's duration again: the time of the end was never
+	 * read.
+	 * @param clock the registry's clock
+	 * @param beforeEnd whether the request's end will stop it again
+	 * @return the request's duration in nanoseconds
+	 */
+	final long stopTiming(Clock clock, boolean beforeEnd) {
+		LongTaskTimer.Sample longTask = this.longTask;
+		if (this.timing == ENDED_BY_LONG_TASK) {
+			return this.startTimeOrDuration;
+		}
+		if (this.timing == TIMED_BY_LONG_TASK && longTask != null) {
+			if (!beforeEnd) {
+				long duration = longTask.stop();
+				this.timing = ENDED_BY_LONG_TASK;
+				this.startTimeOrDuration = duration;
+				return duration;
+			}
+			double running = longTask.duration(TimeUnit.NANOSECONDS);
+			this.startTimeOrDuration = clock.monotonicTime() - (long) running;
+			this.timing = TIMED_BY_CLOCK;
+		}
+		long duration = clock.monotonicTime() - this.startTimeOrDuration;
+		if (longTask != null) {
+			longTask.stop();
+		}
+		return duration;
 	}
 
 	/**

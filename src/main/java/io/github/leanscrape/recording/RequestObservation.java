@@ -2,9 +2,7 @@ package io.github.leanscrape.recording;
 
 import java.util.function.Consumer;
 
-import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.observation.ObservationRegistry;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The observation of a request that {@link ServerRequestMetricsFilter} records without
@@ -24,27 +22,12 @@ final class RequestObservation extends RecordedObservation<RecordedRequestContex
 
 	private final Consumer<RequestObservation> stop;
 
-	private final long startTime;
-
-	private final LongTaskTimer.@Nullable Sample longTask;
-
 	RequestObservation(RecordedRequestContext context, ObservationRegistry registry,
-			CachingMeterObservationHandler handler, Consumer<RequestObservation> stop, long startTime,
-			LongTaskTimer.@Nullable Sample longTask) {
+			CachingMeterObservationHandler handler, Consumer<RequestObservation> stop) {
 		super(context);
 		this.registry = registry;
 		this.handler = handler;
 		this.stop = stop;
-		this.startTime = startTime;
-		this.longTask = longTask;
-	}
-
-	long startTime() {
-		return this.startTime;
-	}
-
-	LongTaskTimer.@Nullable Sample longTask() {
-		return this.longTask;
 	}
 
 	@Override

@@ -91,7 +91,8 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 	private final ServerRequestMeters meters;
 
 	/** Made once: what stopping a request's observation does. */
-	private final Consumer<RequestObservation> stopper = this::stop;
+	/** Stops a request's observation for someone who stopped it before its end. */
+	private final Consumer<RequestObservation> stopper = (observation) -> stop(observation, true);
 
 	private volatile @Nullable String alreadyFilteredAttributeName;
 
@@ -226,7 +227,7 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 				if (error != null) {
 					observation.context().setError(error);
 				}
-				stop(observation);
+				stop(observation, false);
 			}
 		}
 	}
@@ -240,30 +241,21 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 		}
 		// Bypassing observations: ObservationBypassCheck found the convention's name.
 		context.setName(Objects.requireNonNull(this.name));
-		// The default handler starts the long task before it reads the clock for the
-		// timer.
-		LongTaskTimer.@Nullable Sample longTask = null;
-		if (this.longTaskTimers) {
-			longTask = longTaskTimer(context, request, response).start();
-		}
 		RequestObservation observation = new RequestObservation(context, this.observationRegistry, this.handler,
-				this.stopper, this.clock.monotonicTime(), longTask);
+				this.stopper);
+		observation.startTiming(this.longTaskTimers ? longTaskTimer(context, request, response) : null, this.clock);
 		context.recordedBy(observation);
 		request.setAttribute(CURRENT_OBSERVATION_CONTEXT_ATTRIBUTE, context);
 		return observation;
 	}
 
-	private void stop(RequestObservation observation) {
+	private void stop(RequestObservation observation, boolean beforeEnd) {
 		Timer timer = timer(observation);
-		timer.record(this.clock.monotonicTime() - observation.startTime(), TimeUnit.NANOSECONDS);
+		timer.record(observation.stopTiming(this.clock, beforeEnd), TimeUnit.NANOSECONDS);
 		ObservationConvention<Observation.Context> given = observation.convention();
 		// Code that reads the context after the request (an outer filter, an
 		// observation that outlives it) sees what an observation leaves at its stop.
 		observation.context().stop((given != null) ? given : this.convention);
-		LongTaskTimer.Sample longTask = observation.longTask();
-		if (longTask != null) {
-			longTask.stop();
-		}
 	}
 
 	private LongTaskTimer longTaskTimer(ServerRequestObservationContext context, HttpServletRequest request,
@@ -322,12 +314,13 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 
 		@Override
 		public void onTimeout(AsyncEvent event) {
-			stop(this.observation);
+			// Its completion follows, and stops it again.
+			stop(this.observation, true);
 		}
 
 		@Override
 		public void onComplete(AsyncEvent event) {
-			stop(this.observation);
+			stop(this.observation, false);
 		}
 
 		@Override

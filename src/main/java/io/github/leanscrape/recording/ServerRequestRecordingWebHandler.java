@@ -136,8 +136,8 @@ final class ServerRequestRecordingWebHandler extends WebHandlerDecorator {
 	/**
 	 * Start recording a request, as the observation's start and the default meter handler
 	 * would: its parent is the observation current when it is subscribed to, the
-	 * {@code .active} long task timer starts with the key values known then, then the
-	 * clock is read.
+	 * {@code .active} long task timer starts with the key values known then, then its
+	 * timing.
 	 * @param observation the request's observation
 	 */
 	void start(ReactiveRequestObservation observation) {
@@ -149,11 +149,7 @@ final class ServerRequestRecordingWebHandler extends WebHandlerDecorator {
 		ServerHttpResponse response = Objects.requireNonNull(context.getResponse());
 		// Bypassing observations: ObservationBypassCheck found the convention's name.
 		context.start(Objects.requireNonNull(this.name), response);
-		LongTaskTimer.@Nullable Sample longTask = null;
-		if (this.longTaskTimers) {
-			longTask = longTaskTimer(context).start();
-		}
-		observation.started(this.clock.monotonicTime(), longTask);
+		observation.started(this.longTaskTimers ? longTaskTimer(context) : null, this.clock);
 	}
 
 	/**
@@ -176,16 +172,14 @@ final class ServerRequestRecordingWebHandler extends WebHandlerDecorator {
 	/**
 	 * Record a request, as the observation's stop and the default meter handler would.
 	 * @param observation the request's observation
+	 * @param beforeEnd whether someone stopped the observation, which the request's end
+	 * stops again
 	 */
-	void stop(ReactiveRequestObservation observation) {
+	void stop(ReactiveRequestObservation observation, boolean beforeEnd) {
 		Timer timer = timer(observation);
-		timer.record(this.clock.monotonicTime() - observation.startTime(), TimeUnit.NANOSECONDS);
+		timer.record(observation.stopTiming(this.clock, beforeEnd), TimeUnit.NANOSECONDS);
 		ObservationConvention<Observation.Context> given = observation.convention();
 		observation.context().stop((given != null) ? given : this.convention);
-		LongTaskTimer.Sample longTask = observation.longTask();
-		if (longTask != null) {
-			longTask.stop();
-		}
 	}
 
 	private LongTaskTimer longTaskTimer(RecordedReactiveRequestContext context) {
