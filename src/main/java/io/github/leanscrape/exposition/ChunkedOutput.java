@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author leanscrape
  */
-public final class ChunkedOutput extends OutputStream {
+public final class ChunkedOutput extends OutputStream implements PooledBody.RangeSink {
 
 	/**
 	 * The least size of a segment of a body (see {@link #endSegment(long)}): smaller

@@ -1,7 +1,10 @@
 package io.github.leanscrape.exposition;
 
+import java.util.Objects;
 import java.util.zip.CRC32;
 import java.util.zip.Deflater;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * Compresses a {@link PooledBody} into a gzip body, also of pooled chunks.
@@ -57,13 +60,16 @@ public final class GzipEncoder extends ReusingEncoder {
 	/**
 	 * A reusable deflater, checksum and output window.
 	 */
-	private static final class Compressor implements ReusingEncoder.Compressor {
+	private static final class Compressor implements ReusingEncoder.Compressor, PooledBody.RangeSink {
 
 		private final Deflater deflater;
 
 		private final CRC32 crc = new CRC32();
 
 		private final byte[] window = new byte[16 * 1024];
+
+		/** Where the segment being compressed goes, while it is. */
+		private @Nullable ChunkedOutput segmentOutput;
 
 		Compressor(int level) {
 			this.deflater = new Deflater(level, true);
@@ -83,21 +89,28 @@ public final class GzipEncoder extends ReusingEncoder {
 		@Override
 		public void compressSegment(PooledBody body, long start, long length, ChunkedOutput out) {
 			this.deflater.reset();
-			long done = 0;
-			while (done < length) {
-				long position = start + done;
-				int chunk = body.chunkIndex(position);
-				int offset = body.chunkOffset(position);
-				int n = (int) Math.min(length - done, body.chunkLength(chunk) - offset);
-				this.deflater.setInput(body.chunk(chunk), offset, n);
-				while (!this.deflater.needsInput()) {
-					drain(out, Deflater.NO_FLUSH);
-				}
-				done += n;
+			this.segmentOutput = out;
+			try {
+				body.writeRange(start, length, this);
+			}
+			finally {
+				this.segmentOutput = null;
 			}
 			// A sync flush that fills the window may have more to write.
 			while (drain(out, Deflater.SYNC_FLUSH) == this.window.length) {
 				// drained
+			}
+		}
+
+		/**
+		 * Deflate the segment's bytes of one chunk.
+		 */
+		@Override
+		public void write(byte[] bytes, int offset, int length) {
+			ChunkedOutput out = Objects.requireNonNull(this.segmentOutput);
+			this.deflater.setInput(bytes, offset, length);
+			while (!this.deflater.needsInput()) {
+				drain(out, Deflater.NO_FLUSH);
 			}
 		}
 

@@ -165,12 +165,13 @@ public final class PooledBody {
 	}
 
 	/**
-	 * Copy a range of this body to an output.
+	 * Give a range of this body to a sink, each chunk's part of it in turn: to an output,
+	 * which copies it, or to a compressor.
 	 * @param start where the range starts
 	 * @param length its length
-	 * @param out where it goes
+	 * @param sink where its bytes go
 	 */
-	public void writeRange(long start, long length, ChunkedOutput out) {
+	public void writeRange(long start, long length, RangeSink sink) {
 		assertLive();
 		long done = 0;
 		while (done < length) {
@@ -178,7 +179,7 @@ public final class PooledBody {
 			int chunk = chunkIndex(position);
 			int offset = chunkOffset(position);
 			int n = (int) Math.min(length - done, chunkLength(chunk) - offset);
-			out.write(chunkAt(chunk), offset, n);
+			sink.write(chunkAt(chunk), offset, n);
 			done += n;
 		}
 	}
@@ -474,6 +475,22 @@ public final class PooledBody {
 				release();
 			}
 		}
+
+	}
+
+	/**
+	 * Where the bytes of a range of a body go ({@link #writeRange}), a chunk's part at a
+	 * time: the array is the body's own, to be read before the call returns.
+	 */
+	public interface RangeSink {
+
+		/**
+		 * Take bytes of the range.
+		 * @param bytes the chunk that holds them
+		 * @param offset where they start in it
+		 * @param length how many there are
+		 */
+		void write(byte[] bytes, int offset, int length);
 
 	}
 

@@ -1,10 +1,12 @@
 package io.github.leanscrape.exposition;
 
 import java.nio.ByteBuffer;
+import java.util.Objects;
 
 import com.github.luben.zstd.EndDirective;
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Compresses a {@link PooledBody} into Zstandard frames (RFC 8878), also of pooled
@@ -67,7 +69,7 @@ public final class ZstdEncoder extends ReusingEncoder {
 	 * A reusable compression context with its direct input and output buffers. A frame
 	 * that ended leaves the context ready for the next one.
 	 */
-	private static final class Compressor implements ReusingEncoder.Compressor {
+	private static final class Compressor implements ReusingEncoder.Compressor, PooledBody.RangeSink {
 
 		private final ZstdCompressCtx context;
 
@@ -76,6 +78,9 @@ public final class ZstdEncoder extends ReusingEncoder {
 		private final ByteBuffer output;
 
 		private final byte[] window;
+
+		/** Where the segment being compressed goes, while it is. */
+		private @Nullable ChunkedOutput segmentOutput;
 
 		Compressor(int level, int chunkSize) {
 			this.context = new ZstdCompressCtx();
@@ -102,20 +107,12 @@ public final class ZstdEncoder extends ReusingEncoder {
 			// Told the size, zstd sizes its window and tables for the segment rather than
 			// for an input of unknown length, and writes the size in the frame's header.
 			this.context.setPledgedSrcSize(length);
-			long done = 0;
-			while (done < length) {
-				long position = start + done;
-				int chunk = body.chunkIndex(position);
-				int offset = body.chunkOffset(position);
-				int n = (int) Math.min(length - done, body.chunkLength(chunk) - offset);
-				this.input.clear();
-				this.input.put(body.chunk(chunk), offset, n);
-				this.input.flip();
-				while (this.input.hasRemaining()) {
-					this.context.compressDirectByteBufferStream(this.output, this.input, EndDirective.CONTINUE);
-					drain(out);
-				}
-				done += n;
+			this.segmentOutput = out;
+			try {
+				body.writeRange(start, length, this);
+			}
+			finally {
+				this.segmentOutput = null;
 			}
 			this.input.clear();
 			this.input.flip();
@@ -125,6 +122,22 @@ public final class ZstdEncoder extends ReusingEncoder {
 				drain(out);
 			}
 			while (!flushed);
+		}
+
+		/**
+		 * Compress the segment's bytes of one chunk, through the direct input buffer (one
+		 * chunk long).
+		 */
+		@Override
+		public void write(byte[] bytes, int offset, int length) {
+			ChunkedOutput out = Objects.requireNonNull(this.segmentOutput);
+			this.input.clear();
+			this.input.put(bytes, offset, length);
+			this.input.flip();
+			while (this.input.hasRemaining()) {
+				this.context.compressDirectByteBufferStream(this.output, this.input, EndDirective.CONTINUE);
+				drain(out);
+			}
 		}
 
 		@Override
