@@ -1,7 +1,5 @@
 package io.github.leanscrape.recording;
 
-import java.util.concurrent.TimeUnit;
-
 import io.micrometer.common.KeyValue;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.LongTaskTimer;
@@ -31,8 +29,10 @@ abstract class RecordedObservation<C extends Observation.Context> implements Obs
 	private volatile @Nullable ObservationConvention<Observation.Context> convention;
 
 	// The request's timing, as the default meter handler's samples hold it. Written
-	// before the request runs, and published to the thread that ends it with the
-	// request itself.
+	// before the request runs, and published to the threads that stop it with the
+	// request itself (Spring MVC's asynchronous dispatch, Reactor's signals, the
+	// volatile end of a WebFlux request). Stops take turns: the request's end and a stop
+	// of the application's may come at once, on two threads.
 
 	/** The clock gives the duration: read at the start and at each stop. */
 	private static final int TIMED_BY_CLOCK = 0;
@@ -75,8 +75,11 @@ abstract class RecordedObservation<C extends Observation.Context> implements Obs
 	 * recorded, then its clock. A sample of Micrometer's own long task timer reads the
 	 * registry's clock when it starts and when it stops, and its stop returns the time
 	 * between, in nanoseconds: then that is the request's duration, and the clock (as
-	 * dear as a system call on some virtual machines) is read twice less per request.
-	 * Another long task timer (a composite registry's, a no-op one) is only started.
+	 * dear as a system call on some virtual machines) is read twice less per request. The
+	 * duration then also spans the sample's own insertion into and removal from the
+	 * timer's active set, which the default handler's timer sample does not. Any other
+	 * long task timer (a subclass, as some registries make, a composite registry's, a
+	 * denied one) is only started.
 	 * @param longTaskTimer the {@code .active} long task timer, or {@code null} when it
 	 * is not recorded
 	 * @param clock the registry's clock
@@ -101,28 +104,29 @@ abstract class RecordedObservation<C extends Observation.Context> implements Obs
 	 * An observation may be stopped more than once, and each stop records the time since
 	 * the start: stopped by someone before the request's end (or at an asynchronous
 	 * request's timeout, which its completion follows), the timing goes over to the clock
-	 * from the same start, at the price of the reads saved. A stop after the end, timed
-	 * by the long task, records the end's duration again: the time of the end was never
-	 * read.
+	 * from the same start, at the price of one read. A stop after the end, timed by the
+	 * long task, records the end's duration again: the time of the end was never read.
 	 * @param clock the registry's clock
 	 * @param beforeEnd whether the request's end will stop it again
 	 * @return the request's duration in nanoseconds
 	 */
-	final long stopTiming(Clock clock, boolean beforeEnd) {
+	final synchronized long stopTiming(Clock clock, boolean beforeEnd) {
 		LongTaskTimer.Sample longTask = this.longTask;
 		if (this.timing == ENDED_BY_LONG_TASK) {
 			return this.startTimeOrDuration;
 		}
 		if (this.timing == TIMED_BY_LONG_TASK && longTask != null) {
-			if (!beforeEnd) {
-				long duration = longTask.stop();
-				this.timing = ENDED_BY_LONG_TASK;
-				this.startTimeOrDuration = duration;
-				return duration;
+			long duration = longTask.stop();
+			if (beforeEnd) {
+				// The end stops it again: timed by the clock from the same start.
+				this.startTimeOrDuration = clock.monotonicTime() - duration;
+				this.timing = TIMED_BY_CLOCK;
 			}
-			double running = longTask.duration(TimeUnit.NANOSECONDS);
-			this.startTimeOrDuration = clock.monotonicTime() - (long) running;
-			this.timing = TIMED_BY_CLOCK;
+			else {
+				this.startTimeOrDuration = duration;
+				this.timing = ENDED_BY_LONG_TASK;
+			}
+			return duration;
 		}
 		long duration = clock.monotonicTime() - this.startTimeOrDuration;
 		if (longTask != null) {

@@ -90,8 +90,10 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 
 	private final ServerRequestMeters meters;
 
-	/** Made once: what stopping a request's observation does. */
-	/** Stops a request's observation for someone who stopped it before its end. */
+	/**
+	 * Made once: what stopping a request's observation does, for someone who stops it
+	 * before its end.
+	 */
 	private final Consumer<RequestObservation> stopper = (observation) -> stop(observation, true);
 
 	private volatile @Nullable String alreadyFilteredAttributeName;

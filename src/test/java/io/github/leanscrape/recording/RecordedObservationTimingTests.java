@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.simple.SimpleConfig;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
@@ -29,12 +30,21 @@ class RecordedObservationTimingTests {
 	@Test
 	void micrometersLongTaskTimerTimesTheRequestWithTwoReadsOfTheClock() {
 		// The long task's start and stop; the default handler reads it twice more.
-		assertThat(readsToTimeASecond(micrometersLongTaskTimer())).isEqualTo(2);
+		assertThat(readsToTimeASecond(micrometersLongTaskTimer(), 1)).isEqualTo(2);
 	}
 
 	@Test
 	void withoutLongTaskTimerTheClockTimesTheRequest() {
-		assertThat(readsToTimeASecond(null)).isEqualTo(2);
+		assertThat(readsToTimeASecond(null, 0)).isEqualTo(2);
+	}
+
+	@Test
+	void aDeniedLongTaskTimerLeavesTheClockToTimeTheRequest() {
+		SimpleMeterRegistry registry = new SimpleMeterRegistry(SimpleConfig.DEFAULT, this.clock);
+		registry.config().meterFilter(MeterFilter.denyNameStartsWith("requests"));
+		LongTaskTimer denied = LongTaskTimer.builder("requests.active").register(registry);
+		// A no-op sample's stop gives no duration.
+		assertThat(readsToTimeASecond(denied, 0)).isEqualTo(2);
 	}
 
 	@Test
@@ -42,19 +52,20 @@ class RecordedObservationTimingTests {
 		CompositeMeterRegistry registry = new CompositeMeterRegistry(this.clock);
 		registry.add(new SimpleMeterRegistry(SimpleConfig.DEFAULT, this.clock));
 		// The composite's sample is not Micrometer's own: the starter reads the clock.
-		assertThat(readsToTimeASecond(LongTaskTimer.builder("requests.active").register(registry))).isEqualTo(4);
+		assertThat(readsToTimeASecond(LongTaskTimer.builder("requests.active").register(registry), 1)).isEqualTo(4);
 	}
 
 	/**
 	 * Time a request of a second, with its long task, if any, active meanwhile.
 	 * @param active the long task timer, or {@code null}
+	 * @param activeTasks how many active tasks the timer has during the request
 	 * @return how many times the clock was read
 	 */
-	private int readsToTimeASecond(@Nullable LongTaskTimer active) {
+	private int readsToTimeASecond(@Nullable LongTaskTimer active, int activeTasks) {
 		this.clock.reads = 0;
 		TimedObservation observation = new TimedObservation();
 		observation.startTiming(active, this.clock);
-		assertThat((active != null) ? active.activeTasks() : 1).isOne();
+		assertThat((active != null) ? active.activeTasks() : 0).isEqualTo(activeTasks);
 		this.clock.now += SECOND;
 		assertThat(observation.stopTiming(this.clock, false)).isEqualTo(SECOND);
 		assertThat((active != null) ? active.activeTasks() : 0).isZero();
