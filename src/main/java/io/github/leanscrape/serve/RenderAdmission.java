@@ -200,9 +200,8 @@ final class RenderAdmission {
 			// The bodies kept to reuse what did not change are leased chunks like any
 			// other and count within the limit: a scrape storm must not find them on
 			// top of the bodies it holds. Tried at once, then at once again without
-			// those kept for other kinds (this rendering cannot reuse them), then,
-			// without
-			// any body kept or cached, waiting for bodies being sent, looking again at
+			// those kept for other kinds (this rendering cannot reuse them), then, with
+			// no body kept or cached, waiting for bodies being sent, looking again at
 			// least every RECHECK_NANOS: a body the cache took meanwhile, or an unsized
 			// rendering that finished, wakes nothing.
 			for (int attempt = 0;; attempt++) {
