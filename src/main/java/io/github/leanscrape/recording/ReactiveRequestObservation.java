@@ -51,8 +51,12 @@ final class ReactiveRequestObservation extends RecordedObservation<RecordedReact
 
 	private final CoreSubscriber<? super Void> actual;
 
-	/** The subscriber's Reactor context with this observation in it, made once. */
-	private final reactor.util.context.Context reactorContext;
+	/**
+	 * The subscriber's Reactor context with this observation in it, made the first time
+	 * anyone asks: most requests' handling never does. Two threads asking at once make
+	 * two equal contexts, immutable and safely published (final fields).
+	 */
+	private reactor.util.context.@Nullable Context reactorContext;
 
 	private @Nullable Subscription upstream;
 
@@ -64,7 +68,6 @@ final class ReactiveRequestObservation extends RecordedObservation<RecordedReact
 		super(context);
 		this.recorder = recorder;
 		this.actual = actual;
-		this.reactorContext = actual.currentContext().put(ObservationThreadLocalAccessor.KEY, this);
 	}
 
 	/**
@@ -84,7 +87,12 @@ final class ReactiveRequestObservation extends RecordedObservation<RecordedReact
 
 	@Override
 	public reactor.util.context.Context currentContext() {
-		return this.reactorContext;
+		reactor.util.context.Context context = this.reactorContext;
+		if (context == null) {
+			context = this.actual.currentContext().put(ObservationThreadLocalAccessor.KEY, this);
+			this.reactorContext = context;
+		}
+		return context;
 	}
 
 	@Override
@@ -167,7 +175,7 @@ final class ReactiveRequestObservation extends RecordedObservation<RecordedReact
 
 	private void dropped(Throwable ex) {
 		Exceptions.throwIfFatal(ex);
-		Operators.onErrorDropped(ex, this.reactorContext);
+		Operators.onErrorDropped(ex, currentContext());
 	}
 
 	private void recordError(Throwable error) {
