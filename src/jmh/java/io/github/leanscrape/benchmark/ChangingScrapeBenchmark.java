@@ -35,15 +35,20 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * A scrape as Prometheus asks for it (a content coding in {@code Accept-Encoding})
  * through the starter's whole path but HTTP, when some of the counters changed since the
  * last scrape: rendering alone ({@code identity}), rendering plus gzip, rendering plus
- * zstd; with the compressed segments of the last scrape reused ({@code reuse=true}, the
- * default) or the whole body compressed every time ({@code reuse=false}, as before
- * segments were reused), in the same run.
+ * zstd, or scrapers asking different codings in turn ({@code gzip-zstd}: a scrape in
+ * gzip, the next in zstd, and so on; {@code gzip-zstd-identity}: three scrapers, one
+ * uncompressed); with what did not change since the last scrape reused ({@code
+ * reuse=true}, the default, with zstd sent a frame per segment,
+ * {@code leanscrape.compression.zstd.frame-per-segment}) or the whole body formatted and
+ * compressed every time ({@code reuse=false}), in the same run.
  * <p>
  * {@code change} is the share of the counters incremented before each scrape: {@code 0},
  * {@code 1}, {@code 10-blocks} (a tenth of the counters, in runs of 500 one after another
  * in the registry's order, as whole families of a busy part of a service change),
- * {@code 10-scattered} (a tenth, spread evenly), {@code 50}, {@code 100}. Which counters
- * change is fixed per trial, so every scrape changes the same ones again.
+ * {@code 10-scattered} (a tenth, spread evenly: every block of series has changes, as
+ * when a tenth of a large family changes, which Micrometer orders by hash), {@code 50},
+ * {@code 100}. Which counters change is fixed per trial, so every scrape changes the same
+ * ones again.
  * <p>
  * {@code boot} is Spring Boot's endpoint after the same change, for comparison: it does
  * not compress (Spring Boot leaves that to the server, and its servers do not compress by
@@ -72,9 +77,10 @@ public class ChangingScrapeBenchmark {
 	public String format = "openmetrics";
 
 	/**
-	 * The content coding asked for: {@code identity}, {@code gzip} or {@code zstd}.
+	 * The content coding asked for: {@code identity}, {@code gzip} or {@code zstd}; or
+	 * codings asked for in turn, separated by {@code -}.
 	 */
-	@Param({ "identity", "gzip", "zstd" })
+	@Param({ "identity", "gzip", "zstd", "gzip-zstd", "gzip-zstd-identity" })
 	public String coding = "gzip";
 
 	/**
@@ -95,7 +101,10 @@ public class ChangingScrapeBenchmark {
 
 	private @Nullable PrometheusScrapeEndpoint bootEndpoint;
 
-	private @Nullable List<String> acceptEncoding;
+	/** The {@code Accept-Encoding} of each scraper in turn, {@code null} for none. */
+	private final List<@Nullable List<String>> acceptEncodings = new ArrayList<>();
+
+	private int turn;
 
 	private PrometheusOutputFormat outputFormat = PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100;
 
@@ -108,11 +117,14 @@ public class ChangingScrapeBenchmark {
 	public void setUp() {
 		SyntheticRegistry registry = SyntheticRegistry.build(this.seriesCount);
 		this.starter = LeanscrapeStarter.create(registry.meterRegistry(), PrometheusConfig.DEFAULT,
-				"leanscrape.compression.reuse-segments=" + this.reuse);
+				"leanscrape.compression.reuse-segments=" + this.reuse,
+				"leanscrape.compression.zstd.frame-per-segment=" + this.reuse);
 		this.bootEndpoint = new PrometheusScrapeEndpoint(registry.prometheusRegistry(),
 				PrometheusConfig.DEFAULT.prometheusProperties());
 		this.outputFormat = ScrapeState.outputFormat(this.format);
-		this.acceptEncoding = this.coding.equals("identity") ? null : List.of(this.coding);
+		for (String each : this.coding.split("-")) {
+			this.acceptEncodings.add(each.equals("identity") ? null : List.of(each));
+		}
 		List<Counter> counters = new ArrayList<>();
 		for (Meter meter : registry.meterRegistry().getMeters()) {
 			if (meter instanceof Counter counter) {
@@ -177,8 +189,10 @@ public class ChangingScrapeBenchmark {
 		}
 		LeanscrapeStarter starter = ScrapeState.nonNull(this.starter);
 		long before = this.sink.count();
+		@Nullable List<String> acceptEncoding = this.acceptEncodings.get(this.turn);
+		this.turn = (this.turn + 1) % this.acceptEncodings.size();
 		Object response = ScrapeBenchmark.scrapeWithStarter(starter.endpoint(), starter.responder(), this.outputFormat,
-				this.acceptEncoding, this.sink);
+				acceptEncoding, this.sink);
 		sent.bytesSent += this.sink.count() - before;
 		sent.scrapes++;
 		return response;

@@ -129,10 +129,10 @@ public class CompressionBenchmark {
 		}
 		if (codec.group("gzip") != null) {
 			// The same body every time: reusing its segments would compress nothing.
-			this.gzip = new GzipEncoder(this.pool, Integer.parseInt(codec.group("gzip")), false);
+			this.gzip = new GzipEncoder(this.pool, Integer.parseInt(codec.group("gzip")));
 		}
 		else if (codec.group("zstd") != null) {
-			this.zstd = new ZstdEncoder(this.pool, Integer.parseInt(codec.group("zstd")), false);
+			this.zstd = new ZstdEncoder(this.pool, Integer.parseInt(codec.group("zstd")));
 		}
 		else if (codec.group("jni") != null) {
 			this.zstdJni = new ZstdCompressCtx().setLevel(Integer.parseInt(codec.group("jni")));

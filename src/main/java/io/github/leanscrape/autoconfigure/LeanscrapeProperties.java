@@ -270,13 +270,12 @@ public class LeanscrapeProperties {
 		private int level = 1;
 
 		/**
-		 * Whether to keep the last body of each kind (format, name filter, coding) and
-		 * its compressed form, so that a segment of the next body whose bytes did not
-		 * change is sent compressed as it was rather than compressed again, and a block
-		 * of series whose values did not change is copied rather than formatted again.
-		 * What is kept counts within buffer.max-held-bodies: at its default, one kind
-		 * scraped in one coding keeps its last body; two kinds or codings scraped in turn
-		 * need 3.5.
+		 * Whether to keep the last body of each kind (format, name filter), whatever
+		 * coding it was sent in, and its last compressed form in each coding, so that a
+		 * block of series whose values did not change is copied rather than formatted
+		 * again (uncompressed scrapes too) and a segment whose bytes did not change is
+		 * sent compressed as it was. What is kept counts within buffer.max-held-bodies;
+		 * at its default, one kind scraped in any mix of codings keeps its body.
 		 */
 		private boolean reuseSegments = true;
 
@@ -329,6 +328,24 @@ public class LeanscrapeProperties {
 			 * Zstandard level of the zstd body, from 1 (fastest) to 19 (smallest).
 			 */
 			private int level = 1;
+
+			/**
+			 * Whether a zstd body may be sent as a frame per segment, so that segments
+			 * that did not change are sent compressed as they were. RFC 8878 allows
+			 * several frames and the zstd tool, curl, zstd-jni and Go's decoder
+			 * (Prometheus) read them all, but python-zstandard's one-shot decompress
+			 * returns the first frame only, without an error. Off: every zstd body is one
+			 * frame.
+			 */
+			private boolean framePerSegment;
+
+			public boolean isFramePerSegment() {
+				return this.framePerSegment;
+			}
+
+			public void setFramePerSegment(boolean framePerSegment) {
+				this.framePerSegment = framePerSegment;
+			}
 
 			public boolean isEnabled() {
 				return this.enabled;

@@ -84,8 +84,7 @@ public final class LeanscrapeScrapeAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnBooleanProperty(name = "leanscrape.compression.enabled", matchIfMissing = true)
 	GzipEncoder leanscrapeGzipEncoder(ChunkPool pool, LeanscrapeProperties properties) {
-		return new GzipEncoder(pool, properties.getCompression().getLevel(),
-				properties.getCompression().isReuseSegments());
+		return new GzipEncoder(pool, properties.getCompression().getLevel());
 	}
 
 	@Bean
@@ -94,7 +93,7 @@ public final class LeanscrapeScrapeAutoConfiguration {
 			ObjectProvider<BodyEncoder> encoders, LeanscrapeProperties properties) {
 		return new Scraper(renderer, pool, sizeHints, encoders.orderedStream().toList(),
 				properties.getMaxConcurrentRenders(), properties.getCache().getTimeToLive(),
-				properties.getBuffer().getMaxHeldBodies());
+				properties.getBuffer().getMaxHeldBodies(), properties.getCompression().isReuseSegments());
 	}
 
 	@Bean
@@ -127,7 +126,7 @@ public final class LeanscrapeScrapeAutoConfiguration {
 		@ConditionalOnMissingBean
 		ZstdEncoder leanscrapeZstdEncoder(ChunkPool pool, LeanscrapeProperties properties) {
 			return new ZstdEncoder(pool, properties.getCompression().getZstd().getLevel(),
-					properties.getCompression().isReuseSegments());
+					properties.getCompression().getZstd().isFramePerSegment());
 		}
 
 	}

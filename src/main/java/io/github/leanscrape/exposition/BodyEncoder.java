@@ -1,11 +1,11 @@
 package io.github.leanscrape.exposition;
 
-import java.util.function.Consumer;
-
 import org.jspecify.annotations.Nullable;
 
 /**
- * Compresses a {@link PooledBody} in one content coding into a body of pooled chunks.
+ * Compresses a {@link PooledBody} in one content coding into a body of pooled chunks,
+ * whole or segment by segment. What is kept from one body to the next, and so which
+ * segments may be copied, is decided by the caller.
  *
  * @author leanscrape
  */
@@ -18,66 +18,61 @@ public interface BodyEncoder {
 	ContentCoding coding();
 
 	/**
-	 * Compress a body. The input is not released.
+	 * Compress a body whole. The input is not released.
 	 * @param body the body to compress
 	 * @param kind the kind of the compressed body
 	 * @param expectedSize the expected compressed size
-	 * @return a new body holding the compressed stream
+	 * @return a new body holding the compressed stream, whose reference the caller owns
 	 */
-	PooledBody encode(PooledBody body, BodyKind kind, long expectedSize);
-
-	/**
-	 * Give back what the encoder keeps between bodies (the last body of each kind and its
-	 * compressed form), for example when memory is short. The next body of each kind is
-	 * compressed whole.
-	 */
-	default void forgetSegments() {
-		forgetSegmentsExcept(null);
+	default PooledBody encode(PooledBody body, BodyKind kind, long expectedSize) {
+		return encode(body, kind, expectedSize, false, null, null).body();
 	}
 
 	/**
-	 * Give back what the encoder keeps for every kind of body but one, whose next body a
-	 * rendering about to start may reuse from its last.
-	 * @param kind the kind (uncompressed) whose last body and its compressed form stay
-	 * kept, or {@code null} to keep none
+	 * Compress a body, whole or segment by segment; a segment may be copied compressed as
+	 * it is in an earlier encoded body. The input is not released.
+	 * @param body the body to compress
+	 * @param kind the kind of the compressed body
+	 * @param expectedSize the expected compressed size
+	 * @param segmented whether to compress each segment on its own, so that a later body
+	 * can copy it; only where {@link #compressesSegments()}
+	 * @param previous an earlier body in this coding, compressed segment by segment, or
+	 * {@code null}
+	 * @param copyFrom for each segment of the body, the segment of {@code previous} whose
+	 * compressed bytes it copies (the caller has checked they encode the same bytes), or
+	 * {@code -1} to compress it; {@code null} to compress every segment
+	 * @return the compressed body with where its segments lie, whose reference the caller
+	 * owns
 	 */
-	default void forgetSegmentsExcept(@Nullable BodyKind kind) {
-	}
+	EncodedBody encode(PooledBody body, BodyKind kind, long expectedSize, boolean segmented,
+			@Nullable EncodedBody previous, int @Nullable [] copyFrom);
 
 	/**
-	 * Return how many segments this encoder compressed.
+	 * Return the least share of a body, in segments whose compressed bytes can be copied,
+	 * for compressing it segment by segment to cost less than compressing it whole.
+	 * @return the share, from 0 to 1
+	 */
+	double minReusedShare();
+
+	/**
+	 * Return whether this encoder may compress a body segment by segment: whether every
+	 * client it may be sent to reads such a body whole.
+	 * @return {@code false} when it compresses every body whole
+	 */
+	boolean compressesSegments();
+
+	/**
+	 * Return how many segments this encoder compressed (a body compressed whole counts as
+	 * one).
 	 * @return the segments compressed
 	 */
-	default long segmentsCompressed() {
-		return 0;
-	}
+	long segmentsCompressed();
 
 	/**
-	 * Return how many segments this encoder sent compressed as they were for the last
-	 * body of the same kind, without compressing them again.
+	 * Return how many segments this encoder copied compressed as they were in an earlier
+	 * body, without compressing them again.
 	 * @return the segments reused
 	 */
-	default long segmentsReused() {
-		return 0;
-	}
-
-	/**
-	 * Return the last body of a kind that this encoder keeps, with a reference of the
-	 * caller's own, which the caller must release: a renderer may copy from it what did
-	 * not change (see {@link ChunkedOutput#setPrevious(PooledBody)}).
-	 * @param kind the kind of body, uncompressed
-	 * @return the body, or {@code null} when none is kept
-	 */
-	default @Nullable PooledBody lastBody(BodyKind kind) {
-		return null;
-	}
-
-	/**
-	 * Give each body that the encoder keeps between bodies to an action; what such a body
-	 * holds (its chunks and its compressed forms) stays leased while it is kept.
-	 * @param action what to do with each kept body
-	 */
-	default void keptBodies(Consumer<PooledBody> action) {
-	}
+	long segmentsReused();
 
 }

@@ -22,11 +22,23 @@ import org.jspecify.annotations.Nullable;
 public final class ChunkedOutput extends OutputStream implements PooledBody.RangeSink {
 
 	/**
-	 * The least size of a segment of a body (see {@link #endSegment(long)}): smaller
+	 * The least size of a segment of a body (see {@link #endSegmentAt(int)}): smaller
 	 * segments let more of a body be sent compressed as it was when little changed, and
 	 * compress a little worse, each from an empty history.
 	 */
-	public static final long SEGMENT_BYTES = 64 * 1024;
+	public static final long MIN_SEGMENT_BYTES = 32 * 1024;
+
+	/**
+	 * The most a segment grows past {@link #MIN_SEGMENT_BYTES} before it ends at the next
+	 * place whatever the place.
+	 */
+	public static final long MAX_SEGMENT_BYTES = 256 * 1024;
+
+	/**
+	 * One place in this many, chosen by its key, ends a segment once it is long enough:
+	 * segments of about 32 KiB plus four places (a family or a block of series each).
+	 */
+	private static final int PLACE_MASK = 3;
 
 	private static final long[] NO_SEGMENTS = {};
 
@@ -80,6 +92,11 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	 * by whoever set it.
 	 */
 	private @Nullable PooledBody previous;
+
+	/**
+	 * Whether the body this output becomes is kept for the next rendering of its kind.
+	 */
+	private boolean kept;
 
 	/** What the renderer notes about this output, handed over with it. */
 	private @Nullable RenderRecord record;
@@ -301,21 +318,48 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	}
 
 	/**
-	 * End a segment here when at least {@link #SEGMENT_BYTES} were written since the last
-	 * one ended.
-	 * @see #endSegment(long)
+	 * End a segment at a place the renderer names by a key that stays the same from
+	 * scrape to scrape while the meters do (a family's name, with where a block of its
+	 * series starts), when the segment is long enough and the key is one of those chosen
+	 * to end segments, or the segment has grown past {@link #MAX_SEGMENT_BYTES}. The
+	 * choice depends on the place rather than on how many bytes came before it, as
+	 * content-defined chunking does, so that a family added or removed moves the ends of
+	 * the segments around it only: the segments after it end where they ended before, and
+	 * can be sent compressed as they were.
+	 * @param place the key of the place
 	 */
-	public void endSegment() {
-		endSegment(SEGMENT_BYTES);
+	public void endSegmentAt(int place) {
+		long size = size();
+		long last = (this.segmentCount > 0) ? this.segmentEnds[this.segmentCount - 1] : 0;
+		long length = size - last;
+		if (length < MIN_SEGMENT_BYTES) {
+			return;
+		}
+		if (length < MAX_SEGMENT_BYTES && (mix(place) & PLACE_MASK) != 0) {
+			return;
+		}
+		endSegment(1);
+	}
+
+	/**
+	 * Spread the bits of a key over the low ones (MurmurHash3's finalizer): a family's
+	 * blocks have keys one apart.
+	 * @param key the key
+	 * @return the mixed key
+	 */
+	private static int mix(int key) {
+		int h = key;
+		h ^= h >>> 16;
+		h *= 0x85ebca6b;
+		h ^= h >>> 13;
+		h *= 0xc2b2ae35;
+		h ^= h >>> 16;
+		return h;
 	}
 
 	/**
 	 * End a segment here when at least {@code minBytes} were written since the last one
-	 * ended. The renderer calls it at places that stay put from scrape to scrape while
-	 * the meters stay the same (between families, between blocks of series), so that a
-	 * segment whose bytes did not change can be sent compressed as it was the last time.
-	 * A segment ends at the first such place after its least size: a change of length
-	 * moves an end only when it falls within that change of the least size.
+	 * ended (see {@link #endSegmentAt(int)}).
 	 * @param minBytes the least size of a segment
 	 */
 	public void endSegment(long minBytes) {
@@ -388,6 +432,26 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	 */
 	public @Nullable PooledBody previous() {
 		return this.previous;
+	}
+
+	/**
+	 * Tell the renderer that the body this output becomes is kept, for the next rendering
+	 * of its kind to copy from: worth recording what it copies from, even with no
+	 * {@linkplain #previous() last body} to copy from now.
+	 * @param kept whether the body is kept
+	 */
+	public void setKept(boolean kept) {
+		this.kept = kept;
+	}
+
+	/**
+	 * Return whether the body this output becomes is kept for the next rendering of its
+	 * kind.
+	 * @return {@code true} when it is
+	 * @see #setKept(boolean)
+	 */
+	public boolean isKept() {
+		return this.kept;
 	}
 
 	/**

@@ -221,6 +221,23 @@ public final class PooledBody {
 	}
 
 	/**
+	 * Return whether a body is one of this body's compressed forms, which this body
+	 * holds.
+	 * @param body a body
+	 * @return {@code true} when this body holds it as one of its content codings
+	 */
+	public boolean holdsEncoded(PooledBody body) {
+		for (int slot = 0; slot < this.encoded.length; slot++) {
+			synchronized (this.encodingLocks[slot]) {
+				if (this.encoded[slot] == body) {
+					return true;
+				}
+			}
+		}
+		return false;
+	}
+
+	/**
 	 * Return the number of chunks that hold this body.
 	 * @return the number of chunks, at least one
 	 */

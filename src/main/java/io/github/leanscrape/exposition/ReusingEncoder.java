@@ -1,23 +1,18 @@
 package io.github.leanscrape.exposition;
 
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
 /**
  * An encoder whose compressors are reused from scrape to scrape, and how a body goes
- * through one: a small stack of idle compressors, enough for the scrapes that compress at
- * the same time. A compressor that fails, one given back when the stack is full, and
- * those idle when the encoder closes are freed at once: they hold native memory (a
- * deflater's, a zstd context's) that only they can give back. Each content coding
- * supplies its compressor.
+ * through one, whole or segment by segment: a small stack of idle compressors, enough for
+ * the scrapes that compress at the same time. A compressor that fails, one given back
+ * when the stack is full, and those idle when the encoder closes are freed at once: they
+ * hold native memory (a deflater's, a zstd context's) that only they can give back. Each
+ * content coding supplies its compressor.
  *
  * @author leanscrape
  */
@@ -25,16 +20,15 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 
 	private static final int MAX_IDLE = 4;
 
-	/**
-	 * The most kinds of body (format, name filter) whose last body is kept at once.
-	 */
-	private static final int MAX_KEPT_KINDS = 4;
-
 	private final ChunkPool pool;
 
 	private final ContentCoding coding;
 
 	private final Supplier<Compressor> factory;
+
+	private final double minReusedShare;
+
+	private final boolean compressesSegments;
 
 	/**
 	 * A stack: the slots below {@link #idleCount} hold idle compressors, the others none.
@@ -45,21 +39,6 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 
 	private boolean closed;
 
-	private final boolean reuseSegments;
-
-	/**
-	 * The least share of a body's bytes, as they were in the last body of its kind, for
-	 * the body to be compressed segment by segment; below it, the body is compressed
-	 * whole.
-	 */
-	private final double minUnchangedShare;
-
-	/**
-	 * The last body of each kind with its compressed form, while reuse is on, least
-	 * recently kept first; guarded by this encoder's lock.
-	 */
-	private final Map<BodyKind, KeptSegments> kept = new LinkedHashMap<>();
-
 	private final LongAdder segmentsCompressed = new LongAdder();
 
 	private final LongAdder segmentsReused = new LongAdder();
@@ -69,31 +48,17 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 	 * @param pool the pool for the compressed chunks
 	 * @param coding the content coding of its bodies
 	 * @param factory makes a compressor when none is idle
-	 * @param reuseSegments whether to keep each kind's last body and its compressed form
-	 * to send unchanged segments compressed as they were
+	 * @param compressesSegments whether bodies may be compressed segment by segment
+	 * @param minReusedShare the least share of a body in reusable segments for
+	 * compressing it segment by segment to pay
 	 */
-	ReusingEncoder(ChunkPool pool, ContentCoding coding, Supplier<Compressor> factory, boolean reuseSegments) {
-		this(pool, coding, factory, reuseSegments, 0);
-	}
-
-	/**
-	 * Create an encoder that compresses a body whole when little of it would be reused.
-	 * @param pool the pool for the compressed chunks
-	 * @param coding the content coding of its bodies
-	 * @param factory makes a compressor when none is idle
-	 * @param reuseSegments whether to keep each kind's last body and its compressed form
-	 * to send unchanged segments compressed as they were
-	 * @param minUnchangedShare the least share of a body's bytes, as they were in the
-	 * last body of its kind, for the body to be compressed segment by segment rather than
-	 * whole: more than zero for a coding that loses time or size by cutting a body
-	 */
-	ReusingEncoder(ChunkPool pool, ContentCoding coding, Supplier<Compressor> factory, boolean reuseSegments,
-			double minUnchangedShare) {
-		this.minUnchangedShare = minUnchangedShare;
+	ReusingEncoder(ChunkPool pool, ContentCoding coding, Supplier<Compressor> factory, boolean compressesSegments,
+			double minReusedShare) {
 		this.pool = pool;
-		this.reuseSegments = reuseSegments;
 		this.coding = coding;
 		this.factory = factory;
+		this.compressesSegments = compressesSegments;
+		this.minReusedShare = minReusedShare;
 	}
 
 	@Override
@@ -101,49 +66,46 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 		return this.coding;
 	}
 
+	@Override
+	public final double minReusedShare() {
+		return this.minReusedShare;
+	}
+
+	@Override
+	public final boolean compressesSegments() {
+		return this.compressesSegments;
+	}
+
 	/**
-	 * Compress a body with an idle compressor, or a new one, segment by segment: a
-	 * segment whose bytes are those of the same segment of the last body of the same kind
-	 * is copied compressed as it was then, the others are compressed. When less than
-	 * {@link #minUnchangedShare} of the body is as it was, the body is compressed whole
-	 * instead, and kept to be compared with the next. The input is not released.
+	 * Compress a body with an idle compressor, or a new one: whole, or segment by
+	 * segment, copying the compressed bytes of the segments {@code copyFrom} names from
+	 * {@code previous}. The input is not released, nor {@code previous}.
 	 */
 	@Override
-	public final PooledBody encode(PooledBody body, BodyKind kind, long expectedSize) {
+	public final EncodedBody encode(PooledBody body, BodyKind kind, long expectedSize, boolean segmented,
+			@Nullable EncodedBody previous, int @Nullable [] copyFrom) {
+		boolean whole = !segmented || !this.compressesSegments;
+		int parts = whole ? 1 : body.segmentCount();
 		ChunkedOutput out = new ChunkedOutput(this.pool, kind, expectedSize);
-		Compressor compressor;
-		try {
-			compressor = take();
-		}
-		catch (RuntimeException | Error ex) {
-			out.discard();
-			throw ex;
-		}
-		// Taken out while this compression uses it: another compression of the same kind
-		// at the same time finds none and compresses every segment.
-		KeptSegments previous = takeKept(body.kind());
-		int segments = body.segmentCount();
-		boolean[] unchanged = (previous != null) ? previous.unchangedSegments(body) : null;
-		// Without reuse, or when too little would be reused, the body is compressed as
-		// one segment: cutting it would only cost size, and for some codings time.
-		boolean whole = !this.reuseSegments
-				|| (unchanged != null && unchangedShare(body, unchanged) < this.minUnchangedShare);
-		int parts = whole ? 1 : segments;
-		long[] encodedEnds = new long[parts];
-		long encodedStart;
+		Compressor compressor = null;
 		int reused = 0;
+		long[] encodedEnds;
+		long encodedStart;
 		PooledBody encoded;
 		try {
+			compressor = take();
+			encodedEnds = new long[parts];
 			compressor.begin(out);
 			encodedStart = out.size();
 			for (int i = 0; i < parts; i++) {
-				long start = whole ? 0 : body.segmentStart(i);
-				long length = (whole ? body.length() : body.segmentEnd(i)) - start;
-				if (!whole && previous != null && unchanged != null && unchanged[i] && previous.reusable()) {
-					previous.writeEncoded(i, out);
+				int from = (whole || previous == null || copyFrom == null) ? -1 : copyFrom[i];
+				if (from >= 0 && previous != null) {
+					previous.writeSegment(from, out);
 					reused++;
 				}
 				else {
+					long start = whole ? 0 : body.segmentStart(i);
+					long length = (whole ? body.length() : body.segmentEnd(i)) - start;
 					compressor.compressSegment(body, start, length, out);
 				}
 				encodedEnds[i] = out.size();
@@ -153,121 +115,15 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 		}
 		catch (RuntimeException | Error ex) {
 			out.discard();
-			compressor.free();
+			if (compressor != null) {
+				compressor.free();
+			}
 			throw ex;
 		}
-		finally {
-			if (previous != null) {
-				previous.release();
-			}
-		}
-		give(compressor);
+		give(Objects.requireNonNull(compressor));
 		this.segmentsReused.add(reused);
-		// A body compressed whole counts as one segment.
-		this.segmentsCompressed.add((whole ? 1 : segments) - reused);
-		if (this.reuseSegments) {
-			keep(new KeptSegments(body.retain(), encoded.retain(), encodedStart, whole ? null : encodedEnds));
-		}
-		return encoded;
-	}
-
-	/**
-	 * Return the share of a body's bytes in segments that are as they were.
-	 * @param body the body
-	 * @param unchanged which segments are as they were
-	 * @return the share, from 0 to 1; 1 for an empty body
-	 */
-	private double unchangedShare(PooledBody body, boolean[] unchanged) {
-		if (body.length() == 0) {
-			return 1;
-		}
-		long bytes = 0;
-		for (int i = 0; i < unchanged.length; i++) {
-			if (unchanged[i]) {
-				bytes += body.segmentEnd(i) - body.segmentStart(i);
-			}
-		}
-		return (double) bytes / body.length();
-	}
-
-	@Override
-	public final @Nullable PooledBody lastBody(BodyKind kind) {
-		synchronized (this) {
-			KeptSegments kept = this.kept.get(kind);
-			return (kept != null && kept.plain.tryRetain()) ? kept.plain : null;
-		}
-	}
-
-	private @Nullable KeptSegments takeKept(BodyKind kind) {
-		synchronized (this) {
-			return this.kept.remove(kind);
-		}
-	}
-
-	/**
-	 * Keep a body and its compressed form for the next body of its kind, in place of the
-	 * last one; beyond {@link #MAX_KEPT_KINDS}, the kind used least recently is dropped.
-	 * @param kept what to keep, whose references this encoder now owns
-	 */
-	private void keep(KeptSegments kept) {
-		KeptSegments replaced = null;
-		KeptSegments evicted = null;
-		synchronized (this) {
-			if (this.closed) {
-				replaced = kept;
-			}
-			else {
-				replaced = this.kept.put(kept.kind(), kept);
-				if (this.kept.size() > MAX_KEPT_KINDS) {
-					// Each name filter is a kind of its own: a scraper asking for many
-					// would otherwise have a body kept for each.
-					Iterator<KeptSegments> eldest = this.kept.values().iterator();
-					evicted = eldest.next();
-					eldest.remove();
-				}
-			}
-		}
-		if (replaced != null) {
-			replaced.release();
-		}
-		if (evicted != null) {
-			evicted.release();
-		}
-	}
-
-	/**
-	 * Give back the chunks of the bodies kept to compare the next ones with, but one
-	 * kind's; the next body of each other kind is compressed whole.
-	 */
-	@Override
-	public final void forgetSegmentsExcept(@Nullable BodyKind kind) {
-		List<KeptSegments> forgotten = new ArrayList<>();
-		synchronized (this) {
-			Iterator<KeptSegments> kept = this.kept.values().iterator();
-			while (kept.hasNext()) {
-				KeptSegments segments = kept.next();
-				if (!segments.kind().equals(kind)) {
-					forgotten.add(segments);
-					kept.remove();
-				}
-			}
-		}
-		for (KeptSegments kept : forgotten) {
-			kept.release();
-		}
-	}
-
-	@Override
-	public final void keptBodies(Consumer<PooledBody> action) {
-		List<PooledBody> bodies = new ArrayList<>();
-		synchronized (this) {
-			for (KeptSegments kept : this.kept.values()) {
-				bodies.add(kept.plain);
-			}
-		}
-		for (PooledBody body : bodies) {
-			action.accept(body);
-		}
+		this.segmentsCompressed.add(parts - reused);
+		return new EncodedBody(encoded, encodedStart, whole ? null : encodedEnds);
 	}
 
 	@Override
@@ -324,7 +180,6 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 				compressor.free();
 			}
 		}
-		forgetSegments();
 	}
 
 	/**
@@ -366,82 +221,6 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 		 * Give back what the compressor holds; it is not used again.
 		 */
 		void free();
-
-	}
-
-	/**
-	 * The last body of a kind and its compressed stream, with where each segment's
-	 * compressed bytes are in it. Holds a reference to both bodies until released.
-	 */
-	private static final class KeptSegments {
-
-		private final PooledBody plain;
-
-		private final PooledBody encoded;
-
-		private final long encodedStart;
-
-		/**
-		 * Where each segment's compressed bytes end, or {@code null} when the body was
-		 * compressed whole: kept only to be compared with the next.
-		 */
-		private final long @Nullable [] encodedEnds;
-
-		KeptSegments(PooledBody plain, PooledBody encoded, long encodedStart, long @Nullable [] encodedEnds) {
-			this.plain = plain;
-			this.encoded = encoded;
-			this.encodedStart = encodedStart;
-			this.encodedEnds = encodedEnds;
-		}
-
-		/**
-		 * Return which segments of a new body hold exactly the bytes of the same segment
-		 * of the kept one: compared byte for byte, never by a hash alone.
-		 * @param body the new body
-		 * @return for each segment of the new body, whether it is as it was
-		 */
-		boolean[] unchangedSegments(PooledBody body) {
-			int segments = body.segmentCount();
-			boolean[] unchanged = new boolean[segments];
-			for (int i = 0; i < Math.min(segments, this.plain.segmentCount()); i++) {
-				long start = body.segmentStart(i);
-				long length = body.segmentEnd(i) - start;
-				long keptStart = this.plain.segmentStart(i);
-				// Where the segment starts may have moved (an earlier one changed
-				// length):
-				// its bytes are what must be equal, and its compressed form is theirs
-				// alone.
-				unchanged[i] = this.plain.segmentEnd(i) - keptStart == length
-						&& body.rangeEquals(start, this.plain, keptStart, length);
-			}
-			return unchanged;
-		}
-
-		/**
-		 * Return whether each segment's compressed bytes are kept, to be copied.
-		 * @return {@code false} when the body was compressed whole
-		 */
-		boolean reusable() {
-			return this.encodedEnds != null;
-		}
-
-		void writeEncoded(int index, ChunkedOutput out) {
-			long[] ends = this.encodedEnds;
-			if (ends == null) {
-				throw new IllegalStateException("The kept body was compressed whole");
-			}
-			long start = (index == 0) ? this.encodedStart : ends[index - 1];
-			this.encoded.writeRange(start, ends[index] - start, out);
-		}
-
-		BodyKind kind() {
-			return this.plain.kind();
-		}
-
-		void release() {
-			this.plain.release();
-			this.encoded.release();
-		}
 
 	}
 

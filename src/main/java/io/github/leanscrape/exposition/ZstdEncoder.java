@@ -24,37 +24,35 @@ import org.jspecify.annotations.Nullable;
 public final class ZstdEncoder extends ReusingEncoder {
 
 	/**
-	 * The least share of a body, as it was in the last body of its kind, for the body to
-	 * be compressed a frame per segment. zstd finds matches much further back than
-	 * deflate's 32 KiB, so a frame per segment costs it more than a gzip segment costs
-	 * gzip: about 12% in size and 30% in time when every segment changed. Below this
-	 * share, a body is compressed as one frame; measured at 100,000 series
-	 * ({@code ChangingScrapeBenchmark}), everything changed then costs what the whole
-	 * body does, in time and size, and a tenth changed in blocks about 0.7 of it.
+	 * The least share of a body in reusable segments for compressing it a frame per
+	 * segment. zstd finds matches much further back than deflate's 32 KiB, so a frame per
+	 * segment costs it more than a gzip segment costs gzip: about 12% in size and 30% in
+	 * time when every segment is compressed.
 	 */
-	private static final double MIN_UNCHANGED_SHARE = 0.3;
+	private static final double MIN_REUSED_SHARE = 0.3;
 
 	private final int level;
 
 	/**
-	 * Create a new encoder.
+	 * Create a new encoder that compresses every body as one frame.
 	 * @param pool the pool for the compressed chunks
 	 * @param level the zstd level, from 1 (fastest) to 19 (smallest)
 	 */
 	public ZstdEncoder(ChunkPool pool, int level) {
-		this(pool, level, true);
+		this(pool, level, false);
 	}
 
 	/**
 	 * Create a new encoder.
 	 * @param pool the pool for the compressed chunks
 	 * @param level the zstd level, from 1 (fastest) to 19 (smallest)
-	 * @param reuseSegments whether to send segments that did not change since the last
-	 * body of the same kind compressed as they were
+	 * @param framePerSegment whether a body may be sent as a frame per segment, so that
+	 * unchanged segments are sent compressed as they were: RFC 8878 allows several
+	 * frames, but some decoders read only the first
 	 */
-	public ZstdEncoder(ChunkPool pool, int level, boolean reuseSegments) {
-		super(pool, ContentCoding.ZSTD, () -> new Compressor(level, pool.chunkSize()), reuseSegments,
-				MIN_UNCHANGED_SHARE);
+	public ZstdEncoder(ChunkPool pool, int level, boolean framePerSegment) {
+		super(pool, ContentCoding.ZSTD, () -> new Compressor(level, pool.chunkSize()), framePerSegment,
+				MIN_REUSED_SHARE);
 		this.level = checkLevel(level);
 	}
 

@@ -50,6 +50,8 @@ public final class Scraper {
 
 	private final RenderAdmission admission;
 
+	private final KeptBodies kept;
+
 	/**
 	 * Create a new scraper.
 	 * @param renderer the renderer that writes the exposition
@@ -64,6 +66,26 @@ public final class Scraper {
 	 */
 	public Scraper(ExpositionRenderer renderer, ChunkPool pool, SizeHints sizeHints, List<BodyEncoder> encoders,
 			int maxConcurrentRenders, Duration cacheTimeToLive, double maxHeldBodies) {
+		this(renderer, pool, sizeHints, encoders, maxConcurrentRenders, cacheTimeToLive, maxHeldBodies, true);
+	}
+
+	/**
+	 * Create a new scraper.
+	 * @param renderer the renderer that writes the exposition
+	 * @param pool the pool of output chunks
+	 * @param sizeHints the size hints of each kind of body
+	 * @param encoders the encoders of the content codings bodies may be sent in, none
+	 * when compression is off
+	 * @param maxConcurrentRenders how many renderings may run at once
+	 * @param cacheTimeToLive how long a body may be served again, or zero for never
+	 * @param maxHeldBodies the most memory that bodies may hold at once, in multiples of
+	 * the largest recent body, or zero (or less) for no limit
+	 * @param reuse whether to keep the last body of each kind, to copy what did not
+	 * change into the next and send its unchanged segments compressed as they were
+	 */
+	public Scraper(ExpositionRenderer renderer, ChunkPool pool, SizeHints sizeHints, List<BodyEncoder> encoders,
+			int maxConcurrentRenders, Duration cacheTimeToLive, double maxHeldBodies, boolean reuse) {
+		this.kept = new KeptBodies(reuse);
 		this.renderer = renderer;
 		this.pool = pool;
 		this.sizeHints = sizeHints;
@@ -75,7 +97,7 @@ public final class Scraper {
 		this.codings = Collections.unmodifiableSet(codings);
 		this.cache = new BodyCache(cacheTimeToLive);
 		this.admission = new RenderAdmission(pool, sizeHints, this.codings, maxConcurrentRenders, maxHeldBodies,
-				this.cache, this::forgetKeptSegmentsExcept, this::forgetKeptSegments);
+				this.cache, this.kept::forgetExcept, this::forgetKeptSegments);
 	}
 
 	/**
@@ -125,14 +147,34 @@ public final class Scraper {
 	 * @return the body
 	 */
 	public PooledBody renderNow(PrometheusOutputFormat format, @Nullable Set<String> includedNames) {
-		return render(BodyKind.of(format, includedNames));
+		return render(BodyKind.of(format, includedNames), null, false);
 	}
 
 	private PooledBody render(BodyKind kind) {
-		ChunkedOutput output = new ChunkedOutput(this.pool, kind, this.sizeHints.expectedSize(kind));
-		PooledBody previous = lastBody(kind);
-		output.setPrevious(previous);
+		KeptBodies.Plain previous = this.kept.previous(kind);
 		try {
+			PooledBody body = render(kind, (previous != null) ? previous.body : null, this.kept.enabled());
+			try {
+				this.kept.rendered(kind, body, previous);
+			}
+			catch (RuntimeException | Error ex) {
+				body.release();
+				throw ex;
+			}
+			return body;
+		}
+		finally {
+			if (previous != null) {
+				previous.release();
+			}
+		}
+	}
+
+	private PooledBody render(BodyKind kind, @Nullable PooledBody previous, boolean keep) {
+		ChunkedOutput output = new ChunkedOutput(this.pool, kind, this.sizeHints.expectedSize(kind));
+		try {
+			output.setPrevious(previous);
+			output.setKept(keep);
 			this.renderer.render(kind.format(), kind.includedNames(), output);
 			PooledBody body = output.toBody();
 			// The pool keeps what the next rendering of this kind will lease: its output
@@ -145,26 +187,7 @@ public final class Scraper {
 		}
 		finally {
 			output.discard();
-			if (previous != null) {
-				previous.release();
-			}
 		}
-	}
-
-	/**
-	 * Return the last body of a kind that an encoder keeps to compare the next with, for
-	 * the renderer to copy what did not change from.
-	 * @param kind the kind of body
-	 * @return the body with a reference the caller must release, or {@code null}
-	 */
-	private @Nullable PooledBody lastBody(BodyKind kind) {
-		for (BodyEncoder encoder : this.encoders) {
-			PooledBody body = (encoder != null) ? encoder.lastBody(kind) : null;
-			if (body != null) {
-				return body;
-			}
-		}
-		return null;
 	}
 
 	/**
@@ -189,30 +212,18 @@ public final class Scraper {
 		}
 		return body.encoded(coding, (plain) -> {
 			BodyKind kind = plain.kind().encoded(coding);
-			PooledBody encoded = encoder.encode(plain, kind, this.sizeHints.expectedSize(kind));
+			PooledBody encoded = this.kept.encode(plain, kind, encoder, this.sizeHints.expectedSize(kind));
 			this.sizeHints.record(kind, encoded.length());
 			return encoded;
 		});
 	}
 
 	/**
-	 * Drop what the encoders keep to reuse unchanged segments, giving its chunks back to
-	 * the pool: the next body of each kind is compressed whole.
+	 * Drop the bodies kept to reuse what did not change, giving their chunks back to the
+	 * pool: the next body of each kind is written and compressed whole.
 	 */
 	public void forgetKeptSegments() {
-		forgetKeptSegmentsExcept(null);
-	}
-
-	/**
-	 * Drop what the encoders keep for every kind of body but one.
-	 * @param kind the kind whose last body stays kept, or {@code null} to keep none
-	 */
-	private void forgetKeptSegmentsExcept(@Nullable BodyKind kind) {
-		for (BodyEncoder encoder : this.encoders) {
-			if (encoder != null) {
-				encoder.forgetSegmentsExcept(kind);
-			}
-		}
+		this.kept.forgetExcept(null);
 	}
 
 	/**
@@ -230,30 +241,12 @@ public final class Scraper {
 	}
 
 	/**
-	 * Return how many pooled chunks the encoders keep to reuse unchanged segments.
+	 * Return how many pooled chunks the bodies kept to reuse what did not change hold,
+	 * with their compressed forms.
 	 * @return the chunks kept
 	 */
 	public long keptChunks() {
-		// A body kept by two encoders (gzip and zstd) holds its chunks once; and it holds
-		// its compressed forms too, whichever encoder keeps it.
-		List<PooledBody> kept = new ArrayList<>();
-		for (BodyEncoder encoder : this.encoders) {
-			if (encoder != null) {
-				encoder.keptBodies((body) -> {
-					for (PooledBody seen : kept) {
-						if (seen == body) {
-							return;
-						}
-					}
-					kept.add(body);
-				});
-			}
-		}
-		long chunks = 0;
-		for (PooledBody body : kept) {
-			chunks += body.heldChunks();
-		}
-		return chunks;
+		return this.kept.heldChunks();
 	}
 
 	/**

@@ -17,6 +17,7 @@ import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.ContentCoding;
+import io.github.leanscrape.exposition.EncodedBody;
 import io.github.leanscrape.exposition.ExpositionRenderer;
 import io.github.leanscrape.exposition.GzipEncoder;
 import io.github.leanscrape.exposition.PooledBody;
@@ -59,7 +60,7 @@ class ScraperTests {
 	private Scraper scraper(int maxConcurrentRenders, Duration timeToLive) {
 		return new Scraper(this.renderer, this.pool, new SizeHints(this.pool, 1024),
 				List.of(new GzipEncoder(this.pool, 1), new ZstdEncoder(this.pool, 1)), maxConcurrentRenders, timeToLive,
-				0);
+				0, false);
 	}
 
 	private static long in(Duration duration) {
@@ -243,10 +244,6 @@ class ScraperTests {
 		otherCoding.release();
 		assertThat(first.isReleased()).isFalse();
 		scrape.body().release();
-		// The encoders keep the last body of the kind and its compressed form, to send
-		// unchanged segments of the next one as they were, until told to forget them.
-		assertThat(first.isReleased()).isFalse();
-		scraper.forgetKeptSegments();
 		assertThat(first.isReleased()).isTrue();
 		assertThat(otherCoding.isReleased()).isTrue();
 		assertThat(this.pool.leasedChunks()).isZero();
@@ -262,13 +259,34 @@ class ScraperTests {
 			}
 
 			@Override
-			public PooledBody encode(PooledBody body, BodyKind kind, long expectedSize) {
+			public EncodedBody encode(PooledBody body, BodyKind kind, long expectedSize, boolean segmented,
+					@Nullable EncodedBody previous, int @Nullable [] copyFrom) {
 				throw new UnsatisfiedLinkError("no native library");
+			}
+
+			@Override
+			public double minReusedShare() {
+				return 0;
+			}
+
+			@Override
+			public boolean compressesSegments() {
+				return false;
+			}
+
+			@Override
+			public long segmentsCompressed() {
+				return 0;
+			}
+
+			@Override
+			public long segmentsReused() {
+				return 0;
 			}
 
 		};
 		Scraper scraper = new Scraper(this.renderer, this.pool, new SizeHints(this.pool, 1024),
-				List.of(new GzipEncoder(this.pool, 1), failing), 2, Duration.ZERO, 0);
+				List.of(new GzipEncoder(this.pool, 1), failing), 2, Duration.ZERO, 0, false);
 		ScrapeResponder responder = new ScrapeResponder(scraper,
 				new Deadlines(Duration.ofSeconds(5), Duration.ofSeconds(5)), SelfMetrics.NONE);
 		ScrapeResponse response = responder.respond(new PendingScrape(scraper, TEXT, null), List.of("zstd"), null);

@@ -39,6 +39,52 @@ public final class DecodingTools {
 	}
 
 	/**
+	 * Count the frames of a zstd stream, reading their headers and block headers as RFC
+	 * 8878 lays them out (skippable frames count too).
+	 * @param compressed the stream
+	 * @return the frames
+	 */
+	public static int zstdFrames(byte[] compressed) {
+		int frames = 0;
+		int at = 0;
+		while (at < compressed.length) {
+			int magic = littleEndian(compressed, at, 4);
+			at += 4;
+			frames++;
+			if ((magic & 0xFFFFFFF0) == 0x184D2A50) {
+				at += 4 + littleEndian(compressed, at, 4);
+				continue;
+			}
+			assertThat(magic).as("zstd magic number").isEqualTo(0xFD2FB528);
+			int descriptor = compressed[at++] & 0xFF;
+			boolean singleSegment = (descriptor & 0x20) != 0;
+			int contentSizeFlag = descriptor >>> 6;
+			at += singleSegment ? 0 : 1;
+			at += new int[] { 0, 1, 2, 4 }[descriptor & 3];
+			at += (contentSizeFlag == 0) ? (singleSegment ? 1 : 0) : (1 << contentSizeFlag);
+			boolean last;
+			do {
+				int header = littleEndian(compressed, at, 3);
+				at += 3;
+				last = (header & 1) != 0;
+				int type = (header >>> 1) & 3;
+				at += (type == 1) ? 1 : (header >>> 3);
+			}
+			while (!last);
+			at += ((descriptor & 0x04) != 0) ? 4 : 0;
+		}
+		return frames;
+	}
+
+	private static int littleEndian(byte[] bytes, int at, int length) {
+		int value = 0;
+		for (int i = length - 1; i >= 0; i--) {
+			value = (value << 8) | (bytes[at + i] & 0xFF);
+		}
+		return value;
+	}
+
+	/**
 	 * Decode a gzip stream with the {@code gzip} tool.
 	 * @param compressed the stream
 	 * @return the decoded bytes
@@ -64,6 +110,28 @@ public final class DecodingTools {
 		}
 		command.add(url);
 		return run(new byte[0], command.toArray(new String[0]));
+	}
+
+	/**
+	 * Run a Python script with Debian's Python ({@code /usr/bin/python3}, where Debian's
+	 * {@code python3-zstandard} is installed), the input on its standard input.
+	 * @param stdinBytes the input
+	 * @param script the script
+	 * @return what it wrote to its standard output
+	 */
+	public static byte[] python(byte[] stdinBytes, String script) {
+		Path python = Path.of("/usr/bin/python3");
+		if (!Files.isExecutable(python)) {
+			fail("/usr/bin/python3 is missing. These tests decode zstd bodies with Debian's python-zstandard; "
+					+ "install it (apt-get install python3-zstandard). .ci/run installs it.");
+		}
+		byte[] check = run(new byte[0], python.toString(), "-c",
+				"import importlib.util, sys; sys.stdout.write(str(importlib.util.find_spec('zstandard') is not None))");
+		if (!new String(check, StandardCharsets.US_ASCII).equals("True")) {
+			fail("Debian's python-zstandard is missing. These tests decode zstd bodies with it; install it "
+					+ "(apt-get install python3-zstandard). .ci/run installs it.");
+		}
+		return run(stdinBytes, python.toString(), "-c", script);
 	}
 
 	private static byte[] run(byte[] stdinBytes, String... command) {

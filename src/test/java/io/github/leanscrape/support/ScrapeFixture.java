@@ -5,6 +5,7 @@ import java.util.Set;
 
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
 import io.github.leanscrape.exposition.ChunkPool;
+import io.github.leanscrape.serve.Scraper;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -62,6 +63,13 @@ public final class ScrapeFixture implements AutoCloseable {
 
 	public ChunkPool pool() {
 		return this.starter.bean(ChunkPool.class);
+	}
+
+	/**
+	 * Drop the bodies the scraper keeps between scrapes to reuse what did not change.
+	 */
+	public void forgetKeptBodies() {
+		this.starter.bean(Scraper.class).forgetKeptSegments();
 	}
 
 	@Override

@@ -165,7 +165,8 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 		long samples = 0;
 		ExemplarScrape exemplars = (this.writesExemplars && textFormat != TextFormat.TEXT_004)
 				? new ExemplarScrape(System.currentTimeMillis(), this.exemplarsOnAllMetricTypes) : null;
-		BlockCopier blocks = (textFormat != null && out.previous() != null) ? blockCopier(textFormat, out) : null;
+		BlockCopier blocks = (textFormat != null && (out.isKept() || out.previous() != null))
+				? blockCopier(textFormat, out) : null;
 		try (ScrapeWorkspace workspace = new ScrapeWorkspace(out, exemplars, this.createdInText, blocks)) {
 			for (int i = 0; i < families.length; i++) {
 				Family family = families[i];
@@ -179,7 +180,7 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 					continue;
 				}
 				// Segments end between families, where they stay while the meters do.
-				out.endSegment();
+				out.endSegmentAt(family.name.hashCode());
 				while (next < referenceSnapshots.size()
 						&& ReferenceFamilies.name(referenceSnapshots.get(next)).compareTo(family.name) < 0) {
 					samples += this.referenceFamilies.write(referenceSnapshots.get(next), format, out, referenceReports,
@@ -218,9 +219,8 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 	/**
 	 * Make the copier of a text scrape offered the last body of its kind: its record goes
 	 * with the output, and the last body is copied from where this renderer wrote it in
-	 * the same format. A scrape offered none records nothing: no one keeps bodies of its
-	 * kind (it is not compressed, or reuse is off), so its record would never be read;
-	 * the next body of a kind that is kept records from then on.
+	 * the same format. A scrape whose body is not kept and that is offered no last body
+	 * records nothing: its record would never be read.
 	 * @param format the scrape's format
 	 * @param out the output
 	 * @return the copier
@@ -335,7 +335,7 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 	 * Return how many blocks of series were copied from the last body of their kind.
 	 * @return the count
 	 */
-	long copiedBlocks() {
+	public long copiedBlocks() {
 		return this.copiedBlocks.get();
 	}
 

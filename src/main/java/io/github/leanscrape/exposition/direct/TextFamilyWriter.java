@@ -78,8 +78,8 @@ final class TextFamilyWriter {
 		int lines = 0;
 		for (int start = 0; start < series.length; start += values.length) {
 			// A large family is cut into segments a block at a time (see
-			// ChunkedOutput#endSegment).
-			out.endSegment();
+			// ChunkedOutput#endSegmentAt).
+			out.endSegmentAt(family.name.hashCode() + start);
 			int end = Math.min(series.length, start + values.length);
 			for (int i = start; i < end; i++) {
 				Series each = series[i];
@@ -153,7 +153,7 @@ final class TextFamilyWriter {
 	private static int writeGauges(Family family, Series[] series, ScrapeWorkspace workspace, ChunkedOutput out) {
 		double[] values = workspace.values;
 		for (int start = 0; start < series.length; start += values.length) {
-			out.endSegment();
+			out.endSegmentAt(family.name.hashCode() + start);
 			int end = Math.min(series.length, start + values.length);
 			for (int i = start; i < end; i++) {
 				Series each = series[i];
@@ -225,7 +225,7 @@ final class TextFamilyWriter {
 		int lines = 0;
 		for (int s = 0; s < series.length; s++) {
 			Series each = series[s];
-			out.endSegment();
+			out.endSegmentAt(family.name.hashCode() + s);
 			// Long task timers have no exemplars.
 			ExemplarSlots slots = (exemplars != null && exemplars.allMetricTypes()
 					&& each instanceof ExemplarSeries sampled) ? sampled.exemplars : null;
@@ -315,7 +315,7 @@ final class TextFamilyWriter {
 		}
 		int lines = 0;
 		for (int s = 0; s < series.length; s++) {
-			out.endSegment();
+			out.endSegmentAt(family.name.hashCode() + s);
 			Series each = series[s];
 			ExemplarSlots slots = (exemplars != null && each instanceof ExemplarSeries sampled) ? sampled.exemplars
 					: null;

@@ -15,6 +15,7 @@ import io.github.leanscrape.support.FrozenClock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -124,6 +125,42 @@ class BlockCopyTests {
 		// The first block of jobs_done lost a series, which moved every block of the
 		// family: the gauge, histogram and summary are still copied.
 		assertThat(renderer.copiedBlocks()).isGreaterThanOrEqualTo(3);
+	}
+
+	@Test
+	void aValueFromZeroToNegativeZeroAGaugeAndALongTaskTimerAreWrittenAgain() throws Exception {
+		double[] level = { 0.0 };
+		Gauge.builder("level", level, (holder) -> holder[0]).register(this.registry);
+		LongTaskTimer tasks = LongTaskTimer.builder("tasks").register(this.registry);
+		DirectRenderer renderer = renderer();
+		render(renderer, OPENMETRICS);
+		render(renderer, OPENMETRICS);
+		long copied = renderer.copiedBlocks();
+		// 0.0 and -0.0 are equal as doubles, and print differently: compared by their
+		// bits, the block is written again, and the bytes are Spring Boot's.
+		level[0] = -0.0;
+		LongTaskTimer.Sample task = tasks.start();
+		this.gaugeValue.set(9);
+		render(renderer, OPENMETRICS);
+		// Of the counters, histogram and summary, copied; of the three gauges and the
+		// long task timer, written.
+		assertThat(renderer.copiedBlocks() - copied).isEqualTo(3 + 1 + 1);
+		task.stop();
+		render(renderer, OPENMETRICS);
+		level[0] = 0.0;
+		render(renderer, OPENMETRICS);
+	}
+
+	@Test
+	void aBodyThatWillBeKeptRecordsWithNothingToCopyFrom() throws Exception {
+		DirectRenderer renderer = renderer();
+		ChunkedOutput output = new ChunkedOutput(this.pool, BodyKind.of(OPENMETRICS, null), 0);
+		output.setKept(true);
+		renderer.render(OPENMETRICS, null, output);
+		this.last = output.toBody();
+		assertThat(this.last.record()).isNotNull();
+		render(renderer, OPENMETRICS);
+		assertThat(renderer.copiedBlocks()).isEqualTo(3 + 1 + 1 + 1);
 	}
 
 	@Test

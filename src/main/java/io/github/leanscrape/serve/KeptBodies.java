@@ -1,0 +1,473 @@
+package io.github.leanscrape.serve;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
+import io.github.leanscrape.exposition.BodyEncoder;
+import io.github.leanscrape.exposition.BodyKind;
+import io.github.leanscrape.exposition.ContentCoding;
+import io.github.leanscrape.exposition.EncodedBody;
+import io.github.leanscrape.exposition.PooledBody;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The one owner of what is kept between scrapes to reuse what did not change. Per kind of
+ * scrape (format and name filter) it keeps the last plain body, whichever coding it was
+ * sent in, identity included: the next rendering of that kind copies from it the blocks
+ * of series whose values did not change. Each segment of a kept body has a version: a
+ * rendering compares each of its segments byte for byte with the kept body's, and a
+ * segment with the same bytes takes that segment's version, any other a new one. Equal
+ * versions therefore mean equal bytes, however many renderings apart. Per content coding
+ * it keeps the last compressed form of the kind with the versions of the segments it
+ * encodes, so that a coding scraped every third round still copies the compressed bytes
+ * of every segment unchanged since its own last scrape.
+ * <p>
+ * Compressing a body segment by segment pays only where enough of it will be copied: a
+ * coding compresses segment by segment when the share of the body it can copy now is at
+ * least its encoder's {@linkplain BodyEncoder#minReusedShare() least share}; with nothing
+ * to copy from, when that share of the body is as it was in the last rendering (what the
+ * next scrape is likely to copy). Where a coding found too little to copy, it compresses
+ * whole, and tries segments again every {@value #RETRY_AFTER_WHOLE}th body only: a change
+ * scattered over the body costs what compressing it whole costs, give or take one body in
+ * that many.
+ * <p>
+ * At most {@value #MAX_KINDS} kinds are kept, the least recently rendered dropped first;
+ * a kind not rendered for {@value #TIME_TO_LIVE_MINUTES} minutes is dropped at the next
+ * scrape of any kind, so that a kept body does not hold the meters it was written from
+ * long after they were removed.
+ *
+ * @author leanscrape
+ */
+final class KeptBodies {
+
+	private static final int MAX_KINDS = 4;
+
+	private static final int TIME_TO_LIVE_MINUTES = 5;
+
+	private static final long TIME_TO_LIVE_NANOS = TimeUnit.MINUTES.toNanos(TIME_TO_LIVE_MINUTES);
+
+	/** How many segments around the expected one are compared with a new segment. */
+	private static final int SEARCH_WINDOW = 8;
+
+	/**
+	 * How many bodies of a kind a coding compresses whole, having found too little to
+	 * copy, before it tries segments again.
+	 */
+	private static final int RETRY_AFTER_WHOLE = 16;
+
+	private static final ContentCoding[] CODINGS = ContentCoding.values();
+
+	private final boolean enabled;
+
+	/** Versions are never reused: equal versions are equal bytes. */
+	private final AtomicLong versions = new AtomicLong();
+
+	/** What is kept for each kind, least recently rendered first; guarded by this. */
+	private final Map<BodyKind, Entry> entries = new LinkedHashMap<>(8, 0.75f, true);
+
+	private final LongSupplier nanoClock;
+
+	/**
+	 * Create the kept bodies.
+	 * @param enabled whether to keep anything
+	 */
+	KeptBodies(boolean enabled) {
+		this(enabled, System::nanoTime);
+	}
+
+	/**
+	 * Create the kept bodies on a clock of their own, for tests.
+	 * @param enabled whether to keep anything
+	 * @param nanoClock the clock of {@link System#nanoTime()}'s kind that kept bodies
+	 * expire by
+	 */
+	KeptBodies(boolean enabled, LongSupplier nanoClock) {
+		this.enabled = enabled;
+		this.nanoClock = nanoClock;
+	}
+
+	/**
+	 * Return whether bodies are kept.
+	 * @return {@code false} when reuse is off
+	 */
+	boolean enabled() {
+		return this.enabled;
+	}
+
+	/**
+	 * Return the last plain body of a kind, for a rendering to copy from, with a
+	 * reference the caller must release ({@link Plain#release()}).
+	 * @param kind the kind, uncompressed
+	 * @return the kept body, or {@code null}
+	 */
+	@Nullable Plain previous(BodyKind kind) {
+		if (!this.enabled) {
+			return null;
+		}
+		List<Entry> expired = new ArrayList<>(0);
+		Plain plain = null;
+		synchronized (this) {
+			expire(this.nanoClock.getAsLong(), expired);
+			Entry entry = this.entries.get(kind);
+			if (entry != null && entry.plain.body.tryRetain()) {
+				plain = entry.plain;
+			}
+		}
+		release(expired);
+		return plain;
+	}
+
+	/**
+	 * Keep a new body of a kind in place of the last one, giving each of its segments a
+	 * version: that of the last body's segment with the same bytes, or a new one.
+	 * @param kind the kind, uncompressed
+	 * @param body the new body; this object takes a reference of its own
+	 * @param previous the body the rendering was offered, or {@code null}
+	 */
+	void rendered(BodyKind kind, PooledBody body, @Nullable Plain previous) {
+		if (!this.enabled) {
+			return;
+		}
+		Plain plain = version(body, previous);
+		List<Entry> dropped = new ArrayList<>(1);
+		Plain replaced = null;
+		synchronized (this) {
+			long now = this.nanoClock.getAsLong();
+			expire(now, dropped);
+			Entry entry = this.entries.get(kind);
+			if (entry == null) {
+				entry = new Entry();
+				entry.plain = plain;
+				this.entries.put(kind, entry);
+				if (this.entries.size() > MAX_KINDS) {
+					// Each name filter is a kind of its own: a scraper asking for many
+					// would otherwise have a body kept for each.
+					Iterator<Entry> eldest = this.entries.values().iterator();
+					dropped.add(eldest.next());
+					eldest.remove();
+				}
+			}
+			else {
+				replaced = entry.plain;
+				entry.plain = plain;
+			}
+			entry.renderedNanos = now;
+		}
+		if (replaced != null) {
+			replaced.release();
+		}
+		release(dropped);
+	}
+
+	private Plain version(PooledBody body, @Nullable Plain previous) {
+		int segments = body.segmentCount();
+		long[] versions = new long[segments];
+		if (previous == null) {
+			for (int i = 0; i < segments; i++) {
+				versions[i] = this.versions.incrementAndGet();
+			}
+			return new Plain(body.retain(), versions, -1);
+		}
+		PooledBody last = previous.body;
+		int lastSegments = last.segmentCount();
+		long unchanged = 0;
+		// Where the last body's segments are, relative to this one's: a family added or
+		// removed moves those after it by a few.
+		int shift = 0;
+		for (int i = 0; i < segments; i++) {
+			long start = body.segmentStart(i);
+			long length = body.segmentEnd(i) - start;
+			int match = -1;
+			for (int d = 0; d <= 2 * SEARCH_WINDOW && match < 0; d++) {
+				// 0, +1, -1, +2, -2, ...
+				int j = i + shift + (((d & 1) == 0) ? -(d >> 1) : (d + 1) >> 1);
+				if (j >= 0 && j < lastSegments && last.segmentEnd(j) - last.segmentStart(j) == length
+						&& body.rangeEquals(start, last, last.segmentStart(j), length)) {
+					match = j;
+				}
+			}
+			if (match >= 0) {
+				versions[i] = previous.versions[match];
+				unchanged += length;
+				shift = match - i;
+			}
+			else {
+				versions[i] = this.versions.incrementAndGet();
+			}
+		}
+		double share = (body.length() == 0) ? 1 : (double) unchanged / body.length();
+		return new Plain(body.retain(), versions, share);
+	}
+
+	/**
+	 * Compress a body, copying the compressed bytes of the segments unchanged since the
+	 * last body of its kind in that coding, and keep the result for the next. A body that
+	 * is not the kept one of its kind (a newer one was rendered meanwhile, or reuse is
+	 * off) is compressed whole.
+	 * @param body the plain body
+	 * @param kind the kind of the compressed body
+	 * @param encoder the coding's encoder
+	 * @param expectedSize the expected compressed size
+	 * @return the compressed body, whose reference the caller owns
+	 */
+	PooledBody encode(PooledBody body, BodyKind kind, BodyEncoder encoder, long expectedSize) {
+		if (!this.enabled) {
+			return encoder.encode(body, kind, expectedSize);
+		}
+		int slot = encoder.coding().ordinal();
+		Plain plain = null;
+		Encoding last = null;
+		EncodedBody lastEncoded = null;
+		synchronized (this) {
+			Entry entry = this.entries.get(body.kind());
+			if (entry != null && entry.plain.body == body) {
+				plain = entry.plain;
+				last = entry.encodings[slot];
+				if (last != null && last.encoded != null && last.encoded.tryRetain()) {
+					lastEncoded = last.encoded;
+				}
+			}
+		}
+		if (plain == null) {
+			return encoder.encode(body, kind, expectedSize);
+		}
+		EncodedBody encoded;
+		Encoding next;
+		try {
+			int[] copyFrom = null;
+			double share;
+			int wholeStreak = 0;
+			if (lastEncoded != null && last != null) {
+				copyFrom = new int[plain.versions.length];
+				share = reusable(plain, last.versions, body, copyFrom);
+			}
+			else if (last != null && last.measuredShare >= 0 && (last.wholeStreak + 1) % RETRY_AFTER_WHOLE != 0) {
+				// Too little to copy the last time this coding looked: whole again.
+				share = last.measuredShare;
+				wholeStreak = last.wholeStreak + 1;
+			}
+			else {
+				share = plain.unchangedShare;
+			}
+			boolean segmented = encoder.compressesSegments() && share >= encoder.minReusedShare();
+			encoded = encoder.encode(body, kind, expectedSize, segmented, lastEncoded, segmented ? copyFrom : null);
+			double measured = (lastEncoded != null) ? share : ((last != null) ? last.measuredShare : -1);
+			next = new Encoding(segmented ? encoded.retain() : null, plain.versions, measured,
+					segmented ? 0 : wholeStreak);
+		}
+		finally {
+			if (lastEncoded != null) {
+				lastEncoded.release();
+			}
+		}
+		Encoding replaced = null;
+		synchronized (this) {
+			Entry entry = this.entries.get(body.kind());
+			if (entry != null) {
+				replaced = entry.encodings[slot];
+				entry.encodings[slot] = next;
+			}
+			else {
+				replaced = next;
+			}
+		}
+		if (replaced != null) {
+			replaced.release();
+		}
+		return encoded.body();
+	}
+
+	/**
+	 * Find, for each segment of a body, the segment of the last compressed form with the
+	 * same version.
+	 * @param plain the body's versions
+	 * @param lastVersions the versions of the segments the last compressed form encodes
+	 * @param body the body
+	 * @param copyFrom where to note, for each segment, the one to copy or {@code -1}
+	 * @return the share of the body's bytes that can be copied
+	 */
+	private static double reusable(Plain plain, long[] lastVersions, PooledBody body, int[] copyFrom) {
+		long reusable = 0;
+		int shift = 0;
+		for (int i = 0; i < copyFrom.length; i++) {
+			int match = -1;
+			long version = plain.versions[i];
+			for (int d = 0; d <= 2 * SEARCH_WINDOW && match < 0; d++) {
+				int j = i + shift + (((d & 1) == 0) ? -(d >> 1) : (d + 1) >> 1);
+				if (j >= 0 && j < lastVersions.length && lastVersions[j] == version) {
+					match = j;
+				}
+			}
+			copyFrom[i] = match;
+			if (match >= 0) {
+				shift = match - i;
+				reusable += body.segmentEnd(i) - body.segmentStart(i);
+			}
+		}
+		return (body.length() == 0) ? 1 : (double) reusable / body.length();
+	}
+
+	/**
+	 * Drop what is kept for every kind but one.
+	 * @param kind the kind whose bodies stay, or {@code null} to drop all
+	 */
+	void forgetExcept(@Nullable BodyKind kind) {
+		List<Entry> forgotten = new ArrayList<>();
+		synchronized (this) {
+			Iterator<Map.Entry<BodyKind, Entry>> entries = this.entries.entrySet().iterator();
+			while (entries.hasNext()) {
+				Map.Entry<BodyKind, Entry> entry = entries.next();
+				if (!entry.getKey().equals(kind)) {
+					forgotten.add(entry.getValue());
+					entries.remove();
+				}
+			}
+		}
+		release(forgotten);
+	}
+
+	/**
+	 * Return how many pooled chunks the kept bodies hold, each counted once.
+	 * @return the chunks
+	 */
+	long heldChunks() {
+		List<PooledBody> plains = new ArrayList<>();
+		List<PooledBody> encodings = new ArrayList<>();
+		synchronized (this) {
+			for (Entry entry : this.entries.values()) {
+				plains.add(entry.plain.body);
+				for (Encoding encoding : entry.encodings) {
+					if (encoding != null && encoding.encoded != null) {
+						encodings.add(encoding.encoded.body());
+					}
+				}
+			}
+		}
+		// Read outside this lock: a body's lock is held while it is compressed, which
+		// takes this lock (PooledBody#encoded, then encode). A body released meanwhile
+		// counts for nothing.
+		long chunks = 0;
+		for (PooledBody plain : plains) {
+			// The plain body holds its compressed forms too.
+			chunks += plain.heldChunks();
+		}
+		for (PooledBody encoded : encodings) {
+			boolean counted = false;
+			for (PooledBody plain : plains) {
+				counted |= plain.holdsEncoded(encoded);
+			}
+			chunks += counted ? 0 : encoded.heldChunks();
+		}
+		return chunks;
+	}
+
+	/**
+	 * Return how many kinds have a body kept.
+	 * @return the kinds
+	 */
+	synchronized int keptKinds() {
+		return this.entries.size();
+	}
+
+	private void expire(long now, List<Entry> expired) {
+		Iterator<Entry> entries = this.entries.values().iterator();
+		while (entries.hasNext()) {
+			Entry entry = entries.next();
+			if (now - entry.renderedNanos > TIME_TO_LIVE_NANOS) {
+				expired.add(entry);
+				entries.remove();
+			}
+		}
+	}
+
+	private static void release(List<Entry> entries) {
+		for (Entry entry : entries) {
+			entry.plain.release();
+			for (Encoding encoding : entry.encodings) {
+				if (encoding != null) {
+					encoding.release();
+				}
+			}
+		}
+	}
+
+	/**
+	 * A kept plain body with the version of each of its segments, and the share of its
+	 * bytes in segments that were as they were in the body before it.
+	 */
+	static final class Plain {
+
+		final PooledBody body;
+
+		final long[] versions;
+
+		/** From 0 to 1, or -1 when there was no body before it. */
+		final double unchangedShare;
+
+		Plain(PooledBody body, long[] versions, double unchangedShare) {
+			this.body = body;
+			this.versions = versions;
+			this.unchangedShare = unchangedShare;
+		}
+
+		/**
+		 * Drop the reference to the body that this plain body's holder took.
+		 */
+		void release() {
+			this.body.release();
+		}
+
+	}
+
+	/**
+	 * The last compressed form of a kind in one coding, with the versions of the segments
+	 * it encodes; or, where it was compressed whole, only what was measured.
+	 */
+	private static final class Encoding {
+
+		final @Nullable EncodedBody encoded;
+
+		final long[] versions;
+
+		/** The share of the body that could be copied when last measured, or -1. */
+		final double measuredShare;
+
+		/** How many bodies in a row were compressed whole for too little to copy. */
+		final int wholeStreak;
+
+		Encoding(@Nullable EncodedBody encoded, long[] versions, double measuredShare, int wholeStreak) {
+			this.encoded = encoded;
+			this.versions = versions;
+			this.measuredShare = measuredShare;
+			this.wholeStreak = wholeStreak;
+		}
+
+		void release() {
+			if (this.encoded != null) {
+				this.encoded.release();
+			}
+		}
+
+	}
+
+	/**
+	 * What is kept for one kind.
+	 */
+	private static final class Entry {
+
+		@SuppressWarnings("NullAway.Init")
+		Plain plain;
+
+		final @Nullable Encoding[] encodings = new Encoding[CODINGS.length];
+
+		long renderedNanos;
+
+	}
+
+}

@@ -1,0 +1,475 @@
+package io.github.leanscrape.serve;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.GZIPInputStream;
+
+import io.github.leanscrape.exposition.BodyEncoder;
+import io.github.leanscrape.exposition.BodyKind;
+import io.github.leanscrape.exposition.ChunkPool;
+import io.github.leanscrape.exposition.ChunkedOutput;
+import io.github.leanscrape.exposition.EncodedBody;
+import io.github.leanscrape.exposition.GzipEncoder;
+import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.exposition.ZstdEncoder;
+import io.github.leanscrape.support.DecodingTools;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * What {@link KeptBodies} keeps between scrapes, as the scraper uses it: bodies
+ * compressed segment by segment, the unchanged segments copied compressed from the last
+ * body of the same kind in the same coding, however many scrapes of other codings came
+ * between. Over many bodies with changes between them (none, all, clustered, scattered,
+ * segments that grow and shrink, segments added and removed), every compressed body
+ * decodes to its plain body with the JDK's {@link GZIPInputStream}, the {@code gzip} tool
+ * and the {@code zstd} tool; the counts of segments compressed and reused are exactly
+ * those expected; and every chunk goes back to the pool.
+ */
+class KeptBodiesTests {
+
+	private static final BodyKind OPENMETRICS = BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100, null);
+
+	private static final BodyKind TEXT = BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_004, null);
+
+	private final ChunkPool pool = new ChunkPool(4096, 1 << 20);
+
+	private final AtomicLong clock = new AtomicLong();
+
+	private KeptBodies kept = new KeptBodies(true, this.clock::get);
+
+	@AfterEach
+	void everyChunkGoesBackToThePool() {
+		this.kept.forgetExcept(null);
+		assertThat(this.pool.leasedChunks()).isZero();
+	}
+
+	@Test
+	void aBodyWithNoChangeCompressesNoSegment() throws IOException {
+		try (GzipEncoder encoder = new GzipEncoder(this.pool, 1)) {
+			List<byte[]> segments = segments(new Random(1), 40);
+			assertThat(gunzip(scrape(encoder, OPENMETRICS, segments))).isEqualTo(join(segments));
+			assertThat(encoder.segmentsCompressed()).as("a first body: whole").isEqualTo(1);
+			assertThat(gunzip(scrape(encoder, OPENMETRICS, segments))).isEqualTo(join(segments));
+			assertThat(encoder.segmentsCompressed()).as("as it was: segment by segment, for the next")
+				.isEqualTo(1 + 40);
+			assertThat(encoder.segmentsReused()).isZero();
+			assertThat(gunzip(scrape(encoder, OPENMETRICS, segments))).isEqualTo(join(segments));
+			assertThat(encoder.segmentsCompressed()).isEqualTo(1 + 40);
+			assertThat(encoder.segmentsReused()).isEqualTo(40);
+		}
+	}
+
+	@Test
+	void onlyTheChangedSegmentsAreCompressed() throws IOException {
+		try (GzipEncoder encoder = new GzipEncoder(this.pool, 1)) {
+			List<byte[]> segments = segments(new Random(2), 30);
+			scrape(encoder, OPENMETRICS, segments);
+			scrape(encoder, OPENMETRICS, segments);
+			long compressed = encoder.segmentsCompressed();
+			// A segment that grows moves every segment after it: they are reused all the
+			// same.
+			segments.set(3, (new String(segments.get(3), StandardCharsets.US_ASCII) + "x 1\n")
+				.getBytes(StandardCharsets.US_ASCII));
+			segments.set(17, segment(new Random(99)));
+			assertThat(gunzip(scrape(encoder, OPENMETRICS, segments))).isEqualTo(join(segments));
+			assertThat(encoder.segmentsCompressed()).isEqualTo(compressed + 2);
+			assertThat(encoder.segmentsReused()).isEqualTo(28);
+		}
+	}
+
+	@Test
+	void segmentsAroundOneAddedOrRemovedAreReused() throws IOException {
+		try (GzipEncoder encoder = new GzipEncoder(this.pool, 1)) {
+			List<byte[]> segments = segments(new Random(12), 30);
+			scrape(encoder, OPENMETRICS, segments);
+			scrape(encoder, OPENMETRICS, segments);
+			long compressed = encoder.segmentsCompressed();
+			segments.add(11, segment(new Random(100)));
+			assertThat(gunzip(scrape(encoder, OPENMETRICS, segments))).isEqualTo(join(segments));
+			assertThat(encoder.segmentsCompressed()).as("the one added").isEqualTo(compressed + 1);
+			assertThat(encoder.segmentsReused()).as("every other, before and after it").isEqualTo(30);
+			segments.remove(20);
+			assertThat(gunzip(scrape(encoder, OPENMETRICS, segments))).isEqualTo(join(segments));
+			assertThat(encoder.segmentsCompressed()).isEqualTo(compressed + 1);
+			assertThat(encoder.segmentsReused()).isEqualTo(30 + 30);
+		}
+	}
+
+	@Test
+	void eachCodingReusesWhatDidNotChangeSinceItsOwnLastScrape() throws IOException {
+		try (GzipEncoder gzip = new GzipEncoder(this.pool, 1); ZstdEncoder zstd = new ZstdEncoder(this.pool, 1, true)) {
+			List<byte[]> segments = segments(new Random(13), 30);
+			List<@Nullable BodyEncoder> codings = new ArrayList<>();
+			codings.add(gzip);
+			codings.add(zstd);
+			codings.add(null);
+			// Twice round as they are: each coding has its segments kept.
+			// Twice round as they are, then once changing: each coding has its segments
+			// kept.
+			for (int round = 0; round < 9; round++) {
+				if (round >= 6) {
+					segments.set(round, segment(new Random(1000 + round)));
+				}
+				scrape(codings.get(round % 3), OPENMETRICS, segments);
+			}
+			long gzipCompressed = gzip.segmentsCompressed();
+			long zstdCompressed = zstd.segmentsCompressed();
+			long gzipReused = gzip.segmentsReused();
+			long zstdReused = zstd.segmentsReused();
+			for (int round = 9; round < 18; round++) {
+				// One segment changes between any two scrapes: three since a coding's
+				// last.
+				segments.set(round, segment(new Random(1000 + round)));
+				BodyEncoder encoder = codings.get(round % 3);
+				byte[] body = scrape(encoder, OPENMETRICS, segments);
+				if (encoder == gzip) {
+					assertThat(gunzip(body)).isEqualTo(join(segments));
+				}
+				else if (encoder == zstd) {
+					assertThat(DecodingTools.zstd(body)).isEqualTo(join(segments));
+				}
+				else {
+					assertThat(body).isEqualTo(join(segments));
+				}
+			}
+			assertThat(gzip.segmentsCompressed() - gzipCompressed).isEqualTo(3 * 3);
+			assertThat(zstd.segmentsCompressed() - zstdCompressed).isEqualTo(3 * 3);
+			assertThat(gzip.segmentsReused() - gzipReused).isEqualTo(3 * 27);
+			assertThat(zstd.segmentsReused() - zstdReused).isEqualTo(3 * 27);
+			assertThat(this.kept.keptKinds()).isOne();
+		}
+	}
+
+	@Test
+	void eachKindIsComparedWithItsOwnLastBody() throws IOException {
+		try (GzipEncoder encoder = new GzipEncoder(this.pool, 1)) {
+			List<byte[]> openMetrics = segments(new Random(3), 10);
+			List<byte[]> text = segments(new Random(4), 10);
+			for (int i = 0; i < 2; i++) {
+				scrape(encoder, OPENMETRICS, openMetrics);
+				scrape(encoder, TEXT, text);
+			}
+			assertThat(gunzip(scrape(encoder, OPENMETRICS, openMetrics))).isEqualTo(join(openMetrics));
+			assertThat(gunzip(scrape(encoder, TEXT, text))).isEqualTo(join(text));
+			assertThat(encoder.segmentsReused()).isEqualTo(20);
+		}
+	}
+
+	@Test
+	void atMostFourKindsAreKept() throws IOException {
+		try (GzipEncoder encoder = new GzipEncoder(this.pool, 1)) {
+			List<byte[]> segments = segments(new Random(10), 3);
+			for (int i = 0; i < 10; i++) {
+				assertThat(gunzip(scrape(encoder, filtered(i), segments))).isEqualTo(join(segments));
+				assertThat(this.kept.keptKinds()).isLessThanOrEqualTo(4);
+			}
+			assertThat(this.kept.keptKinds()).isEqualTo(4);
+		}
+	}
+
+	@Test
+	void aKindNotRenderedForFiveMinutesIsDroppedAtTheNextScrapeOfAnyKind() throws IOException {
+		try (GzipEncoder encoder = new GzipEncoder(this.pool, 1)) {
+			List<byte[]> segments = segments(new Random(14), 5);
+			scrape(encoder, filtered(1), segments);
+			this.clock.addAndGet(TimeUnit.MINUTES.toNanos(4));
+			scrape(encoder, filtered(2), segments);
+			assertThat(this.kept.keptKinds()).isEqualTo(2);
+			this.clock.addAndGet(TimeUnit.MINUTES.toNanos(2));
+			scrape(encoder, filtered(2), segments);
+			assertThat(this.kept.keptKinds()).as("the first kind expired").isOne();
+		}
+	}
+
+	private static BodyKind filtered(int i) {
+		return BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_004, java.util.Set.of("f" + i));
+	}
+
+	@Test
+	void withoutReuseEverySegmentIsCompressedAndNothingIsKept() throws IOException {
+		this.kept = new KeptBodies(false);
+		try (GzipEncoder encoder = new GzipEncoder(this.pool, 1)) {
+			List<byte[]> segments = segments(new Random(5), 8);
+			scrape(encoder, OPENMETRICS, segments);
+			assertThat(gunzip(scrape(encoder, OPENMETRICS, segments))).isEqualTo(join(segments));
+			assertThat(encoder.segmentsReused()).isZero();
+			assertThat(encoder.segmentsCompressed()).isEqualTo(2);
+			assertThat(this.pool.leasedChunks()).isZero();
+		}
+	}
+
+	@Test
+	void forgottenSegmentsAreCompressedAgain() throws IOException {
+		try (GzipEncoder encoder = new GzipEncoder(this.pool, 1)) {
+			List<byte[]> segments = segments(new Random(6), 8);
+			scrape(encoder, OPENMETRICS, segments);
+			scrape(encoder, OPENMETRICS, segments);
+			this.kept.forgetExcept(null);
+			assertThat(this.pool.leasedChunks()).isZero();
+			assertThat(gunzip(scrape(encoder, OPENMETRICS, segments))).isEqualTo(join(segments));
+			assertThat(encoder.segmentsReused()).isZero();
+		}
+	}
+
+	@Test
+	void anErrorWhileCompressingLeaksNothing() throws IOException {
+		try (GzipEncoder gzip = new GzipEncoder(this.pool, 1)) {
+			List<byte[]> segments = segments(new Random(15), 8);
+			scrape(gzip, OPENMETRICS, segments);
+			scrape(gzip, OPENMETRICS, segments);
+			BodyEncoder failing = new FailingEncoder(gzip);
+			assertThatExceptionOfType(OutOfMemoryError.class).isThrownBy(() -> scrape(failing, OPENMETRICS, segments));
+			long kept = this.kept.heldChunks();
+			assertThat(this.pool.leasedChunks()).isEqualTo(kept);
+			assertThat(gunzip(scrape(gzip, OPENMETRICS, segments))).isEqualTo(join(segments));
+		}
+	}
+
+	@Test
+	void randomChangesDecodeWithTheJdkAndTheGzipTool() throws Exception {
+		Random random = new Random(7);
+		try (GzipEncoder encoder = new GzipEncoder(this.pool, 1)) {
+			List<byte[]> segments = segments(random, 25);
+			for (int scrape = 0; scrape < 40; scrape++) {
+				change(random, segments, scrape);
+				byte[] gzip = scrape(encoder, OPENMETRICS, segments);
+				assertThat(gunzip(gzip)).as("scrape %d", scrape).isEqualTo(join(segments));
+				if (scrape % 8 == 0) {
+					assertThat(DecodingTools.gzip(gzip)).as("scrape %d, gzip -dc", scrape).isEqualTo(join(segments));
+				}
+			}
+			assertThat(encoder.segmentsReused()).isPositive();
+		}
+	}
+
+	@Test
+	void randomChangesDecodeWithTheZstdTool() {
+		Random random = new Random(8);
+		try (ZstdEncoder encoder = new ZstdEncoder(this.pool, 1, true)) {
+			List<byte[]> segments = segments(random, 12);
+			for (int scrape = 0; scrape < 12; scrape++) {
+				change(random, segments, scrape);
+				assertThat(DecodingTools.zstd(scrape(encoder, OPENMETRICS, segments))).as("scrape %d", scrape)
+					.isEqualTo(join(segments));
+			}
+			assertThat(encoder.segmentsReused()).isPositive();
+		}
+	}
+
+	@Test
+	void zstdIsOneFrameUnlessFramesPerSegmentAreAllowed() {
+		try (ZstdEncoder encoder = new ZstdEncoder(this.pool, 1)) {
+			List<byte[]> segments = segments(new Random(16), 12);
+			for (int i = 0; i < 4; i++) {
+				assertThat(DecodingTools.zstd(scrape(encoder, OPENMETRICS, segments))).isEqualTo(join(segments));
+			}
+			assertThat(encoder.segmentsCompressed()).as("a frame each").isEqualTo(4);
+			assertThat(encoder.segmentsReused()).isZero();
+		}
+	}
+
+	@Test
+	void aCodingThatFoundTooLittleToCopyCompressesWholeAndTriesAgainEverySixteenthBody() {
+		try (ZstdEncoder encoder = new ZstdEncoder(this.pool, 1, true)) {
+			List<byte[]> segments = segments(new Random(11), 12);
+			scrape(encoder, OPENMETRICS, segments);
+			assertThat(encoder.segmentsCompressed()).as("a first body, one frame").isEqualTo(1);
+			scrape(encoder, OPENMETRICS, segments);
+			assertThat(encoder.segmentsCompressed()).as("as it was: a frame per segment").isEqualTo(1 + 12);
+			segments.replaceAll((segment) -> segment(new Random(segment.length)));
+			assertThat(DecodingTools.zstd(scrape(encoder, OPENMETRICS, segments))).isEqualTo(join(segments));
+			assertThat(encoder.segmentsCompressed()).as("everything changed: one frame").isEqualTo(1 + 12 + 1);
+			for (int i = 0; i < 15; i++) {
+				assertThat(DecodingTools.zstd(scrape(encoder, OPENMETRICS, segments))).isEqualTo(join(segments));
+			}
+			assertThat(encoder.segmentsCompressed()).as("nothing changed, but too little was to copy: whole")
+				.isEqualTo(1 + 12 + 1 + 15);
+			scrape(encoder, OPENMETRICS, segments);
+			assertThat(encoder.segmentsCompressed()).as("the sixteenth: segments again")
+				.isEqualTo(1 + 12 + 1 + 15 + 12);
+			scrape(encoder, OPENMETRICS, segments);
+			assertThat(encoder.segmentsReused()).isEqualTo(12);
+		}
+	}
+
+	@Test
+	void anEmptyBodyAndOneWithoutSegmentsDecode() throws IOException {
+		try (GzipEncoder gzip = new GzipEncoder(this.pool, 1); ZstdEncoder zstd = new ZstdEncoder(this.pool, 1, true)) {
+			for (int i = 0; i < 3; i++) {
+				assertThat(gunzip(scrape(gzip, OPENMETRICS, List.of()))).isEmpty();
+				assertThat(DecodingTools.zstd(scrape(zstd, OPENMETRICS, List.of()))).isEmpty();
+				byte[] whole = join(segments(new Random(9), 5));
+				assertThat(gunzip(scrape(gzip, TEXT, List.of(whole)))).isEqualTo(whole);
+				assertThat(DecodingTools.zstd(scrape(zstd, TEXT, List.of(whole)))).isEqualTo(whole);
+			}
+		}
+	}
+
+	/**
+	 * Change the segments as scrapes see them change: nothing, everything, a block, a
+	 * scattered few, one grown or shrunk, one added or removed.
+	 */
+	private static void change(Random random, List<byte[]> segments, int scrape) {
+		switch (scrape % 6) {
+			case 0 -> {
+				// no change
+			}
+			case 1 -> segments.replaceAll((segment) -> segment(random));
+			case 2 -> {
+				int from = random.nextInt(segments.size());
+				for (int i = from; i < Math.min(segments.size(), from + 3); i++) {
+					segments.set(i, segment(random));
+				}
+			}
+			case 3 -> {
+				for (int i = 0; i < 3; i++) {
+					segments.set(random.nextInt(segments.size()), segment(random));
+				}
+			}
+			case 4 -> {
+				int i = random.nextInt(segments.size());
+				byte[] segment = segments.get(i);
+				segments.set(i,
+						random.nextBoolean() ? join(List.of(segment, "y 2\n".getBytes(StandardCharsets.US_ASCII)))
+								: java.util.Arrays.copyOf(segment, segment.length / 2));
+			}
+			default -> {
+				if (random.nextBoolean() && segments.size() > 2) {
+					segments.remove(random.nextInt(segments.size()));
+				}
+				else {
+					segments.add(random.nextInt(segments.size()), segment(random));
+				}
+			}
+		}
+	}
+
+	/**
+	 * Scrape as {@link Scraper} does: render a body of the segments with the kept body of
+	 * its kind offered, keep it, and compress it in a coding ({@code null} for none).
+	 */
+	private byte[] scrape(@Nullable BodyEncoder encoder, BodyKind kind, List<byte[]> segments) {
+		KeptBodies.Plain previous = this.kept.previous(kind);
+		ChunkedOutput output = new ChunkedOutput(this.pool, kind, 0);
+		for (byte[] segment : segments) {
+			output.write(segment);
+			output.endSegment(1);
+		}
+		PooledBody body = output.toBody();
+		try {
+			this.kept.rendered(kind, body, previous);
+			if (encoder == null) {
+				return body.toByteArray();
+			}
+			PooledBody encoded = this.kept.encode(body, kind.encoded(encoder.coding()), encoder, 0);
+			byte[] bytes = encoded.toByteArray();
+			encoded.release();
+			return bytes;
+		}
+		finally {
+			body.release();
+			if (previous != null) {
+				previous.release();
+			}
+		}
+	}
+
+	private static List<byte[]> segments(Random random, int count) {
+		List<byte[]> segments = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			segments.add(segment(random));
+		}
+		return segments;
+	}
+
+	/**
+	 * A segment of series lines, some longer than a chunk of the pool, some short.
+	 */
+	private static byte[] segment(Random random) {
+		StringBuilder text = new StringBuilder();
+		int lines = 1 + random.nextInt(random.nextBoolean() ? 8 : 400);
+		for (int i = 0; i < lines; i++) {
+			text.append("http_server_requests_seconds_count{method=\"GET\",uri=\"/api/")
+				.append(random.nextInt(50))
+				.append("\"} ")
+				.append(random.nextInt(1000))
+				.append('\n');
+		}
+		return text.toString().getBytes(StandardCharsets.US_ASCII);
+	}
+
+	private static byte[] join(List<byte[]> segments) {
+		ByteArrayOutputStream joined = new ByteArrayOutputStream();
+		for (byte[] segment : segments) {
+			joined.writeBytes(segment);
+		}
+		return joined.toByteArray();
+	}
+
+	private static byte[] gunzip(byte[] gzip) throws IOException {
+		try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gzip))) {
+			return in.readAllBytes();
+		}
+	}
+
+	/**
+	 * An encoder that runs out of memory once it has compressed part of a body.
+	 */
+	private static final class FailingEncoder implements BodyEncoder {
+
+		private final BodyEncoder delegate;
+
+		FailingEncoder(BodyEncoder delegate) {
+			this.delegate = delegate;
+		}
+
+		@Override
+		public io.github.leanscrape.exposition.ContentCoding coding() {
+			return this.delegate.coding();
+		}
+
+		@Override
+		public EncodedBody encode(PooledBody body, BodyKind kind, long expectedSize, boolean segmented,
+				@Nullable EncodedBody previous, int @Nullable [] copyFrom) {
+			this.delegate.encode(body, kind, expectedSize, segmented, previous, copyFrom).release();
+			throw new OutOfMemoryError("planted");
+		}
+
+		@Override
+		public double minReusedShare() {
+			return this.delegate.minReusedShare();
+		}
+
+		@Override
+		public boolean compressesSegments() {
+			return true;
+		}
+
+		@Override
+		public long segmentsCompressed() {
+			return 0;
+		}
+
+		@Override
+		public long segmentsReused() {
+			return 0;
+		}
+
+	}
+
+}
