@@ -37,7 +37,9 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * last scrape: rendering alone ({@code identity}), rendering plus gzip, rendering plus
  * zstd, or scrapers asking different codings in turn ({@code gzip-zstd}: a scrape in
  * gzip, the next in zstd, and so on; {@code gzip-zstd-identity}: three scrapers, one
- * uncompressed); with what did not change since the last scrape reused ({@code
+ * uncompressed; {@code gzip@3}, {@code zstd@3}, {@code identity@3}: the same three in
+ * turn, only the named one's scrapes timed, the other two's made before each, outside the
+ * timed part); with what did not change since the last scrape reused ({@code
  * reuse=true}, the default, with zstd sent a frame per segment,
  * {@code leanscrape.compression.zstd.frame-per-segment}) or the whole body formatted and
  * compressed every time ({@code reuse=false}), in the same run.
@@ -80,7 +82,7 @@ public class ChangingScrapeBenchmark {
 	 * The content coding asked for: {@code identity}, {@code gzip} or {@code zstd}; or
 	 * codings asked for in turn, separated by {@code -}.
 	 */
-	@Param({ "identity", "gzip", "zstd", "gzip-zstd", "gzip-zstd-identity" })
+	@Param({ "identity", "gzip", "zstd", "gzip-zstd", "gzip-zstd-identity", "gzip@3", "zstd@3", "identity@3" })
 	public String coding = "gzip";
 
 	/**
@@ -106,6 +108,11 @@ public class ChangingScrapeBenchmark {
 
 	private int turn;
 
+	/**
+	 * The other scrapers' {@code Accept-Encoding}, scraped untimed before each timed one.
+	 */
+	private final List<@Nullable List<String>> untimed = new ArrayList<>();
+
 	private PrometheusOutputFormat outputFormat = PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100;
 
 	private Counter[] changing = new Counter[0];
@@ -122,8 +129,19 @@ public class ChangingScrapeBenchmark {
 		this.bootEndpoint = new PrometheusScrapeEndpoint(registry.prometheusRegistry(),
 				PrometheusConfig.DEFAULT.prometheusProperties());
 		this.outputFormat = ScrapeState.outputFormat(this.format);
-		for (String each : this.coding.split("-")) {
-			this.acceptEncodings.add(each.equals("identity") ? null : List.of(each));
+		if (this.coding.endsWith("@3")) {
+			String timed = this.coding.substring(0, this.coding.length() - 2);
+			this.acceptEncodings.add(acceptEncoding(timed));
+			for (String other : List.of("gzip", "zstd", "identity")) {
+				if (!other.equals(timed)) {
+					this.untimed.add(acceptEncoding(other));
+				}
+			}
+		}
+		else {
+			for (String each : this.coding.split("-")) {
+				this.acceptEncodings.add(acceptEncoding(each));
+			}
 		}
 		List<Counter> counters = new ArrayList<>();
 		for (Meter meter : registry.meterRegistry().getMeters()) {
@@ -139,6 +157,28 @@ public class ChangingScrapeBenchmark {
 		}
 		counters.sort(Comparator.comparing(keys::get));
 		this.changing = choose(counters, this.change).toArray(new Counter[0]);
+	}
+
+	private static @Nullable List<String> acceptEncoding(String coding) {
+		return coding.equals("identity") ? null : List.of(coding);
+	}
+
+	/**
+	 * Where only one of three scrapers in turn is timed, the other two scrape first, each
+	 * after the change it would see.
+	 * @throws IOException never: the sink does not fail
+	 */
+	@Setup(Level.Invocation)
+	public void scrapeUntimed() throws IOException {
+		LeanscrapeStarter starter = ScrapeState.nonNull(this.starter);
+		for (@Nullable
+		List<String> acceptEncoding : this.untimed) {
+			for (Counter counter : this.changing) {
+				counter.increment();
+			}
+			ScrapeBenchmark.scrapeWithStarter(starter.endpoint(), starter.responder(), this.outputFormat,
+					acceptEncoding, this.sink);
+		}
 	}
 
 	private static List<Counter> choose(List<Counter> counters, String change) {

@@ -8,13 +8,13 @@ import java.util.zip.Deflater;
 
 import com.github.luben.zstd.ZstdCompressCtx;
 import io.airlift.compress.zstd.ZstdCompressor;
-import io.github.leanscrape.exposition.BodyEncoder;
+import io.github.leanscrape.compression.BodyEncoder;
+import io.github.leanscrape.compression.GzipEncoder;
+import io.github.leanscrape.compression.ZstdEncoder;
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ChunkedOutput;
-import io.github.leanscrape.exposition.GzipEncoder;
 import io.github.leanscrape.exposition.PooledBody;
-import io.github.leanscrape.exposition.ZstdEncoder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -58,7 +58,9 @@ public class FixedCostBenchmark {
 	@Setup(Level.Trial)
 	public void setUp() {
 		SyntheticRegistry registry = SyntheticRegistry.build(SERIES);
-		this.starter = LeanscrapeStarter.create(registry.meterRegistry(), PrometheusConfig.DEFAULT);
+		// Every series formatted every time, as ScrapeBenchmark.
+		this.starter = LeanscrapeStarter.create(registry.meterRegistry(), PrometheusConfig.DEFAULT,
+				"leanscrape.compression.reuse-segments=false");
 		this.outputFormat = ScrapeState.outputFormat(this.format);
 	}
 

@@ -199,7 +199,8 @@ public class ScrapeStagesBenchmark {
 			this.body = body;
 			this.bootNextSize = body.length + BOOT_SCRAPE_SIZE_EXTRA;
 			this.reusedStream = new ByteArrayOutputStream(body.length + BOOT_SCRAPE_SIZE_EXTRA);
-			this.starter = LeanscrapeStarter.create(state.registry().meterRegistry(), PrometheusConfig.DEFAULT);
+			this.starter = LeanscrapeStarter.create(state.registry().meterRegistry(), PrometheusConfig.DEFAULT,
+					"leanscrape.compression.reuse-segments=false");
 			this.starter.sizeHints().record(BodyKind.of(format, null), body.length);
 		}
 

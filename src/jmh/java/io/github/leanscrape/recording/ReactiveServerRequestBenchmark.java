@@ -3,6 +3,9 @@ package io.github.leanscrape.recording;
 import java.util.concurrent.TimeUnit;
 
 import brave.Tracing;
+import io.github.leanscrape.recording.reactive.CachingReactiveServerRequestObservationConvention;
+import io.github.leanscrape.recording.reactive.ReactiveServerRequestRecording;
+import io.github.leanscrape.recording.reactive.ServerRequestRecordingWebHandler;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.observation.ObservationHandler.FirstMatchingCompositeObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
@@ -38,8 +41,8 @@ import org.springframework.http.server.reactive.observation.ServerRequestObserva
 import org.springframework.http.server.reactive.observation.ServerRequestObservationConvention;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.web.server.ServerWebExchange;
-import org.springframework.web.server.adapter.HttpWebHandlerAdapter;
 import org.springframework.web.server.WebHandler;
+import org.springframework.web.server.adapter.HttpWebHandlerAdapter;
 import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
 
 /**

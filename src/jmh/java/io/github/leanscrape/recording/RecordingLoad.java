@@ -18,6 +18,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.github.leanscrape.recording.reactive.CachingReactiveServerRequestObservationConvention;
+import io.github.leanscrape.recording.reactive.ServerRequestRecordingWebHandler;
+import io.github.leanscrape.recording.servlet.CachingServerRequestObservationConvention;
+import io.github.leanscrape.recording.servlet.ServerRequestMetricsFilter;
+
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;

@@ -8,6 +8,8 @@ import brave.handler.MutableSpan;
 import brave.handler.SpanHandler;
 import brave.propagation.ThreadLocalCurrentTraceContext;
 import brave.propagation.TraceContext;
+import io.github.leanscrape.recording.servlet.CachingServerRequestObservationConvention;
+import io.github.leanscrape.recording.servlet.ServerRequestMetricsFilter;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.observation.ObservationHandler.FirstMatchingCompositeObservationHandler;
 import io.micrometer.observation.ObservationRegistry;

@@ -1,10 +1,10 @@
 package io.github.leanscrape.autoconfigure;
 
 import io.github.leanscrape.recording.CachingMeterObservationHandler;
-import io.github.leanscrape.recording.CachingReactiveServerRequestObservationConvention;
-import io.github.leanscrape.recording.CachingServerRequestObservationConvention;
-import io.github.leanscrape.recording.ReactiveServerRequestRecording;
-import io.github.leanscrape.recording.ServerRequestMetricsFilter;
+import io.github.leanscrape.recording.reactive.CachingReactiveServerRequestObservationConvention;
+import io.github.leanscrape.recording.reactive.ReactiveServerRequestRecording;
+import io.github.leanscrape.recording.servlet.CachingServerRequestObservationConvention;
+import io.github.leanscrape.recording.servlet.ServerRequestMetricsFilter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler.IgnoredMeters;
 import io.micrometer.core.instrument.observation.MeterObservationHandler;

@@ -1,15 +1,15 @@
 package io.github.leanscrape.autoconfigure;
 
+import io.github.leanscrape.compression.BodyEncoder;
+import io.github.leanscrape.compression.GzipEncoder;
+import io.github.leanscrape.compression.ZstdEncoder;
 import io.github.leanscrape.endpoint.CardinalityEndpoint;
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
-import io.github.leanscrape.exposition.BodyEncoder;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ExpositionRenderer;
-import io.github.leanscrape.exposition.GzipEncoder;
 import io.github.leanscrape.exposition.ReferenceRenderer;
 import io.github.leanscrape.exposition.RenderStatistics;
 import io.github.leanscrape.exposition.SizeHints;
-import io.github.leanscrape.exposition.ZstdEncoder;
 import io.github.leanscrape.exposition.direct.DirectRenderer;
 import io.github.leanscrape.serve.Deadlines;
 import io.github.leanscrape.serve.MicrometerSelfMetrics;

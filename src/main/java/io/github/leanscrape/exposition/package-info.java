@@ -1,7 +1,7 @@
 /**
  * Rendering a scrape into bytes: the renderers, and the pooled, chunked output that
- * carries a body to the web layer without copying it (with its gzip encoder and size
- * hints). No HTTP, no scrape policy.
+ * carries a body to the web layer without copying it, with its size hints and the content
+ * codings a body may be in. No HTTP, no scrape policy, no compression.
  * <p>
  * Imports nothing of the starter's outside its own subpackages.
  */

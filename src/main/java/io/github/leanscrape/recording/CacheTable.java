@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author leanscrape
  */
-final class CacheTable {
+public final class CacheTable {
 
 	private static final int INITIAL_CAPACITY = 64;
 
@@ -35,7 +35,7 @@ final class CacheTable {
 	/** Guarded by {@link #lock}. */
 	private int size;
 
-	CacheTable(int maxSize) {
+	public CacheTable(int maxSize) {
 		this.maxSize = Math.max(0, maxSize);
 	}
 
@@ -43,7 +43,7 @@ final class CacheTable {
 	 * Return the current array of entries, never modified once returned.
 	 * @return the entries, with {@code null} in the empty slots
 	 */
-	@Nullable Entry[] entries() {
+	public @Nullable Entry[] entries() {
 		return this.entries;
 	}
 
@@ -52,7 +52,7 @@ final class CacheTable {
 	 * whether a miss is worth remembering.
 	 * @return whether the table has room
 	 */
-	boolean hasRoom() {
+	public boolean hasRoom() {
 		return this.size < this.maxSize;
 	}
 
@@ -60,7 +60,7 @@ final class CacheTable {
 	 * Return the removal count to pass to {@link #put} after resolving a value.
 	 * @return the number of removals so far
 	 */
-	long removals() {
+	public long removals() {
 		return this.removals;
 	}
 
@@ -71,7 +71,7 @@ final class CacheTable {
 	 * @param removalsBefore {@link #removals()} read before the value was resolved
 	 * @return whether the entry was added
 	 */
-	boolean put(Entry entry, long removalsBefore) {
+	public boolean put(Entry entry, long removalsBefore) {
 		synchronized (this.lock) {
 			if (this.size >= this.maxSize || this.removals != removalsBefore || contains(entry)) {
 				return false;
@@ -113,7 +113,7 @@ final class CacheTable {
 	 * it).
 	 * @param value the removed value
 	 */
-	void evict(Object value) {
+	public void evict(Object value) {
 		synchronized (this.lock) {
 			this.removals++;
 			@Nullable Entry[] current = this.entries;
@@ -140,7 +140,7 @@ final class CacheTable {
 	/**
 	 * Forget every entry.
 	 */
-	void clear() {
+	public void clear() {
 		synchronized (this.lock) {
 			this.removals++;
 			this.size = 0;
@@ -152,7 +152,7 @@ final class CacheTable {
 	 * Return the number of entries.
 	 * @return the number of entries
 	 */
-	int size() {
+	public int size() {
 		synchronized (this.lock) {
 			return this.size;
 		}
@@ -171,13 +171,13 @@ final class CacheTable {
 	 * A key and its value. Immutable: readers that see the reference see the fields as
 	 * written before publication.
 	 */
-	abstract static class Entry {
+	public abstract static class Entry {
 
 		final int hash;
 
 		final Object value;
 
-		Entry(int hash, Object value) {
+		public Entry(int hash, Object value) {
 			this.hash = hash;
 			this.value = value;
 		}
@@ -187,7 +187,7 @@ final class CacheTable {
 		 * @param other the other entry, with the same hash
 		 * @return whether the keys are equal
 		 */
-		abstract boolean sameKey(Entry other);
+		protected abstract boolean sameKey(Entry other);
 
 	}
 

@@ -139,7 +139,7 @@ public final class CachingMeterObservationHandler implements MeterObservationHan
 	 * Return the number of meters cached.
 	 * @return the number of cached timers and long task timers
 	 */
-	int cachedMeterCount() {
+	public int cachedMeterCount() {
 		return this.cache.size();
 	}
 

@@ -26,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author leanscrape
  */
-final class ContextKeyValues {
+public final class ContextKeyValues {
 
 	/** The private field of {@code Observation.Context} that holds the key values. */
 	static final String LOW_CARDINALITY_FIELD = "lowCardinalityKeyValues";
@@ -56,7 +56,7 @@ final class ContextKeyValues {
 	 * Return whether the map can be read in this runtime.
 	 * @return whether {@link #lowCardinality} may answer a map
 	 */
-	static boolean isAvailable() {
+	public static boolean isAvailable() {
 		return LOW_CARDINALITY != null;
 	}
 
@@ -67,7 +67,7 @@ final class ContextKeyValues {
 	 * @return the live map, to be read and never modified, or {@code null}
 	 */
 	@SuppressWarnings("unchecked")
-	static @Nullable Map<String, KeyValue> lowCardinality(Observation.Context context) {
+	public static @Nullable Map<String, KeyValue> lowCardinality(Observation.Context context) {
 		VarHandle handle = LOW_CARDINALITY;
 		if (handle == null || !PLAIN_ACCESSORS.get(context.getClass())) {
 			return null;

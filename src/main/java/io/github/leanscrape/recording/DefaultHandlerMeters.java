@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author leanscrape
  */
-final class DefaultHandlerMeters {
+public final class DefaultHandlerMeters {
 
 	private DefaultHandlerMeters() {
 	}
@@ -32,7 +32,7 @@ final class DefaultHandlerMeters {
 	 * @param keyValues the low-cardinality key values at start
 	 * @return the long task timer, a no-op one when a filter denies it
 	 */
-	static LongTaskTimer longTaskTimer(MeterRegistry registry, @Nullable String name, KeyValues keyValues) {
+	public static LongTaskTimer longTaskTimer(MeterRegistry registry, @Nullable String name, KeyValues keyValues) {
 		return registry.more().longTaskTimer(name + ".active", createTags(keyValues));
 	}
 
@@ -45,13 +45,13 @@ final class DefaultHandlerMeters {
 	 * @return the timer, a no-op one when a filter denies it
 	 */
 	@SuppressWarnings("NullAway") // a null name fails as it does in the default handler
-	static Timer timer(MeterRegistry registry, @Nullable String name, KeyValues keyValues, String error) {
+	public static Timer timer(MeterRegistry registry, @Nullable String name, KeyValues keyValues, String error) {
 		List<Tag> tags = createTags(keyValues);
 		tags.add(Tag.of("error", error));
 		return registry.timer(name, tags);
 	}
 
-	static List<Tag> createTags(KeyValues keyValues) {
+	public static List<Tag> createTags(KeyValues keyValues) {
 		List<Tag> tags = new ArrayList<>();
 		for (KeyValue keyValue : keyValues) {
 			tags.add(Tag.of(keyValue.getKey(), keyValue.getValue()));
@@ -64,7 +64,7 @@ final class DefaultHandlerMeters {
 	 * @param error the observation's error, if any
 	 * @return the error's simple class name, or {@code none}
 	 */
-	static String errorValue(@Nullable Throwable error) {
+	public static String errorValue(@Nullable Throwable error) {
 		// Class.getSimpleName() is cached by the JDK: no allocation after the first call.
 		return (error != null) ? error.getClass().getSimpleName() : KeyValue.NONE_VALUE;
 	}

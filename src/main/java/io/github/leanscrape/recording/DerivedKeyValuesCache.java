@@ -6,16 +6,16 @@ import org.jspecify.annotations.Nullable;
 /**
  * The key values and contextual name that a request observation convention derived, per
  * combination of path pattern, method, status and error class: the cache behind
- * {@link CachingServerRequestObservationConvention} and
- * {@link CachingReactiveServerRequestObservationConvention}. A lookup allocates nothing.
+ * {@code CachingServerRequestObservationConvention} and
+ * {@code CachingReactiveServerRequestObservationConvention}. A lookup allocates nothing.
  *
  * @author leanscrape
  */
-final class DerivedKeyValuesCache {
+public final class DerivedKeyValuesCache {
 
 	private final ServerRequestCache cache;
 
-	DerivedKeyValuesCache(int maxSize) {
+	public DerivedKeyValuesCache(int maxSize) {
 		this.cache = new ServerRequestCache(maxSize);
 	}
 
@@ -27,12 +27,12 @@ final class DerivedKeyValuesCache {
 	 * @param errorType the class of the error, if any
 	 * @return what was derived, or {@code null}
 	 */
-	@Nullable Derived get(@Nullable String pattern, int method, int status, @Nullable Class<?> errorType) {
+	public @Nullable Derived get(@Nullable String pattern, int method, int status, @Nullable Class<?> errorType) {
 		int hash = ServerRequestCache.hash(false, pattern, method, status, errorType);
 		return (Derived) this.cache.get(hash, false, pattern, method, status, errorType);
 	}
 
-	boolean hasRoom() {
+	public boolean hasRoom() {
 		return this.cache.hasRoom();
 	}
 
@@ -46,7 +46,7 @@ final class DerivedKeyValuesCache {
 	 * @param contextualName the convention's contextual name
 	 * @return what was derived
 	 */
-	Derived put(@Nullable String pattern, int method, int status, @Nullable Class<?> errorType,
+	public Derived put(@Nullable String pattern, int method, int status, @Nullable Class<?> errorType,
 			KeyValues lowCardinalityKeyValues, @Nullable String contextualName) {
 		Derived derived = new Derived(lowCardinalityKeyValues, contextualName);
 		int hash = ServerRequestCache.hash(false, pattern, method, status, errorType);
@@ -54,23 +54,39 @@ final class DerivedKeyValuesCache {
 		return derived;
 	}
 
-	int size() {
+	public int size() {
 		return this.cache.size();
 	}
 
 	/**
 	 * What a convention derived for one combination.
 	 */
-	static final class Derived {
+	public static final class Derived {
 
 		final KeyValues lowCardinalityKeyValues;
 
 		/** As the convention returned it: nullable in Spring's declaration. */
 		final @Nullable String contextualName;
 
-		Derived(KeyValues lowCardinalityKeyValues, @Nullable String contextualName) {
+		public Derived(KeyValues lowCardinalityKeyValues, @Nullable String contextualName) {
 			this.lowCardinalityKeyValues = lowCardinalityKeyValues;
 			this.contextualName = contextualName;
+		}
+
+		/**
+		 * Return the low-cardinality key values derived.
+		 * @return the key values
+		 */
+		public KeyValues lowCardinalityKeyValues() {
+			return this.lowCardinalityKeyValues;
+		}
+
+		/**
+		 * Return the contextual name derived.
+		 * @return the name, or {@code null}
+		 */
+		public @Nullable String contextualName() {
+			return this.contextualName;
 		}
 
 	}

@@ -29,10 +29,10 @@ import org.jspecify.annotations.Nullable;
  * no key values ({@code management.observations.key-values} empty) and enables the
  * observation ({@code management.observations.enable});</li>
  * <li>convention: Spring's {@code DefaultServerRequestObservationConvention} itself or
- * the starter's {@link CachingServerRequestObservationConvention} (the same key values),
+ * the starter's {@code CachingServerRequestObservationConvention} (the same key values),
  * or, for Spring WebFlux, their reactive counterparts
  * ({@code org.springframework.http.server.reactive.observation.DefaultServerRequestObservationConvention},
- * {@link CachingReactiveServerRequestObservationConvention}); not another subclass or a
+ * {@code CachingReactiveServerRequestObservationConvention}); not another subclass or a
  * custom one. Global conventions registered with the observation registry never apply to
  * either stack's request observations: Spring's filter and Spring WebFlux's HTTP handler
  * adapter always pass a convention of their own, which Micrometer then prefers.</li>
@@ -40,7 +40,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author leanscrape
  */
-final class ObservationBypassCheck {
+public final class ObservationBypassCheck {
 
 	/** Spring Boot's filter and predicate from {@code management.observations.*}. */
 	private static final String SPRING_BOOT_PROPERTIES_FILTER = "org.springframework.boot.micrometer.observation.autoconfigure.PropertiesObservationFilterPredicate";
@@ -62,9 +62,9 @@ final class ObservationBypassCheck {
 	 */
 	private static final List<String> KNOWN_CONVENTIONS = List.of(
 			"org.springframework.http.server.observation.DefaultServerRequestObservationConvention",
-			"io.github.leanscrape.recording.CachingServerRequestObservationConvention",
+			"io.github.leanscrape.recording.servlet.CachingServerRequestObservationConvention",
 			"org.springframework.http.server.reactive.observation.DefaultServerRequestObservationConvention",
-			"io.github.leanscrape.recording.CachingReactiveServerRequestObservationConvention");
+			"io.github.leanscrape.recording.reactive.CachingReactiveServerRequestObservationConvention");
 
 	/** What {@code ObservationRegistry.create()} returns; its class is not public. */
 	private static final String SIMPLE_REGISTRY = "io.micrometer.observation.SimpleObservationRegistry";
@@ -81,7 +81,7 @@ final class ObservationBypassCheck {
 	 * Spring WebFlux's
 	 * @return the reason, or {@code null}
 	 */
-	static @Nullable String whyNot(ObservationRegistry registry, ObservationHandler<?> handler,
+	public static @Nullable String whyNot(ObservationRegistry registry, ObservationHandler<?> handler,
 			ObservationConvention<?> convention) {
 		if (!isKnownConvention(convention.getClass())) {
 			return "a custom ServerRequestObservationConvention (" + convention.getClass().getName() + ") is used";
@@ -153,7 +153,7 @@ final class ObservationBypassCheck {
 	 * @param fieldName the field
 	 * @return a copy of the collection, or {@code null} when it cannot be read
 	 */
-	static @Nullable List<?> read(ObservationRegistry.ObservationConfig config, String fieldName) {
+	public static @Nullable List<?> read(ObservationRegistry.ObservationConfig config, String fieldName) {
 		try {
 			Field field = ObservationRegistry.ObservationConfig.class.getDeclaredField(fieldName);
 			field.setAccessible(true);

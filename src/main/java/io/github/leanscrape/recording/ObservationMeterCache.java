@@ -30,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author leanscrape
  */
-final class ObservationMeterCache {
+public final class ObservationMeterCache {
 
 	private static final int INITIAL_CAPACITY = 64;
 
@@ -52,7 +52,7 @@ final class ObservationMeterCache {
 	/** Guarded by {@link #lock}. */
 	private int keySetCount;
 
-	ObservationMeterCache(int maxSize) {
+	public ObservationMeterCache(int maxSize) {
 		this.maxSize = Math.max(0, maxSize);
 		this.table = new CacheTable(maxSize);
 	}
@@ -66,7 +66,7 @@ final class ObservationMeterCache {
 	 * @param error the error value of a timer, or {@code null} for a long task timer
 	 * @return the hash
 	 */
-	static int hash(String name, KeyValues keyValues, @Nullable String error) {
+	public static int hash(String name, KeyValues keyValues, @Nullable String error) {
 		int hash = name.hashCode();
 		for (KeyValue keyValue : keyValues) {
 			hash = 31 * hash + keyValue.getKey().hashCode();
@@ -88,7 +88,7 @@ final class ObservationMeterCache {
 	 * @param error the error value of a timer, or {@code null} for a long task timer
 	 * @return the meter or {@code null}
 	 */
-	@Nullable Meter find(String name, Map<String, KeyValue> keyValues, @Nullable String error) {
+	public @Nullable Meter find(String name, Map<String, KeyValue> keyValues, @Nullable String error) {
 		KeySets known = keySetsOf(name);
 		if (known == null) {
 			return null;
@@ -155,7 +155,7 @@ final class ObservationMeterCache {
 	 * @param error the error value of a timer, or {@code null} for a long task timer
 	 * @return the meter or {@code null}
 	 */
-	@Nullable Meter get(int hash, String name, KeyValues keyValues, @Nullable String error) {
+	public @Nullable Meter get(int hash, String name, KeyValues keyValues, @Nullable String error) {
 		CacheTable.@Nullable Entry[] entries = this.table.entries();
 		int mask = entries.length - 1;
 		int index = hash & mask;
@@ -174,7 +174,7 @@ final class ObservationMeterCache {
 	 * whether a miss is worth remembering.
 	 * @return whether the cache has room
 	 */
-	boolean hasRoom() {
+	public boolean hasRoom() {
 		return this.table.hasRoom();
 	}
 
@@ -182,7 +182,7 @@ final class ObservationMeterCache {
 	 * Return the removal count to pass to {@link #put} after resolving a meter.
 	 * @return the number of removals so far
 	 */
-	long removals() {
+	public long removals() {
 		return this.table.removals();
 	}
 
@@ -196,7 +196,8 @@ final class ObservationMeterCache {
 	 * @param meter the meter the registry returned for the key
 	 * @param removalsBefore {@link #removals()} read before the meter was resolved
 	 */
-	void put(int hash, String name, KeyValues keyValues, @Nullable String error, Meter meter, long removalsBefore) {
+	public void put(int hash, String name, KeyValues keyValues, @Nullable String error, Meter meter,
+			long removalsBefore) {
 		synchronized (this.lock) {
 			Entry entry = new Entry(hash, name, toArray(keyValues), error, meter);
 			if (this.table.put(entry, removalsBefore)) {
@@ -270,14 +271,14 @@ final class ObservationMeterCache {
 	 * Forget every entry that holds the given meter. Called when the registry removes it.
 	 * @param meter the removed meter
 	 */
-	void evict(Meter meter) {
+	public void evict(Meter meter) {
 		this.table.evict(meter);
 	}
 
 	/**
 	 * Forget every entry.
 	 */
-	void clear() {
+	public void clear() {
 		synchronized (this.lock) {
 			this.table.clear();
 			this.keySetCount = 0;
@@ -289,7 +290,7 @@ final class ObservationMeterCache {
 	 * Return the number of entries.
 	 * @return the number of cached meters
 	 */
-	int size() {
+	public int size() {
 		return this.table.size();
 	}
 
@@ -330,7 +331,7 @@ final class ObservationMeterCache {
 		}
 
 		@Override
-		boolean sameKey(CacheTable.Entry other) {
+		public boolean sameKey(CacheTable.Entry other) {
 			Entry entry = (Entry) other;
 			return this.name.equals(entry.name) && Objects.equals(this.error, entry.error)
 					&& Arrays.equals(this.keysAndValues, entry.keysAndValues);

@@ -10,8 +10,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What an HTTP server request recorded without Micrometer's observation offers in its
- * place, on either stack ({@link RequestObservation},
- * {@link ReactiveRequestObservation}): what is asked of it goes into its context, from
+ * place, on either stack ({@code RequestObservation},
+ * {@code ReactiveRequestObservation}): what is asked of it goes into its context, from
  * which the request's meters are resolved at its end, as an observation's meter handler
  * would resolve them: key values, an error, a convention; an event is counted by the
  * starter's meter handler. It notifies no handler: it exists only where the starter's
@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * @param <C> the type of the request's context
  * @author leanscrape
  */
-abstract class RecordedObservation<C extends Observation.Context> implements Observation {
+public abstract class RecordedObservation<C extends Observation.Context> implements Observation {
 
 	private final C context;
 
@@ -53,11 +53,11 @@ abstract class RecordedObservation<C extends Observation.Context> implements Obs
 
 	private LongTaskTimer.@Nullable Sample longTask;
 
-	RecordedObservation(C context) {
+	protected RecordedObservation(C context) {
 		this.context = context;
 	}
 
-	final C context() {
+	public final C context() {
 		return this.context;
 	}
 
@@ -66,7 +66,7 @@ abstract class RecordedObservation<C extends Observation.Context> implements Obs
 	 * decides its key values at its end, as it would an observation's.
 	 * @return the convention, or {@code null}
 	 */
-	final @Nullable ObservationConvention<Observation.Context> convention() {
+	public final @Nullable ObservationConvention<Observation.Context> convention() {
 		return this.convention;
 	}
 
@@ -84,7 +84,7 @@ abstract class RecordedObservation<C extends Observation.Context> implements Obs
 	 * is not recorded
 	 * @param clock the registry's clock
 	 */
-	final void startTiming(@Nullable LongTaskTimer longTaskTimer, Clock clock) {
+	public final void startTiming(@Nullable LongTaskTimer longTaskTimer, Clock clock) {
 		if (longTaskTimer != null) {
 			this.longTask = longTaskTimer.start();
 			// Exactly Micrometer's, made by the registry with its clock.
@@ -110,7 +110,7 @@ abstract class RecordedObservation<C extends Observation.Context> implements Obs
 	 * @param beforeEnd whether the request's end will stop it again
 	 * @return the request's duration in nanoseconds
 	 */
-	final synchronized long stopTiming(Clock clock, boolean beforeEnd) {
+	public final synchronized long stopTiming(Clock clock, boolean beforeEnd) {
 		LongTaskTimer.Sample longTask = this.longTask;
 		if (this.timing == ENDED_BY_LONG_TASK) {
 			return this.startTimeOrDuration;
@@ -139,7 +139,7 @@ abstract class RecordedObservation<C extends Observation.Context> implements Obs
 	 * Return the starter's meter handler, which counts the events of the request.
 	 * @return the handler
 	 */
-	abstract CachingMeterObservationHandler handler();
+	protected abstract CachingMeterObservationHandler handler();
 
 	@Override
 	public final Observation contextualName(@Nullable String contextualName) {

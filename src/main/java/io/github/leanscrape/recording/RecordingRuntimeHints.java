@@ -19,7 +19,8 @@ import org.springframework.aot.hint.TypeReference;
  * native image), and the registry configuration's handlers, filters and predicates
  * ({@link ObservationBypassCheck}), and the constructor of Micrometer's observation scope
  * ({@link SimpleScopes}). Without them, recording falls back to the public copies and
- * keeps every observation.
+ * keeps every observation. What Spring WebFlux's recording reads is registered by
+ * {@code recording.reactive}'s own registrar.
  *
  * @author leanscrape
  */
@@ -39,9 +40,6 @@ class RecordingRuntimeHints implements RuntimeHintsRegistrar {
 					(type) -> type.withConstructor(
 							List.of(TypeReference.of(ObservationRegistry.class), TypeReference.of(Observation.class)),
 							ExecutableMode.INVOKE));
-		hints.reflection()
-			.registerType(TypeReference.of(AutomaticContextPropagation.SUPPORT),
-					(type) -> type.withField(AutomaticContextPropagation.FIELD));
 	}
 
 }

@@ -8,7 +8,7 @@ import org.springframework.http.HttpMethod;
  * A bounded map from what decides the key values of one HTTP server request under
  * Spring's {@code DefaultServerRequestObservationConvention} (path pattern, method,
  * status and error class) to what was resolved from them: the meter the registry returned
- * (for {@link ServerRequestMetricsFilter}) or the key values themselves (for the request
+ * (for {@code ServerRequestMetricsFilter}) or the key values themselves (for the request
  * observation conventions, through {@link DerivedKeyValuesCache}).
  * <p>
  * Those four values determine every low-cardinality key value the convention derives
@@ -22,21 +22,22 @@ import org.springframework.http.HttpMethod;
  *
  * @author leanscrape
  */
-final class ServerRequestCache {
+public final class ServerRequestCache {
 
 	/** The method names the convention keeps; any other is {@code UNKNOWN}. */
 	private static final String[] METHODS = methodNames();
 
 	/** The index of every method the convention reports as {@code UNKNOWN}. */
-	static final int UNKNOWN_METHOD = -1;
+	public static final int UNKNOWN_METHOD = -1;
 
 	private final CacheTable table;
 
-	ServerRequestCache(int maxSize) {
+	public ServerRequestCache(int maxSize) {
 		this.table = new CacheTable(maxSize);
 	}
 
-	static int hash(boolean longTask, @Nullable String pattern, int method, int status, @Nullable Class<?> errorType) {
+	public static int hash(boolean longTask, @Nullable String pattern, int method, int status,
+			@Nullable Class<?> errorType) {
 		int hash = (pattern != null) ? pattern.hashCode() : 0;
 		hash = 31 * hash + method;
 		hash = 31 * hash + status;
@@ -51,7 +52,7 @@ final class ServerRequestCache {
 	 * @param method the request's method
 	 * @return the index to key by
 	 */
-	static int methodIndex(String method) {
+	public static int methodIndex(String method) {
 		for (int i = 0; i < METHODS.length; i++) {
 			if (METHODS[i].equals(method)) {
 				return i;
@@ -69,7 +70,7 @@ final class ServerRequestCache {
 		return names;
 	}
 
-	@Nullable Object get(int hash, boolean longTask, @Nullable String pattern, int method, int status,
+	public @Nullable Object get(int hash, boolean longTask, @Nullable String pattern, int method, int status,
 			@Nullable Class<?> errorType) {
 		CacheTable.@Nullable Entry[] entries = this.table.entries();
 		int mask = entries.length - 1;
@@ -84,24 +85,24 @@ final class ServerRequestCache {
 		return null;
 	}
 
-	boolean hasRoom() {
+	public boolean hasRoom() {
 		return this.table.hasRoom();
 	}
 
-	long removals() {
+	public long removals() {
 		return this.table.removals();
 	}
 
-	void put(int hash, boolean longTask, @Nullable String pattern, int method, int status, @Nullable Class<?> errorType,
-			Object value, long removalsBefore) {
+	public void put(int hash, boolean longTask, @Nullable String pattern, int method, int status,
+			@Nullable Class<?> errorType, Object value, long removalsBefore) {
 		this.table.put(new Entry(hash, longTask, pattern, method, status, errorType, value), removalsBefore);
 	}
 
-	void evict(Object value) {
+	public void evict(Object value) {
 		this.table.evict(value);
 	}
 
-	int size() {
+	public int size() {
 		return this.table.size();
 	}
 
@@ -135,7 +136,7 @@ final class ServerRequestCache {
 		}
 
 		@Override
-		boolean sameKey(CacheTable.Entry other) {
+		public boolean sameKey(CacheTable.Entry other) {
 			Entry entry = (Entry) other;
 			return matches(entry.longTask, entry.pattern, entry.method, entry.status, entry.errorType);
 		}

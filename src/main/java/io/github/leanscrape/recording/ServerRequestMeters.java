@@ -1,5 +1,8 @@
 package io.github.leanscrape.recording;
 
+import java.util.concurrent.atomic.LongAdder;
+
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -16,7 +19,12 @@ import org.jspecify.annotations.Nullable;
  *
  * @author leanscrape
  */
-final class ServerRequestMeters {
+public final class ServerRequestMeters {
+
+	/**
+	 * The name of the counter of requests by the path they took, for either stack.
+	 */
+	public static final String REQUESTS_METER = "leanscrape.recording.requests";
 
 	private final MeterRegistry meterRegistry;
 
@@ -31,7 +39,7 @@ final class ServerRequestMeters {
 	 * @param name the name of the convention's observations
 	 * @param maxCachedMeters the most meters to cache
 	 */
-	ServerRequestMeters(MeterRegistry meterRegistry, @Nullable String name, int maxCachedMeters) {
+	public ServerRequestMeters(MeterRegistry meterRegistry, @Nullable String name, int maxCachedMeters) {
 		this.meterRegistry = meterRegistry;
 		this.name = name;
 		this.cache = new ServerRequestCache(maxCachedMeters);
@@ -43,7 +51,7 @@ final class ServerRequestMeters {
 	 * Return the number of meters cached.
 	 * @return the number of cached timers and long task timers
 	 */
-	int size() {
+	public int size() {
 		return this.cache.size();
 	}
 
@@ -57,7 +65,7 @@ final class ServerRequestMeters {
 	 * @param context the request's context
 	 * @return the long task timer
 	 */
-	<C extends Observation.Context> LongTaskTimer longTaskTimer(int method, int status,
+	public <C extends Observation.Context> LongTaskTimer longTaskTimer(int method, int status,
 			ObservationConvention<C> convention, C context) {
 		int hash = ServerRequestCache.hash(true, null, method, status, null);
 		Object cached = this.cache.get(hash, true, null, method, status, null);
@@ -87,7 +95,7 @@ final class ServerRequestMeters {
 	 * @return the timer, or {@code null} when nothing changed the key values: then
 	 * {@link #timer} applies
 	 */
-	<C extends Observation.Context> @Nullable Timer changedTimer(C context, boolean keyValuesAdded,
+	public <C extends Observation.Context> @Nullable Timer changedTimer(C context, boolean keyValuesAdded,
 			@Nullable ObservationConvention<Observation.Context> given, ObservationConvention<C> convention) {
 		// The name is the context's at the end, as the default handler reads it.
 		String contextName = context.getName();
@@ -113,7 +121,7 @@ final class ServerRequestMeters {
 	 * @param context the request's context
 	 * @return the timer
 	 */
-	<C extends Observation.Context> Timer timer(@Nullable String pattern, int method, int status,
+	public <C extends Observation.Context> Timer timer(@Nullable String pattern, int method, int status,
 			ObservationConvention<C> convention, C context) {
 		Throwable error = context.getError();
 		Class<?> errorType = (error != null) ? error.getClass() : null;
@@ -140,9 +148,23 @@ final class ServerRequestMeters {
 	 * @param context the request's context
 	 * @return the timer
 	 */
-	<C extends Observation.Context> Timer uncachedTimer(ObservationConvention<C> convention, C context) {
+	public <C extends Observation.Context> Timer uncachedTimer(ObservationConvention<C> convention, C context) {
 		return DefaultHandlerMeters.timer(this.meterRegistry, this.name, convention.getLowCardinalityKeyValues(context),
 				DefaultHandlerMeters.errorValue(context.getError()));
+	}
+
+	/**
+	 * Register the count of requests that took one path, for either stack.
+	 * @param meterRegistry the registry
+	 * @param path {@code direct} or {@code observation}
+	 * @param requests the count
+	 */
+	public static void registerRequestsCounter(MeterRegistry meterRegistry, String path, LongAdder requests) {
+		FunctionCounter.builder(REQUESTS_METER, requests, LongAdder::sum)
+			.description("Requests recorded in http.server.requests, by the path they took: direct (without "
+					+ "Micrometer's observation) or observation")
+			.tag("path", path)
+			.register(meterRegistry);
 	}
 
 }

@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Opens Micrometer's own scope ({@code SimpleObservation.SimpleScope}) for an observation
  * that is not Micrometer's: the request observation of a request recorded without one
- * ({@link RequestObservation}).
+ * ({@code RequestObservation}).
  * <p>
  * A scope of the starter's own class would not do: Micrometer's scopes, when a nested
  * observation's scope is closed, reset or made current, walk the scopes below it and cast
@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author leanscrape
  */
-final class SimpleScopes {
+public final class SimpleScopes {
 
 	/** Micrometer's scope class, not public. */
 	static final String SIMPLE_SCOPE = "io.micrometer.observation.SimpleObservation$SimpleScope";
@@ -50,7 +50,7 @@ final class SimpleScopes {
 	 * Return whether scopes can be opened.
 	 * @return {@code false} when Micrometer's scope could not be found
 	 */
-	static boolean available() {
+	public static boolean available() {
 		return CONSTRUCTOR != null;
 	}
 
@@ -60,7 +60,7 @@ final class SimpleScopes {
 	 * @param observation the observation
 	 * @return the scope
 	 */
-	static Observation.Scope open(ObservationRegistry registry, Observation observation) {
+	public static Observation.Scope open(ObservationRegistry registry, Observation observation) {
 		MethodHandle constructor = CONSTRUCTOR;
 		if (constructor == null) {
 			throw new IllegalStateException("Micrometer's observation scope was not found");

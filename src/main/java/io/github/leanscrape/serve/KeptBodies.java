@@ -9,10 +9,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
-import io.github.leanscrape.exposition.BodyEncoder;
+import io.github.leanscrape.compression.BodyEncoder;
+import io.github.leanscrape.compression.EncodedBody;
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ContentCoding;
-import io.github.leanscrape.exposition.EncodedBody;
 import io.github.leanscrape.exposition.PooledBody;
 import org.jspecify.annotations.Nullable;
 

@@ -2,7 +2,7 @@ package io.github.leanscrape.serve;
 
 import java.util.concurrent.TimeUnit;
 
-import io.github.leanscrape.exposition.BodyEncoder;
+import io.github.leanscrape.compression.BodyEncoder;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.FormatNames;
 import io.github.leanscrape.exposition.RenderStatistics;

@@ -2,6 +2,7 @@ package io.github.leanscrape.serve;
 
 import java.util.List;
 
+import io.github.leanscrape.compression.AcceptEncoding;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
 import org.apache.commons.logging.Log;

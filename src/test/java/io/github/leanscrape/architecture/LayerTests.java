@@ -10,9 +10,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The direction of the starter's imports, checked on its compiled classes: {@code web} →
- * {@code endpoint} → {@code serve} → {@code exposition}, with {@code autoconfigure} on
- * top and {@code recording} apart. Each package's {@code package-info.java} says the same
- * in words.
+ * {@code endpoint} → {@code serve} → {@code compression} → {@code exposition}, with
+ * {@code autoconfigure} on top and {@code recording} apart, its two stacks on its shared
+ * core and not on each other. Each package's {@code package-info.java} says the same in
+ * words.
  */
 class LayerTests {
 
@@ -32,6 +33,8 @@ class LayerTests {
 			.definedBy("io.github.leanscrape.endpoint..")
 			.layer("serve")
 			.definedBy("io.github.leanscrape.serve..")
+			.layer("compression")
+			.definedBy("io.github.leanscrape.compression..")
 			.layer("exposition")
 			.definedBy("io.github.leanscrape.exposition..")
 			.layer("recording")
@@ -44,8 +47,10 @@ class LayerTests {
 			.mayOnlyBeAccessedByLayers("autoconfigure", "web")
 			.whereLayer("serve")
 			.mayOnlyBeAccessedByLayers("autoconfigure", "web", "endpoint")
+			.whereLayer("compression")
+			.mayOnlyBeAccessedByLayers("autoconfigure", "serve")
 			.whereLayer("exposition")
-			.mayOnlyBeAccessedByLayers("autoconfigure", "web", "endpoint", "serve")
+			.mayOnlyBeAccessedByLayers("autoconfigure", "web", "endpoint", "serve", "compression")
 			.whereLayer("recording")
 			.mayOnlyBeAccessedByLayers("autoconfigure")
 			.check(STARTER);
@@ -59,8 +64,36 @@ class LayerTests {
 			.should()
 			.dependOnClassesThat()
 			.resideInAnyPackage("io.github.leanscrape.web..", "io.github.leanscrape.endpoint..",
-					"io.github.leanscrape.serve..", "io.github.leanscrape.exposition..",
-					"io.github.leanscrape.autoconfigure..")
+					"io.github.leanscrape.serve..", "io.github.leanscrape.compression..",
+					"io.github.leanscrape.exposition..", "io.github.leanscrape.autoconfigure..")
+			.check(STARTER);
+	}
+
+	@Test
+	void recordingsStacksShareItsCoreAndNotEachOther() {
+		ArchRuleDefinition.noClasses()
+			.that()
+			.resideInAPackage("io.github.leanscrape.recording")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("io.github.leanscrape.recording.servlet..", "io.github.leanscrape.recording.reactive..")
+			.check(STARTER);
+		SlicesRuleDefinition.slices()
+			.matching("io.github.leanscrape.recording.(*)..")
+			.should()
+			.notDependOnEachOther()
+			.check(STARTER);
+	}
+
+	@Test
+	void compressionKnowsNothingOfTheScrapeAroundIt() {
+		ArchRuleDefinition.noClasses()
+			.that()
+			.resideInAPackage("io.github.leanscrape.compression..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("io.github.leanscrape.serve..", "io.github.leanscrape.web..",
+					"io.github.leanscrape.endpoint..", "io.github.leanscrape.exposition.direct..")
 			.check(STARTER);
 	}
 

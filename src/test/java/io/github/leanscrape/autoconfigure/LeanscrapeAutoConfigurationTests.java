@@ -3,16 +3,16 @@ package io.github.leanscrape.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 
+import io.github.leanscrape.compression.GzipEncoder;
+import io.github.leanscrape.compression.ZstdEncoder;
 import io.github.leanscrape.endpoint.CardinalityEndpoint;
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.ExpositionRenderer;
-import io.github.leanscrape.exposition.GzipEncoder;
 import io.github.leanscrape.exposition.ReferenceRenderer;
 import io.github.leanscrape.exposition.RenderStatistics;
 import io.github.leanscrape.exposition.SizeHints;
-import io.github.leanscrape.exposition.ZstdEncoder;
 import io.github.leanscrape.exposition.direct.DirectRenderer;
 import io.github.leanscrape.serve.MicrometerSelfMetrics;
 import io.github.leanscrape.serve.ScrapeResponder;

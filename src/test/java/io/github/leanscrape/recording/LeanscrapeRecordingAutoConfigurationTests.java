@@ -4,6 +4,12 @@ import java.util.EnumSet;
 import java.util.HashMap;
 
 import io.github.leanscrape.autoconfigure.LeanscrapeRecordingAutoConfiguration;
+import io.github.leanscrape.recording.reactive.BypassedObservationRegistry;
+import io.github.leanscrape.recording.reactive.CachingReactiveServerRequestObservationConvention;
+import io.github.leanscrape.recording.reactive.ReactiveServerRequestRecording;
+import io.github.leanscrape.recording.reactive.ServerRequestRecordingWebHandler;
+import io.github.leanscrape.recording.servlet.CachingServerRequestObservationConvention;
+import io.github.leanscrape.recording.servlet.ServerRequestMetricsFilter;
 import io.micrometer.common.KeyValue;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

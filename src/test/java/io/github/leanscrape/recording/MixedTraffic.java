@@ -28,11 +28,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Mixed HTTP traffic against a {@link RecordingTestApplication}, and the scrape of its
  * {@code http_server_requests*} families.
  */
-final class MixedTraffic {
+public final class MixedTraffic {
 
-	static final String TEXT = "text/plain;version=0.0.4;q=1.0";
+	public static final String TEXT = "text/plain;version=0.0.4;q=1.0";
 
-	static final String OPEN_METRICS = "application/openmetrics-text;version=1.0.0;q=1.0";
+	public static final String OPEN_METRICS = "application/openmetrics-text;version=1.0.0;q=1.0";
 
 	private final HttpClient client = HttpClient.newBuilder()
 		.version(HttpClient.Version.HTTP_1_1)
@@ -44,7 +44,7 @@ final class MixedTraffic {
 	 * a client that disconnects mid-body.
 	 * @return the number of requests sent
 	 */
-	int drive(int port) throws Exception {
+	public int drive(int port) throws Exception {
 		int sent = 0;
 		for (int round = 0; round < 3; round++) {
 			sent += expect(get(port, "/hello"), 200);
@@ -133,7 +133,8 @@ final class MixedTraffic {
 	 * Wait, without scraping (a scrape is a request too), until every request has been
 	 * recorded and no long task is active.
 	 */
-	static void awaitCompletion(ConfigurableApplicationContext context, int requests) throws InterruptedException {
+	public static void awaitCompletion(ConfigurableApplicationContext context, int requests)
+			throws InterruptedException {
 		MeterRegistry registry = context.getBean(MeterRegistry.class);
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
 		long recorded = 0;
@@ -156,7 +157,7 @@ final class MixedTraffic {
 		assertThat(active).as("active requests").isZero();
 	}
 
-	String scrape(ConfigurableApplicationContext context, String accept) throws Exception {
+	public String scrape(ConfigurableApplicationContext context, String accept) throws Exception {
 		HttpResponse<String> response = this.client
 			.send(request(RecordingTestApplication.port(context), "/actuator/prometheus").header("Accept", accept)
 				.GET()
@@ -170,8 +171,8 @@ final class MixedTraffic {
 	 * recorded all of it, and return both applications' {@code http_server_requests*}
 	 * families in text and OpenMetrics.
 	 */
-	Sections driveBoth(ConfigurableApplicationContext reference, ConfigurableApplicationContext other, boolean exact)
-			throws Exception {
+	public Sections driveBoth(ConfigurableApplicationContext reference, ConfigurableApplicationContext other,
+			boolean exact) throws Exception {
 		int referenceRequests = drive(RecordingTestApplication.port(reference));
 		int requests = drive(RecordingTestApplication.port(other));
 		assertThat(requests).isEqualTo(referenceRequests);
@@ -184,7 +185,7 @@ final class MixedTraffic {
 	/**
 	 * Scrape an application and return its {@code http_server_requests*} families.
 	 */
-	String section(ConfigurableApplicationContext context, String accept, boolean exact) throws Exception {
+	public String section(ConfigurableApplicationContext context, String accept, boolean exact) throws Exception {
 		return section(scrape(context, accept), exact);
 	}
 
@@ -192,7 +193,7 @@ final class MixedTraffic {
 	 * Return the {@code http_server_requests*} families of a scrape, with timings masked
 	 * unless the clock was frozen.
 	 */
-	static String section(String scrape, boolean exact) {
+	public static String section(String scrape, boolean exact) {
 		StringBuilder section = new StringBuilder();
 		for (String line : scrape.split("\n", -1)) {
 			if (line.startsWith("# HELP http_server_requests") || line.startsWith("# TYPE http_server_requests")) {
@@ -218,7 +219,7 @@ final class MixedTraffic {
 	/**
 	 * The {@code http_server_requests*} families of a reference application and another.
 	 */
-	record Sections(String referenceText, String text, String referenceOpenMetrics, String openMetrics) {
+	public record Sections(String referenceText, String text, String referenceOpenMetrics, String openMetrics) {
 	}
 
 }

@@ -131,7 +131,7 @@ class RecordedObservationTimingTests {
 		}
 
 		@Override
-		@Nullable CachingMeterObservationHandler handler() {
+		protected @Nullable CachingMeterObservationHandler handler() {
 			return null;
 		}
 

@@ -48,42 +48,42 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
 @SpringBootConfiguration(proxyBeanMethods = false)
 @EnableAutoConfiguration
 @RestController
-class RecordingTestApplication {
+public class RecordingTestApplication {
 
 	/** Asked for lazily: the registry's handlers need this class's clock. */
 	private final ObjectProvider<ObservationRegistry> observationRegistry;
 
-	RecordingTestApplication(ObjectProvider<ObservationRegistry> observationRegistry) {
+	public RecordingTestApplication(ObjectProvider<ObservationRegistry> observationRegistry) {
 		this.observationRegistry = observationRegistry;
 	}
 
 	@GetMapping("/hello")
-	String hello() {
+	public String hello() {
 		return "hello";
 	}
 
 	@PostMapping("/echo")
-	String echo(@RequestBody String body) {
+	public String echo(@RequestBody String body) {
 		return body;
 	}
 
 	@GetMapping("/items/{id}")
-	String item(@PathVariable String id) {
+	public String item(@PathVariable String id) {
 		return "item " + id;
 	}
 
 	@GetMapping("/items/{id}/parts/{part}")
-	String part(@PathVariable String id, @PathVariable String part) {
+	public String part(@PathVariable String id, @PathVariable String part) {
 		return "item " + id + " part " + part;
 	}
 
 	@GetMapping("/teapot")
-	ResponseEntity<String> teapot() {
+	public ResponseEntity<String> teapot() {
 		return ResponseEntity.status(418).body("short and stout");
 	}
 
 	@GetMapping("/redirect")
-	ResponseEntity<Void> redirect() {
+	public ResponseEntity<Void> redirect() {
 		return ResponseEntity.status(302).location(URI.create("/hello")).build();
 	}
 
@@ -92,7 +92,7 @@ class RecordingTestApplication {
 	 * web frameworks and applications to.
 	 */
 	@GetMapping("/tenant")
-	String tenant(HttpServletRequest request) {
+	public String tenant(HttpServletRequest request) {
 		ServerHttpObservationFilter.findObservationContext(request)
 			.ifPresent((context) -> context.addLowCardinalityKeyValue(KeyValue.of("tenant", "acme")));
 		return "acme";
@@ -103,7 +103,7 @@ class RecordingTestApplication {
 	 * request would.
 	 */
 	@GetMapping("/current")
-	String current() {
+	public String current() {
 		Observation current = this.observationRegistry.getObject().getCurrentObservation();
 		if (current == null) {
 			return "none";
@@ -118,7 +118,7 @@ class RecordingTestApplication {
 	 * handled: those of the convention at the start, under one added since.
 	 */
 	@GetMapping("/keyvalues")
-	String keyValues(HttpServletRequest request) {
+	public String keyValues(HttpServletRequest request) {
 		ServerRequestObservationContext context = ServerHttpObservationFilter.findObservationContext(request)
 			.orElseThrow();
 		context.addLowCardinalityKeyValue(KeyValue.of("outcome", "READ"));
@@ -131,7 +131,7 @@ class RecordingTestApplication {
 	 * Observe something during the request: its parent is the request's observation.
 	 */
 	@GetMapping("/nested")
-	String nested() {
+	public String nested() {
 		Observation nested = Observation.createNotStarted("test.nested", this.observationRegistry.getObject());
 		return nested.observe(() -> {
 			ObservationView parent = nested.getContextView().getParentObservation();
@@ -146,7 +146,7 @@ class RecordingTestApplication {
 	 * response had then.
 	 */
 	@GetMapping("/teapot/keyvalues")
-	String teapotKeyValues(HttpServletRequest request, HttpServletResponse response) {
+	public String teapotKeyValues(HttpServletRequest request, HttpServletResponse response) {
 		response.setStatus(418);
 		return ServerHttpObservationFilter.findObservationContext(request)
 			.orElseThrow()
@@ -159,7 +159,7 @@ class RecordingTestApplication {
 	 * context's key values and contextual name, and no current observation.
 	 */
 	@Bean
-	FilterRegistrationBean<OncePerRequestFilter> afterRequestsFilter(AfterRequests afterRequests) {
+	public FilterRegistrationBean<OncePerRequestFilter> afterRequestsFilter(AfterRequests afterRequests) {
 		FilterRegistrationBean<OncePerRequestFilter> registration = new FilterRegistrationBean<>(
 				new OncePerRequestFilter() {
 
@@ -183,17 +183,17 @@ class RecordingTestApplication {
 	}
 
 	@Bean
-	AfterRequests afterRequests() {
+	public AfterRequests afterRequests() {
 		return new AfterRequests();
 	}
 
 	@GetMapping("/boom")
-	String boom() {
+	public String boom() {
 		throw new IllegalStateException("boom");
 	}
 
 	@GetMapping("/async")
-	Callable<String> async() {
+	public Callable<String> async() {
 		return () -> "later";
 	}
 
@@ -201,7 +201,7 @@ class RecordingTestApplication {
 	 * Write until the client has gone: the write that meets the closed connection fails.
 	 */
 	@GetMapping("/stream")
-	void stream(HttpServletResponse response) throws IOException {
+	public void stream(HttpServletResponse response) throws IOException {
 		response.setContentType("application/octet-stream");
 		byte[] chunk = new byte[8192];
 		OutputStream out = response.getOutputStream();
@@ -218,18 +218,18 @@ class RecordingTestApplication {
 	 */
 	@Bean
 	@ConditionalOnBooleanProperty("test.frozen-clock")
-	Clock micrometerClock() {
+	public Clock micrometerClock() {
 		return new MockClock();
 	}
 
-	static ConfigurableApplicationContext start(String... properties) {
+	public static ConfigurableApplicationContext start(String... properties) {
 		return start(List.of(), properties);
 	}
 
 	/**
 	 * Start the application with more configuration classes.
 	 */
-	static ConfigurableApplicationContext start(List<Class<?>> configurations, String... properties) {
+	public static ConfigurableApplicationContext start(List<Class<?>> configurations, String... properties) {
 		List<String> all = new ArrayList<>(List.of("spring.main.web-application-type=servlet", "server.port=0",
 				"spring.main.banner-mode=off", "management.endpoints.web.exposure.include=prometheus",
 				"management.metrics.use-global-registry=false",
@@ -241,18 +241,18 @@ class RecordingTestApplication {
 			.run();
 	}
 
-	static int port(ConfigurableApplicationContext context) {
+	public static int port(ConfigurableApplicationContext context) {
 		return context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
 	}
 
 	/**
 	 * What the filter outside found, per request path.
 	 */
-	static final class AfterRequests {
+	public static final class AfterRequests {
 
 		private final Map<String, String> found = new ConcurrentHashMap<>();
 
-		void record(HttpServletRequest request, ObservationRegistry registry) {
+		public void record(HttpServletRequest request, ObservationRegistry registry) {
 			String seen = ServerHttpObservationFilter.findObservationContext(request)
 				.map((context) -> context.getLowCardinalityKeyValues() + " " + context.getHighCardinalityKeyValues()
 						+ " " + context.getContextualName())
@@ -260,7 +260,7 @@ class RecordingTestApplication {
 			this.found.put(request.getRequestURI(), seen + ", current: " + registry.getCurrentObservation());
 		}
 
-		Map<String, String> found() {
+		public Map<String, String> found() {
 			return new TreeMap<>(this.found);
 		}
 

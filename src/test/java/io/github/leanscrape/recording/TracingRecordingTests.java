@@ -11,6 +11,10 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import brave.handler.MutableSpan;
+import io.github.leanscrape.recording.reactive.ReactiveRecordingTestApplication;
+import io.github.leanscrape.recording.reactive.ServerRequestRecordingWebHandler;
+import io.github.leanscrape.recording.servlet.RecordingDifferentialTests;
+import io.github.leanscrape.recording.servlet.ServerRequestMetricsFilter;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 

@@ -12,14 +12,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.GZIPInputStream;
 
-import io.github.leanscrape.exposition.BodyEncoder;
+import io.github.leanscrape.compression.BodyEncoder;
+import io.github.leanscrape.compression.EncodedBody;
+import io.github.leanscrape.compression.GzipEncoder;
+import io.github.leanscrape.compression.ZstdEncoder;
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ChunkedOutput;
-import io.github.leanscrape.exposition.EncodedBody;
-import io.github.leanscrape.exposition.GzipEncoder;
 import io.github.leanscrape.exposition.PooledBody;
-import io.github.leanscrape.exposition.ZstdEncoder;
 import io.github.leanscrape.support.DecodingTools;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.zip.GZIPInputStream;
 
 import com.github.luben.zstd.Zstd;
-import io.github.leanscrape.exposition.BodyEncoder;
+import io.github.leanscrape.compression.BodyEncoder;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;

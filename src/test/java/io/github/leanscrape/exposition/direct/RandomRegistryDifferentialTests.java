@@ -19,14 +19,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.GZIPInputStream;
 
 import com.github.luben.zstd.Zstd;
+import io.github.leanscrape.compression.GzipEncoder;
+import io.github.leanscrape.compression.ZstdEncoder;
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.ContentCoding;
-import io.github.leanscrape.exposition.GzipEncoder;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.ReferenceRenderer;
-import io.github.leanscrape.exposition.ZstdEncoder;
 import io.github.leanscrape.support.FrozenClock;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Counter;
