@@ -42,6 +42,9 @@ public final class MicrometerSelfMetrics implements SelfMetrics {
 
 	private static final PrometheusOutputFormat[] FORMATS = PrometheusOutputFormat.values();
 
+	private static final String FALLBACKS_DESCRIPTION = "Work the direct path left to the reference path: "
+			+ "whole scrapes (scope scrape) and families inside its scrapes (scope family)";
+
 	private static final Outcome[] OUTCOMES = Outcome.values();
 
 	private final Counter[][] scrapes = new Counter[FORMATS.length][OUTCOMES.length];
@@ -100,8 +103,7 @@ public final class MicrometerSelfMetrics implements SelfMetrics {
 			.description("Scrape renderings running now")
 			.register(registry);
 		Gauge.builder("leanscrape.compression.kept", scraper, (s) -> (double) s.keptChunks() * pool.chunkSize())
-			.description(
-					"Bodies and their compressed forms kept to send unchanged segments of the next body as they were")
+			.description("Bodies and their compressed forms kept to reuse what did not change in the next scrape")
 			.baseUnit("bytes")
 			.register(registry);
 		for (BodyEncoder encoder : scraper.encoders()) {
@@ -116,12 +118,14 @@ public final class MicrometerSelfMetrics implements SelfMetrics {
 				.register(registry);
 		}
 		if (statistics != null) {
+			// One description for both: meters of one name that disagree would make their
+			// family go to Spring Boot's path (and its HELP line be the first one's).
 			FunctionCounter.builder("leanscrape.fallbacks", statistics, RenderStatistics::wholeScrapeFallbacks)
-				.description("Scrapes that the direct path left to the reference path as a whole")
+				.description(FALLBACKS_DESCRIPTION)
 				.tag("scope", "scrape")
 				.register(registry);
 			FunctionCounter.builder("leanscrape.fallbacks", statistics, RenderStatistics::familyFallbacks)
-				.description("Families that the direct path left to the reference path inside its scrapes")
+				.description(FALLBACKS_DESCRIPTION)
 				.tag("scope", "family")
 				.register(registry);
 		}

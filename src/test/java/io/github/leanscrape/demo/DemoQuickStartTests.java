@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What README's quick start shows of the demo application: after a few scrapes, the
  * cardinality report ({@code /actuator/leanscrape}, exposed next to the scrape) and the
  * starter's own metrics. The responses are written to
- * {@code target/raw/demo-quick-start.txt}; README shows the committed copy.
+ * {@code target/raw/demo-quick-start.txt}.
  */
 class DemoQuickStartTests {
 

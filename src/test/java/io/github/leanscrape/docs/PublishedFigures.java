@@ -15,6 +15,8 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Every table README.md and docs/ publish, made from the raw results committed in
  * {@code docs/jmh} and {@code docs/load}. A document holds each table between
@@ -36,7 +38,6 @@ public final class PublishedFigures {
 			Path.of("docs", "recording.md"));
 
 	/** How many interleaved rounds of the HTTP scrape against the floor were run. */
-	static final int HTTP_ROUNDS = 18;
 
 	/** The target of the uncompressed scrape: the floor plus this many JMH renderings. */
 	private static final double TARGET_IN_RENDERINGS = 1.3;
@@ -123,7 +124,7 @@ public final class PublishedFigures {
 		Map<String, String> blocks = new LinkedHashMap<>();
 		JmhResults changingHeadline = jmh("changing-headline.json");
 		blocks.put("headline", headline(changingHeadline, http, sent, bySeries));
-		blocks.put("changing-scrapes", changingScrapes(jmh("changing-100k.json"), jmh("changing-100k-identity.json")));
+		blocks.put("scraper-mixes", scraperMixes(jmh("scraper-mixes-100k.json")));
 		blocks.put("change-share", changeShare("change-share.tsv"));
 		blocks.put("scrape-by-series", scrapeBySeries(bySeries, jmh("scrape-1m.json")));
 		blocks.put("scrape-configurations",
@@ -131,17 +132,11 @@ public final class PublishedFigures {
 		blocks.put("micrometer-next", micrometerNext(jmh("scrape-micrometer-1.18.0-M1.json")));
 		blocks.put("scrape-stages", scrapeStages(jmh("scrape-stages.json")));
 		blocks.put("http-scrape", httpScrape(http, sent));
-		List<JmhResults> rounds = new ArrayList<>();
-		for (int round = 1; round <= HTTP_ROUNDS; round++) {
-			rounds.add(jmh("http-scrape-rounds-" + round + ".json"));
-		}
-		blocks.put("http-rounds", httpRounds(rounds));
+		blocks.put("http-rounds", httpRounds(jmh("http-scrape-rounds.json")));
 		blocks.put("compression", compression(jmh("compression-100k.json"),
 				Files.readString(this.root.resolve("docs/jmh/compression-100k-sizes.txt"))));
 		blocks.put("scrape-metrics", scrapeMetrics(jmh("recording.json")));
-		blocks.put("recording", recording(jmh("recording.json"), recordingLoad()));
-		blocks.put("recording-webflux", reactiveRecording(jmh("recording-webflux.json"), RecordingLoadRuns
-			.read(List.of(this.root.resolve("docs/load/recording-load-webflux-wrk-6-launches.txt")))));
+		blocks.put("recording", recording(jmh("recording.json"), jmh("recording-webflux.json")));
 		blocks.put("memory", memory(load("bounded-memory.txt"), load("retained-memory.txt")));
 		blocks.put("tail-latency", tailLatency("tail-latency.tsv"));
 		blocks.put("tail-latency-10k", tailLatency("tail-latency-10k.tsv"));
@@ -157,14 +152,6 @@ public final class PublishedFigures {
 		return JmhResults.read(this.root.resolve("docs/jmh").resolve(name));
 	}
 
-	private RecordingLoadRuns recordingLoad() throws IOException {
-		List<Path> files = new ArrayList<>();
-		for (String run : List.of("3-launches", "4-launches", "4-launches-run3", "4-launches-run4")) {
-			files.add(this.root.resolve("docs/load/recording-load-wrk-" + run + ".txt"));
-		}
-		return RecordingLoadRuns.read(files);
-	}
-
 	private String load(String name) throws IOException {
 		return Files.readString(this.root.resolve("docs/load").resolve(name), StandardCharsets.UTF_8);
 	}
@@ -177,20 +164,31 @@ public final class PublishedFigures {
 	/**
 	 * What README leads with: Spring Boot's endpoint and the starter's at 10,000 and
 	 * 100,000 series, OpenMetrics with gzip asked for (as Prometheus asks) when a tenth
-	 * of the counters changed since the last scrape, OpenMetrics uncompressed over HTTP,
-	 * and protobuf as JMH renders it.
+	 * of the counters changed since the last scrape, in whole blocks or in every block,
+	 * and with three scrapers asking gzip, zstd and nothing in turn (each scrape timed);
+	 * OpenMetrics uncompressed over HTTP (every series formatted); protobuf as JMH
+	 * renders it.
 	 */
 	private static String headline(JmhResults changing, JmhResults http, String sent, JmhResults bySeries) {
 		StringBuilder md = new StringBuilder();
 		md.append(
 				"| Scrape | Series | Spring Boot: ms, allocated | leanscrape: ms, allocated | leanscrape / Spring Boot:")
 			.append(" time, bytes | bytes sent: Spring Boot, leanscrape |\n|---|---:|---:|---:|---:|---:|\n");
-		for (String count : List.of("10000", "100000")) {
-			Map<String, String> params = Map.of("seriesCount", count, "coding", "gzip", "change", "10-blocks");
-			md.append(headlineRow("OpenMetrics, gzip asked for, 10% changed (JMH, no HTTP)", count,
-					changing.find("boot", params), changing.find("scrape", params)))
-				.append(String.format(Locale.ROOT, " %s, %s |\n", size(sentPerScrape(changing, "boot", params)),
-						size(sentPerScrape(changing, "scrape", params))));
+		Map<String, String> scrapes = new LinkedHashMap<>();
+		scrapes.put("gzip/10-blocks", "OpenMetrics, gzip, 10% changed in whole blocks (JMH, no HTTP)");
+		scrapes.put("gzip/10-scattered", "OpenMetrics, gzip, 10% changed in every block (JMH, no HTTP)");
+		scrapes.put("gzip-zstd-identity/10-blocks",
+				"OpenMetrics, three scrapers in turn (gzip, zstd, none), 10% in blocks (JMH)");
+		for (Map.Entry<String, String> scrape : scrapes.entrySet()) {
+			String[] codingAndChange = scrape.getKey().split("/");
+			for (String count : List.of("10000", "100000")) {
+				Map<String, String> params = Map.of("seriesCount", count, "coding", codingAndChange[0], "change",
+						codingAndChange[1]);
+				md.append(headlineRow(scrape.getValue(), count, changing.find("boot", params),
+						changing.find("scrape", params)))
+					.append(String.format(Locale.ROOT, " %s, %s |\n", size(sentPerScrape(changing, "boot", params)),
+							size(sentPerScrape(changing, "scrape", params))));
+			}
 		}
 		for (String count : List.of("10000", "100000")) {
 			JmhResults.Forks boot = http.find("scrape", http(count, "tomcat", "identity", "boot"));
@@ -221,39 +219,52 @@ public final class PublishedFigures {
 	}
 
 	/**
-	 * A scrape at 100,000 series as Prometheus asks for it, by how much changed since the
-	 * last one: rendering alone, and with gzip or zstd, the whole body compressed again
-	 * (reuse off) or only what changed (reuse on).
+	 * Scrapers as users run them, at 100,000 series in OpenMetrics: one scraper, or three
+	 * asking gzip, zstd and nothing in turn (each row times one of them, the other two
+	 * scraping between its scrapes), with a tenth of the counters changed between any two
+	 * scrapes in whole blocks or spread over every block (as in a family Micrometer
+	 * orders by hash); what is reused against the same starter formatting and compressing
+	 * every body whole.
 	 */
-	private static String changingScrapes(JmhResults results, JmhResults identity) {
+	private static String scraperMixes(JmhResults results) {
 		StringBuilder md = new StringBuilder();
-		md.append("| Changed since the last scrape | rendering alone: ms | gzip: whole body, ms | gzip: what changed,")
-			.append(" ms | ratio | gzip: KB sent, whole / segmented | zstd: whole body, ms | zstd: what changed, ms")
-			.append(" | ratio | zstd: KB sent, whole / segmented |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+		md.append("| Change between scrapes | Scrapers | Coding | whole: ms | reuse: ms | reuse / whole |")
+			.append(" KB sent: whole / reuse | allocated per scrape: whole / reuse |\n")
+			.append("|---|---|---|---:|---:|---:|---:|---:|\n");
 		Map<String, String> changes = new LinkedHashMap<>();
-		changes.put("0", "nothing");
-		changes.put("1", "1%, spread evenly");
 		changes.put("10-blocks", "10%, in blocks");
-		changes.put("10-scattered", "10%, spread evenly");
-		changes.put("50", "50%, spread evenly");
-		changes.put("100", "everything");
+		changes.put("10-scattered", "10%, in every block");
 		for (Map.Entry<String, String> change : changes.entrySet()) {
-			md.append("| ")
-				.append(change.getValue())
-				.append(" | ")
-				.append(times(identity.find("scrape", Map.of("change", change.getKey(), "coding", "identity"))));
-			for (String coding : List.of("gzip", "zstd")) {
-				Map<String, String> whole = Map.of("change", change.getKey(), "coding", coding, "reuse", "false");
-				Map<String, String> segmented = Map.of("change", change.getKey(), "coding", coding, "reuse", "true");
-				JmhResults.Forks before = results.find("scrape", whole);
-				JmhResults.Forks after = results.find("scrape", segmented);
-				md.append(String.format(Locale.ROOT, " | %s | %s | %.2f | %.0f / %.0f", times(before), times(after),
-						after.medianTime() / before.medianTime(), sentPerScrape(results, "scrape", whole) / 1e3,
-						sentPerScrape(results, "scrape", segmented) / 1e3));
+			for (String scrapers : List.of("one", "three in turn")) {
+				for (String coding : List.of("gzip", "zstd", "identity")) {
+					String param = scrapers.equals("one") ? coding : coding + "@3";
+					Map<String, String> whole = Map.of("change", change.getKey(), "coding", param, "reuse", "false");
+					Map<String, String> reused = Map.of("change", change.getKey(), "coding", param, "reuse", "true");
+					JmhResults.Forks before = results.find("scrape", whole);
+					JmhResults.Forks after = results.find("scrape", reused);
+					// Where one of three is timed, the bytes of its operation are those
+					// of
+					// all three scrapes: the allocation per scrape is the rotation's row.
+					String allocated = scrapers.equals("one")
+							? size(before.medianBytes()) + " / " + size(after.medianBytes()) : "";
+					md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %.2f | %.0f / %.0f | %s |\n",
+							change.getValue(), scrapers, coding, times(before), times(after),
+							after.medianTime() / before.medianTime(), sentPerScrape(results, "scrape", whole) / 1e3,
+							sentPerScrape(results, "scrape", reused) / 1e3, allocated));
+				}
 			}
-			md.append(" |\n");
+			Map<String, String> all = Map.of("change", change.getKey(), "coding", "gzip-zstd-identity", "reuse",
+					"false");
+			Map<String, String> allReused = Map.of("change", change.getKey(), "coding", "gzip-zstd-identity", "reuse",
+					"true");
+			JmhResults.Forks rotation = results.find("scrape", all);
+			JmhResults.Forks rotationReused = results.find("scrape", allReused);
+			md.append(String.format(Locale.ROOT, "| %s | three in turn | each in turn | %s | %s | %.2f | | %s / %s |\n",
+					change.getValue(), times(rotation), times(rotationReused),
+					rotationReused.medianTime() / rotation.medianTime(), size(rotation.medianBytes()),
+					size(rotationReused.medianBytes())));
 		}
-		return md.append('\n').append(raw(results)).append(' ').append(raw(identity)).append('\n').toString();
+		return md.append('\n').append(raw(results)).append('\n').toString();
 	}
 
 	/**
@@ -392,37 +403,32 @@ public final class PublishedFigures {
 	 * The uncompressed scrape of 100,000 series over HTTP, above the floor (a fixed body
 	 * served by the same server), in renderings as JMH times them in the same round.
 	 */
-	private static String httpRounds(List<JmhResults> rounds) {
+	private static String httpRounds(JmhResults rounds) {
 		Map<String, String> rendering = Map.of("configuration", "plain", "format", "openmetrics", "seriesCount",
 				"100000");
+		// One fork a round: each round's scrape is compared with its own rendering.
+		List<Double> renderings = rounds.find("leanscrape", rendering).times();
 		StringBuilder md = new StringBuilder();
 		md.append("| Server | floor: ms | leanscrape: ms | above the floor, in JMH renderings: median (least–most)")
 			.append(" | rounds within the floor + ")
 			.append(TARGET_IN_RENDERINGS)
 			.append(" renderings |\n|---|---:|---:|---:|---:|\n");
 		for (String server : List.of("tomcat", "netty")) {
-			List<Double> floors = new ArrayList<>();
-			List<Double> scrapes = new ArrayList<>();
+			List<Double> floors = rounds.find("scrape", http("100000", server, "identity", "floor")).times();
+			List<Double> scrapes = rounds.find("scrape", http("100000", server, "identity", "leanscrape")).times();
 			List<Double> ratios = new ArrayList<>();
 			int within = 0;
-			for (JmhResults round : rounds) {
-				double floor = round.find("scrape", http("100000", server, "identity", "floor")).medianTime();
-				double scrape = round.find("scrape", http("100000", server, "identity", "leanscrape")).medianTime();
-				double ratio = (scrape - floor) / round.find("leanscrape", rendering).medianTime();
-				floors.add(floor);
-				scrapes.add(scrape);
+			for (int round = 0; round < renderings.size(); round++) {
+				double ratio = (scrapes.get(round) - floors.get(round)) / renderings.get(round);
 				ratios.add(ratio);
 				within += (ratio <= TARGET_IN_RENDERINGS) ? 1 : 0;
 			}
 			md.append(String.format(Locale.ROOT, "| %s | %s | %s | %.2f (%.2f–%.2f) | %d of %d |\n",
 					server.equals("tomcat") ? "Tomcat" : "Netty", millis(JmhResults.median(floors)),
 					millis(JmhResults.median(scrapes)), JmhResults.median(ratios), Collections.min(ratios),
-					Collections.max(ratios), within, rounds.size()));
+					Collections.max(ratios), within, renderings.size()));
 		}
-		return md.append("\nRaw: `docs/jmh/http-scrape-rounds-1.json` to `-")
-			.append(rounds.size())
-			.append(".json`, one fork each.\n")
-			.toString();
+		return md.append("\nRaw: `docs/jmh/http-scrape-rounds.json`, one fork a round.\n").toString();
 	}
 
 	private static String compression(JmhResults results, String sizes) {
@@ -454,91 +460,52 @@ public final class PublishedFigures {
 				bytes(forks.medianBytes()), forks.medianTime(), forks.fastestFork(), forks.slowestFork(), raw(results));
 	}
 
-	private static String recording(JmhResults jmh, RecordingLoadRuns load) throws IOException {
-		StringBuilder md = new StringBuilder();
-		md.append("| per observation (`MeterObservationHandlerBenchmark`) | Micrometer's handler | the starter's")
-			.append(" | the starter's / Micrometer's |\n|---|---:|---:|---:|\n");
-		for (String longTaskTimer : List.of("true", "false")) {
-			double noneBytes = jmh.find("handler", handler("none", longTaskTimer)).medianBytes();
-			double noneTime = jmh.find("handler", handler("none", longTaskTimer)).medianTime();
-			JmhResults.Forks micrometer = jmh.find("handler", handler("default", longTaskTimer));
-			JmhResults.Forks leanscrape = jmh.find("handler", handler("leanscrape", longTaskTimer));
-			String what = longTaskTimer.equals("true") ? "with the long task timer" : "without it";
-			double defaultBytes = micrometer.medianBytes() - noneBytes;
-			double leanscrapeBytes = leanscrape.medianBytes() - noneBytes;
-			double defaultTime = micrometer.medianTime() - noneTime;
-			double leanscrapeTime = leanscrape.medianTime() - noneTime;
-			md.append(String.format(Locale.ROOT, "| bytes, %s | %s B | %s B | %s |\n", what, bytes(defaultBytes),
-					bytes(leanscrapeBytes), percent(leanscrapeBytes / defaultBytes)));
-			md.append(String.format(Locale.ROOT, "| time, %s | %.0f ns | %.0f ns | %s |\n", what, defaultTime,
-					leanscrapeTime, percent(leanscrapeTime / defaultTime)));
-		}
-		md.append('\n').append(requests(jmh, "ServerRequestFilterBenchmark", "none (the chain alone)"));
-		return md.append('\n').append(raw(jmh)).append("\n\n").append(load.table()).toString();
-	}
-
 	/**
-	 * The tables of one request recorded, without and with a tracer.
+	 * What recording one request costs on either stack: Spring Boot's defaults and the
+	 * starter's, net of the request alone; and beside a Brave tracer, the metrics side,
+	 * net of the tracer alone.
 	 */
-	private static String requests(JmhResults jmh, String benchmark, String none) {
+	private static String recording(JmhResults servlet, JmhResults reactive) {
 		StringBuilder md = new StringBuilder();
-		md.append("| per request (`" + benchmark + "`) | ns, median (forks) | bytes | net ns | net bytes")
-			.append(" | net bytes / Spring's default |\n|---|---:|---:|---:|---:|---:|\n");
-		JmhResults.Forks chain = jmh.find("request", Map.of("recording", "none"));
-		double defaultNetBytes = jmh.find("request", Map.of("recording", "default")).medianBytes()
-				- chain.medianBytes();
-		Map<String, String> labels = new LinkedHashMap<>();
-		labels.put("none", none);
-		labels.put("default", "default: Spring's convention, Micrometer's handler");
-		labels.put("handler", "handler: Spring's convention, the starter's handler");
-		labels.put("observed", "observed: the starter's convention and handler (as with a tracer)");
-		labels.put("leanscrape", "**leanscrape: without Micrometer's observation (the default)**");
-		for (Map.Entry<String, String> label : labels.entrySet()) {
-			JmhResults.Forks forks = jmh.find("request", Map.of("recording", label.getKey()));
-			String times = String.format(Locale.ROOT, "%.0f (%.0f–%.0f)", forks.medianTime(), forks.fastestFork(),
-					forks.slowestFork());
-			if (label.getKey().equals("none")) {
-				md.append(String.format(Locale.ROOT, "| %s | %s | %s | | | |\n", label.getValue(), times,
-						bytes(forks.medianBytes())));
-				continue;
+		md.append("| Stack | Recording | ns per request, median (forks) | bytes | net ns | net bytes |")
+			.append(" starter / Spring Boot: time, bytes |\n|---|---|---:|---:|---:|---:|---:|\n");
+		Map<String, JmhResults> stacks = new LinkedHashMap<>();
+		stacks.put("Spring MVC", servlet);
+		stacks.put("Spring WebFlux", reactive);
+		for (Map.Entry<String, JmhResults> stack : stacks.entrySet()) {
+			JmhResults jmh = stack.getValue();
+			for (boolean traced : List.of(false, true)) {
+				JmhResults.Forks alone = jmh.find("request", Map.of("recording", traced ? "traced" : "none"));
+				JmhResults.Forks boot = jmh.find("request", Map.of("recording", traced ? "traced-default" : "default"));
+				JmhResults.Forks starter = jmh.find("request",
+						Map.of("recording", traced ? "traced-leanscrape" : "leanscrape"));
+				String prefix = traced ? "with a Brave tracer: " : "";
+				md.append(requestRow(stack.getKey(), traced ? "a Brave tracer alone" : "none (the request alone)",
+						alone, null, null));
+				md.append(requestRow(stack.getKey(), prefix + "Spring Boot's defaults", boot, alone, null));
+				md.append(requestRow(stack.getKey(), "**" + prefix + "the starter's defaults**", starter, alone, boot));
 			}
-			double netBytes = forks.medianBytes() - chain.medianBytes();
-			md.append(String.format(Locale.ROOT, "| %s | %s | %s | %.0f | %s | %s |\n", label.getValue(), times,
-					bytes(forks.medianBytes()), forks.medianTime() - chain.medianTime(), bytes(netBytes),
-					percent(netBytes / defaultNetBytes)));
 		}
-		md.append("\n| with a Brave tracer (`" + benchmark + "`) | ns, median (forks) | bytes")
-			.append(" | metrics side: ns | metrics side: bytes | metrics side / Spring's default |\n")
-			.append("|---|---:|---:|---:|---:|---:|\n");
-		JmhResults.Forks traced = jmh.find("request", Map.of("recording", "traced"));
-		JmhResults.Forks tracedDefault = jmh.find("request", Map.of("recording", "traced-default"));
-		double defaultMetricsBytes = tracedDefault.medianBytes() - traced.medianBytes();
-		double defaultMetricsTime = tracedDefault.medianTime() - traced.medianTime();
-		Map<String, String> tracedLabels = new LinkedHashMap<>();
-		tracedLabels.put("traced", "the tracer alone (no meter handler)");
-		tracedLabels.put("traced-default", "the tracer and Spring Boot's defaults");
-		tracedLabels.put("traced-leanscrape", "**the tracer and the starter's defaults**");
-		for (Map.Entry<String, String> label : tracedLabels.entrySet()) {
-			JmhResults.Forks forks = jmh.find("request", Map.of("recording", label.getKey()));
-			String times = String.format(Locale.ROOT, "%.0f (%.0f–%.0f)", forks.medianTime(), forks.fastestFork(),
-					forks.slowestFork());
-			if (label.getKey().equals("traced")) {
-				md.append(String.format(Locale.ROOT, "| %s | %s | %s | | | |\n", label.getValue(), times,
-						bytes(forks.medianBytes())));
-				continue;
-			}
-			double metricsBytes = forks.medianBytes() - traced.medianBytes();
-			double metricsTime = forks.medianTime() - traced.medianTime();
-			md.append(String.format(Locale.ROOT, "| %s | %s | %s | %.0f | %s | %s in time, %s in bytes |\n",
-					label.getValue(), times, bytes(forks.medianBytes()), metricsTime, bytes(metricsBytes),
-					percent(metricsTime / defaultMetricsTime), percent(metricsBytes / defaultMetricsBytes)));
-		}
-		return md.toString();
+		return md.append('\n').append(raw(servlet)).append(' ').append(raw(reactive)).append('\n').toString();
 	}
 
-	private static String reactiveRecording(JmhResults jmh, RecordingLoadRuns load) throws IOException {
-		return requests(jmh, "ReactiveServerRequestBenchmark", "none (the adapter alone)") + '\n' + raw(jmh) + "\n\n"
-				+ load.table();
+	private static String requestRow(String stack, String recording, JmhResults.Forks forks,
+			JmhResults.@Nullable Forks alone, JmhResults.@Nullable Forks boot) {
+		String times = String.format(Locale.ROOT, "%.0f (%.0f–%.0f)", forks.medianTime(), forks.fastestFork(),
+				forks.slowestFork());
+		if (alone == null) {
+			return String.format(Locale.ROOT, "| %s | %s | %s | %s | | | |\n", stack, recording, times,
+					bytes(forks.medianBytes()));
+		}
+		double netTime = forks.medianTime() - alone.medianTime();
+		double netBytes = forks.medianBytes() - alone.medianBytes();
+		String share = "";
+		if (boot != null) {
+			share = percent(netTime / (boot.medianTime() - alone.medianTime())) + ", "
+					+ percent(netBytes / (boot.medianBytes() - alone.medianBytes()));
+		}
+		return String.format(Locale.ROOT, "| %s | %s | %s | %s | %.0f | %s | %s |\n", stack, recording, times,
+				bytes(forks.medianBytes()), netTime, bytes(netBytes), share);
 	}
 
 	private static String memory(String bounded, String retained) {
@@ -622,10 +589,6 @@ public final class PublishedFigures {
 
 	private static Map<String, String> series(String count, String format) {
 		return Map.of("seriesCount", count, "format", format);
-	}
-
-	private static Map<String, String> handler(String handler, String longTaskTimer) {
-		return Map.of("handler", handler, "longTaskTimer", longTaskTimer);
 	}
 
 	private static Map<String, String> http(String count, String server, String encoding, String endpoint) {

@@ -77,9 +77,6 @@ class PublishedFiguresTests {
 				named.add(matcher.group(1));
 			}
 		}
-		for (int round = 1; round <= PublishedFigures.HTTP_ROUNDS; round++) {
-			named.add("docs/jmh/http-scrape-rounds-" + round + ".json");
-		}
 		for (String file : List.copyOf(named)) {
 			named.add(file.replaceAll("\\.json$", ".run"));
 		}
