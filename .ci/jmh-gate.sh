@@ -11,21 +11,22 @@
 #   .ci/jmh-gate.sh                     # as CI runs it
 #   .ci/jmh-gate.sh -Pmicrometer-next   # other arguments go to Maven
 #
-# Results: target/jmh-result.json (JMH), target/jmh-table.md (the table).
+# Results: leanscrape-benchmarks/target/jmh-result.json (JMH), leanscrape-benchmarks/target/jmh-table.md.
 set -eu
 cd "$(dirname "$0")/.."
-./mvnw -B -Pjmh -DskipTests verify "$@"
+# Installed, so that the planted runs below find the starter and the demo beside the benchmarks.
+./mvnw -B -Pjmh -DskipTests install "$@"
 # Shown failing on two rows: the fixed cost of a scrape, and three scrapers in turn (a chunk pool
 # that refills for one of the codings).
 for planted in 'FixedCostBenchmark.leanscrape{format=text}' \
 	'ChangingScrapeBenchmark.scrape{seriesCount=10000,format=openmetrics,coding=gzip-zstd-identity,change=10-blocks,reuse=true}'; do
-	if ./mvnw -q -B -Pjmh exec:exec@jmh-gate \
-		"-Djmh.gate.args=--results target/jmh-result.json --budgets src/jmh/gate-budgets.properties --plant $planted" "$@" \
-		>target/jmh-gate-planted.txt 2>&1; then
-		cat target/jmh-gate-planted.txt
+	if ./mvnw -q -B -Pjmh -pl leanscrape-benchmarks exec:exec@jmh-gate \
+		"-Djmh.gate.args=--results target/jmh-result.json --budgets gate-budgets.properties --plant $planted" "$@" \
+		>leanscrape-benchmarks/target/jmh-gate-planted.txt 2>&1; then
+		cat leanscrape-benchmarks/target/jmh-gate-planted.txt
 		echo "The gate passed a planted regression ($planted twice its bytes): it would not catch one." >&2
 		exit 1
 	fi
-	grep -F "$planted" target/jmh-gate-planted.txt
+	grep -F "$planted" leanscrape-benchmarks/target/jmh-gate-planted.txt
 	echo "The gate fails on a planted regression ($planted twice its bytes), as it must."
 done

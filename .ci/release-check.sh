@@ -30,7 +30,7 @@ version=${RELEASE_CHECK_VERSION:-$(sed -n 's:.*<revision>\(.*\)</revision>.*:\1:
 version=${version%-SNAPSHOT}
 coords="${group_id//.//}/$artifact/$version"
 work=target/release-check
-bundle=target/central-publishing/central-bundle.zip
+bundle=leanscrape-spring-boot-starter/target/central-publishing/central-bundle.zip
 
 if ! command -v gpg >/dev/null 2>&1; then
 	echo "gpg not found: install gnupg (apt-get install gnupg)" >&2
@@ -57,7 +57,7 @@ echo "throwaway key $fingerprint in $GNUPGHOME"
 # No passphrase cached: the build must hand it to gpg itself (MAVEN_GPG_PASSPHRASE, loopback).
 gpgconf --kill gpg-agent
 
-rm -rf target/central-staging target/central-deferred target/central-publishing "$work"
+rm -rf leanscrape-spring-boot-starter/target/central-staging leanscrape-spring-boot-starter/target/central-deferred leanscrape-spring-boot-starter/target/central-publishing "$work"
 echo "./mvnw -B -Prelease -DskipTests -Dmaven.test.skip=true -Drevision=$version -Dgpg.keyname=$fingerprint verify $*"
 build_started=$SECONDS
 ./mvnw -B -Prelease -DskipTests -Dmaven.test.skip=true "-Drevision=$version" "-Dgpg.keyname=$fingerprint" verify "$@" </dev/null

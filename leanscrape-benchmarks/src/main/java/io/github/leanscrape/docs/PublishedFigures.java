@@ -1,0 +1,648 @@
+package io.github.leanscrape.docs;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Every table README.md and docs/ publish, made from the raw results committed in
+ * {@code docs/jmh} and {@code docs/load}. A document holds each table between
+ * {@code <!-- figures:name -->} and {@code <!-- /figures:name -->}; this class writes
+ * what belongs there, {@code PublishedFiguresTests} fails when a document holds anything
+ * else, and {@code ./mvnw -q test-compile exec:java@figures} rewrites the documents.
+ * <p>
+ * Under each table one line names its raw files; the record of each run (date, commit,
+ * JDK, machine, command) is the {@code .run} file beside a JMH result, or the comment
+ * lines at the top of a load result.
+ *
+ * @author leanscrape
+ */
+public final class PublishedFigures {
+
+	/** The documents that publish figures. */
+	/**
+	 * The project's root: the working directory, or the one above it when run in the
+	 * benchmarks' module.
+	 */
+	static final Path ROOT = Files.exists(Path.of("README.md")) ? Path.of("") : Path.of("..");
+
+	static final List<Path> DOCUMENTS = List.of(ROOT.resolve("README.md"), ROOT.resolve("docs/benchmarks.md"),
+			ROOT.resolve("docs/http-scrape.md"), ROOT.resolve("docs/tail-latency.md"),
+			ROOT.resolve("docs/bounded-memory.md"), ROOT.resolve("docs/recording.md"));
+
+	/** How many interleaved rounds of the HTTP scrape against the floor were run. */
+
+	/** The target of the uncompressed scrape: the floor plus this many JMH renderings. */
+	private static final double TARGET_IN_RENDERINGS = 1.3;
+
+	private static final List<String> FORMATS = List.of("text", "openmetrics", "protobuf");
+
+	private static final Pattern BLOCK = Pattern
+		.compile("(<!-- figures:([a-z0-9-]+) -->\n)(.*?)(<!-- /figures:\\2 -->)", Pattern.DOTALL);
+
+	private final Path root;
+
+	private PublishedFigures(Path root) {
+		this.root = root;
+	}
+
+	/**
+	 * Rewrite the published tables from the raw results.
+	 * @param args none
+	 * @throws IOException if a raw result cannot be read or a document written
+	 */
+	public static void main(String[] args) throws IOException {
+		Map<String, String> blocks = inWorkingDirectory().blocks();
+		for (Path document : DOCUMENTS) {
+			String text = Files.readString(document, StandardCharsets.UTF_8).replace("\r\n", "\n");
+			String rewritten = rewrite(text, blocks);
+			if (!rewritten.equals(text)) {
+				Files.writeString(document, rewritten, StandardCharsets.UTF_8);
+				System.out.println("Rewrote " + document);
+			}
+		}
+	}
+
+	static PublishedFigures inWorkingDirectory() {
+		return new PublishedFigures(ROOT);
+	}
+
+	/**
+	 * Return a document with its blocks of figures replaced by what the raw results give.
+	 * @param text the document
+	 * @param blocks the blocks by name
+	 * @return the document as it should be
+	 */
+	static String rewrite(String text, Map<String, String> blocks) {
+		int opened = text.split("<!-- figures:", -1).length - 1;
+		if (opened != names(text).size()) {
+			throw new IllegalStateException("A block of figures is not closed, or opened twice");
+		}
+		Matcher matcher = BLOCK.matcher(text);
+		StringBuilder out = new StringBuilder();
+		while (matcher.find()) {
+			String block = blocks.get(matcher.group(2));
+			if (block == null) {
+				throw new IllegalStateException("No figures named " + matcher.group(2));
+			}
+			matcher.appendReplacement(out, Matcher.quoteReplacement(matcher.group(1) + block + matcher.group(4)));
+		}
+		matcher.appendTail(out);
+		return out.toString();
+	}
+
+	/**
+	 * Return the names of the blocks a document holds.
+	 * @param text the document
+	 * @return the names
+	 */
+	static Set<String> names(String text) {
+		Set<String> names = new TreeSet<>();
+		Matcher matcher = BLOCK.matcher(text);
+		while (matcher.find()) {
+			names.add(matcher.group(2));
+		}
+		return names;
+	}
+
+	/**
+	 * Make every block from the raw results.
+	 * @return the blocks by name
+	 * @throws IOException if a raw result cannot be read
+	 */
+	Map<String, String> blocks() throws IOException {
+		JmhResults bySeries = jmh("scrape-by-series.json");
+		JmhResults http = jmh("http-scrape.json");
+		String sent = Files.readString(this.root.resolve("docs/jmh/http-scrape-sent.txt"));
+		Map<String, String> blocks = new LinkedHashMap<>();
+		JmhResults changingHeadline = jmh("changing-headline.json");
+		blocks.put("headline", headline(changingHeadline, http, sent, bySeries));
+		blocks.put("scraper-mixes", scraperMixes(jmh("scraper-mixes-100k.json")));
+		blocks.put("change-share", changeShare("change-share.tsv"));
+		blocks.put("scrape-by-series", scrapeBySeries(bySeries, jmh("scrape-1m.json")));
+		blocks.put("scrape-configurations",
+				scrapeConfigurations(jmh("scrape-100k-matrix.json"), jmh("scrape-100k-created.json")));
+		blocks.put("micrometer-next", micrometerNext(jmh("scrape-micrometer-1.18.0-M1.json")));
+		blocks.put("scrape-stages", scrapeStages(jmh("scrape-stages.json")));
+		blocks.put("http-scrape", httpScrape(http, sent));
+		blocks.put("http-rounds", httpRounds(jmh("http-scrape-rounds.json")));
+		blocks.put("compression", compression(jmh("compression-100k.json"),
+				Files.readString(this.root.resolve("docs/jmh/compression-100k-sizes.txt"))));
+		blocks.put("scrape-metrics", scrapeMetrics(jmh("recording.json")));
+		blocks.put("recording", recording(jmh("recording.json"), jmh("recording-webflux.json")));
+		blocks.put("memory", memory(load("bounded-memory.txt"), load("retained-memory.txt")));
+		blocks.put("tail-latency", tailLatency("tail-latency.tsv"));
+		blocks.put("tail-latency-10k", tailLatency("tail-latency-10k.tsv"));
+		blocks.put("tail-latency-changing", tailLatency("tail-latency-changing.tsv"));
+		blocks.put("tail-latency-render-priority",
+				"The starter as it is:\n\n" + tailLatency("tail-latency-render-priority-baseline.tsv")
+						+ "\nRendering and compressing at the lowest priority (nice 19):\n\n"
+						+ tailLatency("tail-latency-render-priority.tsv"));
+		return blocks;
+	}
+
+	private JmhResults jmh(String name) throws IOException {
+		return JmhResults.read(this.root.resolve("docs/jmh").resolve(name));
+	}
+
+	private String load(String name) throws IOException {
+		return Files.readString(this.root.resolve("docs/load").resolve(name), StandardCharsets.UTF_8);
+	}
+
+	private String tailLatency(String name) throws IOException {
+		TailLatencyTrials trials = TailLatencyTrials.read(this.root.resolve("docs/load").resolve(name));
+		return trials.table() + "\n" + raw("docs/load/" + name) + "\n";
+	}
+
+	/**
+	 * What README leads with: Spring Boot's endpoint and the starter's at 10,000 and
+	 * 100,000 series, OpenMetrics with gzip asked for (as Prometheus asks) when a tenth
+	 * of the counters changed since the last scrape, in whole blocks or in every block,
+	 * and with three scrapers asking gzip, zstd and nothing in turn (each scrape timed);
+	 * OpenMetrics uncompressed over HTTP (every series formatted); protobuf as JMH
+	 * renders it.
+	 */
+	private static String headline(JmhResults changing, JmhResults http, String sent, JmhResults bySeries) {
+		StringBuilder md = new StringBuilder();
+		md.append(
+				"| Scrape | Series | Spring Boot: ms, allocated | leanscrape: ms, allocated | leanscrape / Spring Boot:")
+			.append(" time, bytes | bytes sent: Spring Boot, leanscrape |\n|---|---:|---:|---:|---:|---:|\n");
+		Map<String, String> scrapes = new LinkedHashMap<>();
+		scrapes.put("gzip/10-blocks", "OpenMetrics, gzip, 10% changed in whole blocks (JMH, no HTTP)");
+		scrapes.put("gzip/10-scattered", "OpenMetrics, gzip, 10% changed in every block (JMH, no HTTP)");
+		scrapes.put("gzip-zstd-identity/10-blocks",
+				"OpenMetrics, three scrapers in turn (gzip, zstd, none), 10% in blocks (JMH)");
+		for (Map.Entry<String, String> scrape : scrapes.entrySet()) {
+			String[] codingAndChange = scrape.getKey().split("/");
+			for (String count : List.of("10000", "100000")) {
+				Map<String, String> params = Map.of("seriesCount", count, "coding", codingAndChange[0], "change",
+						codingAndChange[1]);
+				md.append(headlineRow(scrape.getValue(), count, changing.find("boot", params),
+						changing.find("scrape", params)))
+					.append(String.format(Locale.ROOT, " %s, %s |\n", size(sentPerScrape(changing, "boot", params)),
+							size(sentPerScrape(changing, "scrape", params))));
+			}
+		}
+		for (String count : List.of("10000", "100000")) {
+			JmhResults.Forks boot = http.find("scrape", http(count, "tomcat", "identity", "boot"));
+			JmhResults.Forks leanscrape = http.find("scrape", http(count, "tomcat", "identity", "leanscrape"));
+			md.append(headlineRow("OpenMetrics, uncompressed (Tomcat, HTTP)", count, boot, leanscrape))
+				.append(String.format(Locale.ROOT, " %s, %s |\n", size(sent(sent, "tomcat", "boot", "identity", count)),
+						size(sent(sent, "tomcat", "leanscrape", "identity", count))));
+		}
+		for (String count : List.of("10000", "100000")) {
+			md.append(headlineRow("protobuf (JMH, no HTTP)", count, bySeries.find("boot", series(count, "protobuf")),
+					bySeries.find("leanscrape", series(count, "protobuf"))))
+				.append(" |\n");
+		}
+		// One raw file to a line: README's lines stay short.
+		return md.append('\n')
+			.append(raw(changing))
+			.append('\n')
+			.append(raw(http))
+			.append('\n')
+			.append(raw(bySeries))
+			.append('\n')
+			.toString();
+	}
+
+	private static double sentPerScrape(JmhResults results, String benchmark, Map<String, String> params) {
+		return results.secondaryScore(benchmark, params, "bytesSent")
+				/ results.secondaryScore(benchmark, params, "scrapes");
+	}
+
+	/**
+	 * Scrapers as users run them, at 100,000 series in OpenMetrics: one scraper, or three
+	 * asking gzip, zstd and nothing in turn (each row times one of them, the other two
+	 * scraping between its scrapes), with a tenth of the counters changed between any two
+	 * scrapes in whole blocks or spread over every block (as in a family Micrometer
+	 * orders by hash); what is reused against the same starter formatting and compressing
+	 * every body whole.
+	 */
+	private static String scraperMixes(JmhResults results) {
+		StringBuilder md = new StringBuilder();
+		md.append("| Change between scrapes | Scrapers | Coding | whole: ms | reuse: ms | reuse / whole |")
+			.append(" KB sent: whole / reuse | allocated per scrape: whole / reuse |\n")
+			.append("|---|---|---|---:|---:|---:|---:|---:|\n");
+		Map<String, String> changes = new LinkedHashMap<>();
+		changes.put("10-blocks", "10%, in blocks");
+		changes.put("10-scattered", "10%, in every block");
+		for (Map.Entry<String, String> change : changes.entrySet()) {
+			for (String scrapers : List.of("one", "three in turn")) {
+				for (String coding : List.of("gzip", "zstd", "identity")) {
+					String param = scrapers.equals("one") ? coding : coding + "@3";
+					Map<String, String> whole = Map.of("change", change.getKey(), "coding", param, "reuse", "false");
+					Map<String, String> reused = Map.of("change", change.getKey(), "coding", param, "reuse", "true");
+					JmhResults.Forks before = results.find("scrape", whole);
+					JmhResults.Forks after = results.find("scrape", reused);
+					// Where one of three is timed, the bytes of its operation are those
+					// of
+					// all three scrapes: the allocation per scrape is the rotation's row.
+					String allocated = scrapers.equals("one")
+							? size(before.medianBytes()) + " / " + size(after.medianBytes()) : "";
+					md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %.2f | %.0f / %.0f | %s |\n",
+							change.getValue(), scrapers, coding, times(before), times(after),
+							after.medianTime() / before.medianTime(), sentPerScrape(results, "scrape", whole) / 1e3,
+							sentPerScrape(results, "scrape", reused) / 1e3, allocated));
+				}
+			}
+			Map<String, String> all = Map.of("change", change.getKey(), "coding", "gzip-zstd-identity", "reuse",
+					"false");
+			Map<String, String> allReused = Map.of("change", change.getKey(), "coding", "gzip-zstd-identity", "reuse",
+					"true");
+			JmhResults.Forks rotation = results.find("scrape", all);
+			JmhResults.Forks rotationReused = results.find("scrape", allReused);
+			md.append(String.format(Locale.ROOT, "| %s | three in turn | each in turn | %s | %s | %.2f | | %s / %s |\n",
+					change.getValue(), times(rotation), times(rotationReused),
+					rotationReused.medianTime() / rotation.medianTime(), size(rotation.medianBytes()),
+					size(rotationReused.medianBytes())));
+		}
+		return md.append('\n').append(raw(results)).append('\n').toString();
+	}
+
+	/**
+	 * What share of the series and of the gzip segments of the demo under traffic changed
+	 * between two scrapes 15 s apart: the median over the intervals, and the range.
+	 */
+	private String changeShare(String name) throws IOException {
+		Map<String, List<double[]>> rows = new LinkedHashMap<>();
+		for (String line : load(name).split("\n")) {
+			if (line.isEmpty() || line.startsWith("#") || line.startsWith("synthetic")) {
+				continue;
+			}
+			String[] cells = line.split("\t");
+			double series = Double.parseDouble(cells[2]);
+			double compressed = Double.parseDouble(cells[4]);
+			double reused = Double.parseDouble(cells[5]);
+			rows.computeIfAbsent(cells[0], (key) -> new ArrayList<>())
+				.add(new double[] { series, Double.parseDouble(cells[3]) / series, compressed / (compressed + reused),
+						compressed + reused });
+		}
+		StringBuilder md = new StringBuilder("| The demo under traffic | series | series changed: median (range) |")
+			.append(" gzip segments | segments changed: median (range) |\n|---|---:|---:|---:|---:|\n");
+		for (Map.Entry<String, List<double[]>> row : rows.entrySet()) {
+			List<double[]> intervals = row.getValue();
+			String what = row.getKey().equals("0") ? "its own meters alone"
+					: "beside " + number(row.getKey()) + " idle synthetic series";
+			md.append(String.format(Locale.ROOT, "| %s | %s | %s | %.0f | %s |\n", what,
+					bytes(column(intervals, 0).get(0)), shares(column(intervals, 1)), column(intervals, 3).get(0),
+					shares(column(intervals, 2))));
+		}
+		return md.append('\n').append(raw("docs/load/" + name)).append('\n').toString();
+	}
+
+	private static List<Double> column(List<double[]> rows, int index) {
+		List<Double> column = new ArrayList<>();
+		for (double[] row : rows) {
+			column.add(row[index]);
+		}
+		return column;
+	}
+
+	private static String shares(List<Double> shares) {
+		return String.format(Locale.ROOT, "%s (%s–%s)", percent(JmhResults.median(shares)),
+				percent(Collections.min(shares)), percent(Collections.max(shares)));
+	}
+
+	private static String headlineRow(String scrape, String count, JmhResults.Forks boot, JmhResults.Forks leanscrape) {
+		return String.format(Locale.ROOT, "| %s | %s | %s, %s | %s, %s | %s, %s |", scrape, number(count),
+				millis(boot.medianTime()), size(boot.medianBytes()), millis(leanscrape.medianTime()),
+				size(leanscrape.medianBytes()), percent(leanscrape.medianTime() / boot.medianTime()),
+				percent(leanscrape.medianBytes() / boot.medianBytes()));
+	}
+
+	private static String scrapeBySeries(JmhResults results, JmhResults million) {
+		StringBuilder md = new StringBuilder(timesHeader("Series"));
+		for (String count : List.of("1000", "10000", "100000")) {
+			for (String format : FORMATS) {
+				md.append(timesRow(number(count), format, results.find("boot", series(count, format)),
+						results.find("leanscrape", series(count, format))));
+			}
+		}
+		for (String format : List.of("text", "openmetrics")) {
+			JmhResults.Forks leanscrape = million.find("leanscrape", series("1000000", format));
+			md.append(String.format(Locale.ROOT, "| 1,000,000 | %s (`-Xmx1g`) | not run | %s | | %s | | |\n",
+					formatLabel(format), times(leanscrape), bytes(leanscrape.medianBytes())));
+		}
+		return md.append('\n').append(raw(results)).append(' ').append(raw(million)).append('\n').toString();
+	}
+
+	private static String scrapeConfigurations(JmhResults matrix, JmhResults created) {
+		StringBuilder md = new StringBuilder(timesHeader("Configuration"));
+		for (String configuration : List.of("plain", "tracing", "foreign", "created")) {
+			boolean isCreated = configuration.equals("created");
+			String first = configuration;
+			for (String format : isCreated ? List.of("text", "openmetrics") : FORMATS) {
+				Map<String, String> params = Map.of("configuration", configuration, "format", format, "seriesCount",
+						"100000");
+				JmhResults results = isCreated ? created : matrix;
+				md.append(timesRow(first, format, results.find("boot", params), results.find("leanscrape", params)));
+				first = "";
+			}
+		}
+		return md.append('\n').append(raw(matrix)).append(' ').append(raw(created)).append('\n').toString();
+	}
+
+	private static String micrometerNext(JmhResults results) {
+		StringBuilder md = new StringBuilder(timesHeader("Series"));
+		for (String format : FORMATS) {
+			Map<String, String> params = series("100000", format);
+			md.append(timesRow("100,000", format, results.find("boot", params), results.find("leanscrape", params)));
+		}
+		return md.append('\n').append(raw(results)).append('\n').toString();
+	}
+
+	private static String scrapeStages(JmhResults results) {
+		StringBuilder md = new StringBuilder();
+		md.append("| Series | Stage | Spring Boot: B/op | leanscrape: B/op |\n|---:|---|---:|---:|\n");
+		for (String count : List.of("1000", "10000")) {
+			Map<String, String> params = series(count, "text");
+			double collect = results.find("collect", params).medianBytes();
+			md.append(String.format(Locale.ROOT, "| %s | collect (`PrometheusRegistry.scrape()`) | %s | not done |\n",
+					number(count), bytes(collect)));
+			md.append(String.format(Locale.ROOT, "| %s | write | %s | %s |\n", number(count),
+					bytes(results.find("bootWrite", params).medianBytes()),
+					bytes(results.find("leanscrapeWrite", params).medianBytes())));
+			md.append(String.format(Locale.ROOT, "| %s | hand-off (buffer, copy, response body) | %s | %s |\n",
+					number(count), bytes(results.find("bootHandOff", params).medianBytes()),
+					bytes(results.find("leanscrapeHandOff", params).medianBytes())));
+		}
+		return md.append('\n').append(raw(results)).append('\n').toString();
+	}
+
+	private static String httpScrape(JmhResults results, String sent) {
+		StringBuilder md = new StringBuilder();
+		md.append("| Series | Server | Encoding | floor: ms | leanscrape: ms | Spring Boot: ms")
+			.append(" | leanscrape: allocated, sent | Spring Boot: allocated, sent |\n");
+		md.append("|---:|---|---|---:|---:|---:|---:|---:|\n");
+		for (String count : List.of("10000", "100000")) {
+			for (String server : List.of("tomcat", "netty")) {
+				for (String encoding : List.of("identity", "gzip")) {
+					JmhResults.Forks floor = results.find("scrape", http(count, server, encoding, "floor"));
+					JmhResults.Forks leanscrape = results.find("scrape", http(count, server, encoding, "leanscrape"));
+					JmhResults.Forks boot = results.find("scrape", http(count, server, encoding, "boot"));
+					md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s, %s | %s, %s |\n",
+							number(count), server.equals("tomcat") ? "Tomcat" : "Netty", encoding, times(floor),
+							times(leanscrape), times(boot), size(leanscrape.medianBytes()),
+							size(sent(sent, server, "leanscrape", encoding, count)), size(boot.medianBytes()),
+							size(sent(sent, server, "boot", encoding, count))));
+				}
+			}
+		}
+		return md.append('\n').append(raw(results)).append(", `docs/jmh/http-scrape-sent.txt`.\n").toString();
+	}
+
+	/**
+	 * The uncompressed scrape of 100,000 series over HTTP, above the floor (a fixed body
+	 * served by the same server), in renderings as JMH times them in the same round.
+	 */
+	private static String httpRounds(JmhResults rounds) {
+		Map<String, String> rendering = Map.of("configuration", "plain", "format", "openmetrics", "seriesCount",
+				"100000");
+		// One fork a round: each round's scrape is compared with its own rendering.
+		List<Double> renderings = rounds.find("leanscrape", rendering).times();
+		StringBuilder md = new StringBuilder();
+		md.append("| Server | floor: ms | leanscrape: ms | above the floor, in JMH renderings: median (least–most)")
+			.append(" | rounds within the floor + ")
+			.append(TARGET_IN_RENDERINGS)
+			.append(" renderings |\n|---|---:|---:|---:|---:|\n");
+		for (String server : List.of("tomcat", "netty")) {
+			List<Double> floors = rounds.find("scrape", http("100000", server, "identity", "floor")).times();
+			List<Double> scrapes = rounds.find("scrape", http("100000", server, "identity", "leanscrape")).times();
+			List<Double> ratios = new ArrayList<>();
+			int within = 0;
+			for (int round = 0; round < renderings.size(); round++) {
+				double ratio = (scrapes.get(round) - floors.get(round)) / renderings.get(round);
+				ratios.add(ratio);
+				within += (ratio <= TARGET_IN_RENDERINGS) ? 1 : 0;
+			}
+			md.append(String.format(Locale.ROOT, "| %s | %s | %s | %.2f (%.2f–%.2f) | %d of %d |\n",
+					server.equals("tomcat") ? "Tomcat" : "Netty", millis(JmhResults.median(floors)),
+					millis(JmhResults.median(scrapes)), JmhResults.median(ratios), Collections.min(ratios),
+					Collections.max(ratios), within, renderings.size()));
+		}
+		return md.append("\nRaw: `docs/jmh/http-scrape-rounds.json`, one fork a round.\n").toString();
+	}
+
+	private static String compression(JmhResults results, String sizes) {
+		StringBuilder md = new StringBuilder();
+		md.append("| Codec | OpenMetrics: ms (forks) | OpenMetrics: bytes | protobuf: ms (forks) | protobuf: bytes")
+			.append(" | allocated per scrape |\n|---|---:|---:|---:|---:|---:|\n");
+		md.append(String.format(Locale.ROOT, "| plain body | | %s | | %s | |\n",
+				bytes(sizeIn(sizes, "format=openmetrics series=100000 bytes=[0-9]+ of ([0-9]+)")),
+				bytes(sizeIn(sizes, "format=protobuf series=100000 bytes=[0-9]+ of ([0-9]+)"))));
+		Map<String, String> codecs = new LinkedHashMap<>();
+		codecs.put("gzip-1", "gzip level 1 (the starter's default)");
+		codecs.put("gzip-6", "gzip level 6");
+		codecs.put("zstd-1", "zstd level 1 (the starter's default)");
+		codecs.put("zstd-3", "zstd level 3");
+		for (Map.Entry<String, String> codec : codecs.entrySet()) {
+			JmhResults.Forks openMetrics = results.find("compress",
+					Map.of("codec", codec.getKey(), "format", "openmetrics"));
+			JmhResults.Forks protobuf = results.find("compress", Map.of("codec", codec.getKey(), "format", "protobuf"));
+			md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |\n", codec.getValue(),
+					times(openMetrics), bytes(compressedSize(sizes, codec.getKey(), "openmetrics")), times(protobuf),
+					bytes(compressedSize(sizes, codec.getKey(), "protobuf")), size(openMetrics.medianBytes())));
+		}
+		return md.append('\n').append(raw(results)).append(", `docs/jmh/compression-100k-sizes.txt`.\n").toString();
+	}
+
+	private static String scrapeMetrics(JmhResults results) {
+		JmhResults.Forks forks = results.find("recordOneScrape", Map.of());
+		return String.format(Locale.ROOT, "%s B and %.0f ns (forks: %.0f–%.0f) per scrape recorded. %s\n",
+				bytes(forks.medianBytes()), forks.medianTime(), forks.fastestFork(), forks.slowestFork(), raw(results));
+	}
+
+	/**
+	 * What recording one request costs on either stack: Spring Boot's defaults and the
+	 * starter's, net of the request alone; and beside a Brave tracer, the metrics side,
+	 * net of the tracer alone.
+	 */
+	private static String recording(JmhResults servlet, JmhResults reactive) {
+		StringBuilder md = new StringBuilder();
+		md.append("| Stack | Recording | ns per request, median (forks) | bytes | net ns | net bytes |")
+			.append(" starter / Spring Boot: time, bytes |\n|---|---|---:|---:|---:|---:|---:|\n");
+		Map<String, JmhResults> stacks = new LinkedHashMap<>();
+		stacks.put("Spring MVC", servlet);
+		stacks.put("Spring WebFlux", reactive);
+		for (Map.Entry<String, JmhResults> stack : stacks.entrySet()) {
+			JmhResults jmh = stack.getValue();
+			for (boolean traced : List.of(false, true)) {
+				JmhResults.Forks alone = jmh.find("request", Map.of("recording", traced ? "traced" : "none"));
+				JmhResults.Forks boot = jmh.find("request", Map.of("recording", traced ? "traced-default" : "default"));
+				JmhResults.Forks starter = jmh.find("request",
+						Map.of("recording", traced ? "traced-leanscrape" : "leanscrape"));
+				String prefix = traced ? "with a Brave tracer: " : "";
+				md.append(requestRow(stack.getKey(), traced ? "a Brave tracer alone" : "none (the request alone)",
+						alone, null, null));
+				md.append(requestRow(stack.getKey(), prefix + "Spring Boot's defaults", boot, alone, null));
+				md.append(requestRow(stack.getKey(), "**" + prefix + "the starter's defaults**", starter, alone, boot));
+			}
+		}
+		return md.append('\n').append(raw(servlet)).append(' ').append(raw(reactive)).append('\n').toString();
+	}
+
+	private static String requestRow(String stack, String recording, JmhResults.Forks forks,
+			JmhResults.@Nullable Forks alone, JmhResults.@Nullable Forks boot) {
+		String times = String.format(Locale.ROOT, "%.0f (%.0f–%.0f)", forks.medianTime(), forks.fastestFork(),
+				forks.slowestFork());
+		if (alone == null) {
+			return String.format(Locale.ROOT, "| %s | %s | %s | %s | | | |\n", stack, recording, times,
+					bytes(forks.medianBytes()));
+		}
+		double netTime = forks.medianTime() - alone.medianTime();
+		double netBytes = forks.medianBytes() - alone.medianBytes();
+		String share = "";
+		if (boot != null) {
+			share = percent(netTime / (boot.medianTime() - alone.medianTime())) + ", "
+					+ percent(netBytes / (boot.medianBytes() - alone.medianBytes()));
+		}
+		return String.format(Locale.ROOT, "| %s | %s | %s | %s | %.0f | %s | %s |\n", stack, recording, times,
+				bytes(forks.medianBytes()), netTime, bytes(netBytes), share);
+	}
+
+	private static String memory(String bounded, String retained) {
+		Matcher storm = Pattern
+			.compile("Bounded memory: (\\d+) series, (\\d+) rounds of (\\d+) concurrent scrapes, (\\S+)")
+			.matcher(bounded);
+		Matcher outcomes = Pattern.compile("outcomes \\{([^}]*)\\}").matcher(bounded);
+		Matcher peak = Pattern.compile("buffer peak ([0-9]+) bytes = ([0-9.]+) bodies").matcher(bounded);
+		Matcher line = Pattern.compile("text sample line: ([0-9.]+) bytes").matcher(retained);
+		Matcher encoded = Pattern.compile("pre-encoded bytes [^:]*: ([0-9.]+) bytes per series").matcher(retained);
+		Matcher index = Pattern.compile("everything the index holds: ([0-9.]+) bytes per series").matcher(retained);
+		Matcher series = Pattern.compile("Direct path, ([0-9,]+) counter series").matcher(retained);
+		for (Matcher matcher : List.of(storm, outcomes, peak, line, encoded, index, series)) {
+			if (!matcher.find()) {
+				throw new IllegalStateException("The memory tests' output lacks " + matcher.pattern());
+			}
+		}
+		return String.format(Locale.ROOT,
+				"- %s rounds of %s concurrent scrapes against %,d series in an application started with `%s`: "
+						+ "outcomes {%s}, no `OutOfMemoryError`, scrape buffers at most %s bodies "
+						+ "(`BoundedMemoryTests`).\n"
+						+ "- At %s counter series with three labels (JOL, after one scrape): %s bytes per series of "
+						+ "pre-encoded bytes against %s bytes per text line; %s bytes per series for the whole index "
+						+ "(`RetainedMemoryTests`).\n\nRaw: `docs/load/bounded-memory.txt`, "
+						+ "`docs/load/retained-memory.txt`.\n",
+				storm.group(2), storm.group(3), Long.parseLong(storm.group(1)), storm.group(4), outcomes.group(1),
+				peak.group(2), series.group(1), encoded.group(1), line.group(1), index.group(1));
+	}
+
+	private static double sent(String sent, String server, String endpoint, String encoding, String count) {
+		String trial = "server=" + server + " endpoint=" + endpoint + " encoding=" + encoding + " series=" + count;
+		List<Double> byForks = new ArrayList<>();
+		Matcher line = Pattern.compile(Pattern.quote(trial) + " bytes=([0-9]+)").matcher(sent);
+		while (line.find()) {
+			byForks.add(Double.parseDouble(line.group(1)));
+		}
+		if (byForks.isEmpty()) {
+			throw new IllegalStateException("No bytes sent recorded for " + trial);
+		}
+		return JmhResults.median(byForks);
+	}
+
+	private static double compressedSize(String sizes, String codec, String format) {
+		return sizeIn(sizes, "codec=" + Pattern.quote(codec) + " format=" + format + " series=100000 bytes=([0-9]+)");
+	}
+
+	private static double sizeIn(String sizes, String pattern) {
+		Matcher matcher = Pattern.compile(pattern).matcher(sizes);
+		if (!matcher.find()) {
+			throw new IllegalStateException("No size printed for " + pattern);
+		}
+		return Double.parseDouble(matcher.group(1));
+	}
+
+	private static String timesHeader(String first) {
+		return "| " + first + " | Format | Spring Boot: ms, median (forks) | leanscrape: ms, median (forks)"
+				+ " | Spring Boot: bytes | leanscrape: bytes | bytes ratio | time ratio |\n"
+				+ "|---|---|---:|---:|---:|---:|---:|---:|\n";
+	}
+
+	private static String timesRow(String first, String format, JmhResults.Forks boot, JmhResults.Forks leanscrape) {
+		return String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", first, formatLabel(format),
+				times(boot), times(leanscrape), bytes(boot.medianBytes()), bytes(leanscrape.medianBytes()),
+				percent(leanscrape.medianBytes() / boot.medianBytes()),
+				percent(leanscrape.medianTime() / boot.medianTime()));
+	}
+
+	/**
+	 * The line under a table that names its raw result.
+	 * @param results the raw result
+	 * @return the line
+	 */
+	static String raw(JmhResults results) {
+		return String.format(Locale.ROOT, "Raw: `docs/jmh/%s` (%d %s).", results.file().getFileName(),
+				results.forkCount(), (results.forkCount() == 1) ? "fork" : "forks");
+	}
+
+	static String raw(String file) {
+		return "Raw: `" + file + "`.";
+	}
+
+	private static Map<String, String> series(String count, String format) {
+		return Map.of("seriesCount", count, "format", format);
+	}
+
+	private static Map<String, String> http(String count, String server, String encoding, String endpoint) {
+		return Map.of("seriesCount", count, "server", server, "encoding", encoding, "endpoint", endpoint);
+	}
+
+	private static String formatLabel(String format) {
+		return switch (format) {
+			case "text" -> "text 0.0.4";
+			case "openmetrics" -> "OpenMetrics";
+			default -> format;
+		};
+	}
+
+	private static String number(String count) {
+		return String.format(Locale.ROOT, "%,d", Long.parseLong(count));
+	}
+
+	static String times(JmhResults.Forks forks) {
+		return millis(forks.medianTime()) + " (" + millis(forks.fastestFork()) + "–" + millis(forks.slowestFork())
+				+ ")";
+	}
+
+	static String millis(double millis) {
+		if (Math.abs(millis) >= 10) {
+			return String.format(Locale.ROOT, "%.1f", millis);
+		}
+		return String.format(Locale.ROOT, (Math.abs(millis) >= 1) ? "%.2f" : "%.3f", millis);
+	}
+
+	static String bytes(double bytes) {
+		return String.format(Locale.ROOT, "%,d", Math.round(bytes));
+	}
+
+	/**
+	 * A size in B, KB or MB (powers of ten), to three figures.
+	 */
+	static String size(double bytes) {
+		if (bytes >= 1e6) {
+			return String.format(Locale.ROOT, "%.3g MB", bytes / 1e6);
+		}
+		return (bytes >= 1e3) ? String.format(Locale.ROOT, "%.3g KB", bytes / 1e3)
+				: String.format(Locale.ROOT, "%.0f B", bytes);
+	}
+
+	static String percent(double ratio) {
+		double percent = 100 * ratio;
+		return String.format(Locale.ROOT, (percent < 1) ? "%.2f%%" : "%.1f%%", percent);
+	}
+
+}
