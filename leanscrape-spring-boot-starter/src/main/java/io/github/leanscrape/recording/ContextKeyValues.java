@@ -93,7 +93,8 @@ public final class ContextKeyValues {
 				.findVarHandle(Observation.Context.class, LOW_CARDINALITY_FIELD, Map.class);
 			return holdsWhatIsAdded(handle) ? handle : null;
 		}
-		catch (ReflectiveOperationException | RuntimeException ex) {
+		catch (ReflectiveOperationException | RuntimeException | LinkageError ex) {
+			// A LinkageError too: a native image without the reflection hint throws one.
 			return null;
 		}
 	}

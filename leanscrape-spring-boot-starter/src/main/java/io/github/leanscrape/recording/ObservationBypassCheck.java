@@ -160,7 +160,8 @@ public final class ObservationBypassCheck {
 			Object value = field.get(config);
 			return (value instanceof Collection<?> collection) ? List.copyOf(collection) : null;
 		}
-		catch (ReflectiveOperationException | RuntimeException ex) {
+		catch (ReflectiveOperationException | RuntimeException | LinkageError ex) {
+			// A LinkageError too: a native image without the reflection hint throws one.
 			return null;
 		}
 	}
