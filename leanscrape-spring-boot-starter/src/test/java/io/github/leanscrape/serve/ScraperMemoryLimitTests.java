@@ -3,14 +3,17 @@ package io.github.leanscrape.serve;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.leanscrape.compression.GzipEncoder;
+import io.github.leanscrape.compression.ZstdEncoder;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.ExpositionRenderer;
@@ -162,6 +165,56 @@ class ScraperMemoryLimitTests {
 		assertThat(scraper.keptChunks()).isEqualTo(3);
 		scraper.forgetKeptSegments();
 		assertThat(this.pool.leasedChunks()).isZero();
+	}
+
+	@Test
+	void noRotationOfCodingsKindsOrNameFiltersMakesThePoolRefill() throws Exception {
+		// A pool that keeps free chunks, as the starter's does
+		// (leanscrape.buffer.max-retained).
+		ChunkPool pool = new ChunkPool(CHUNK, 64 << 20);
+		AtomicInteger round = new AtomicInteger();
+		// Sixteen families of twenty lines, a segment each; a tenth of them change every
+		// round.
+		ExpositionRenderer changing = (format, includedNames, out) -> {
+			Random random = new Random(format.ordinal() * 31L + ((includedNames != null) ? 7 : 0));
+			int now = round.get();
+			for (int family = 0; family < 16; family++) {
+				for (int line = 0; line < 20; line++) {
+					int value = (family % 10 == now % 10) ? now : 0;
+					out.writeAscii("family_" + family + "{line=\"" + random.nextInt(100_000) + "\"} " + value + "\n");
+				}
+				out.endSegment(1);
+			}
+		};
+		Scraper scraper = new Scraper(changing, pool, new SizeHints(pool, 0),
+				List.of(new GzipEncoder(pool, 1), new ZstdEncoder(pool, 1, true)), 2, Duration.ZERO, 2.5);
+		// Two Prometheus servers (gzip, zstd), a person with curl (text, uncompressed)
+		// and a
+		// dashboard asking one family: kinds, codings and name filters in turn.
+		List<Object[]> turns = new ArrayList<>();
+		turns.add(new Object[] { OPENMETRICS, null, ContentCoding.GZIP });
+		turns.add(new Object[] { OPENMETRICS, null, ContentCoding.ZSTD });
+		turns.add(new Object[] { TEXT, null, null });
+		turns.add(new Object[] { OPENMETRICS, Set.of("family_1"), ContentCoding.GZIP });
+		long allocated = -1;
+		for (int i = 0; i < 48; i++) {
+			round.incrementAndGet();
+			Object[] turn = turns.get(i % turns.size());
+			@SuppressWarnings("unchecked")
+			Set<String> names = (Set<String>) turn[1];
+			PooledBody body = scraper.scrape((PrometheusOutputFormat) turn[0], names, deadline(Duration.ofSeconds(10)))
+				.body();
+			if (turn[2] != null) {
+				scraper.encode(body, (ContentCoding) turn[2]).release();
+			}
+			body.release();
+			if (i == 15) {
+				allocated = pool.allocatedChunks();
+			}
+		}
+		assertThat(pool.allocatedChunks()).as("chunks allocated after four rounds of the four").isEqualTo(allocated);
+		scraper.forgetKeptSegments();
+		assertThat(pool.leasedChunks()).isZero();
 	}
 
 	@Test
