@@ -42,16 +42,11 @@ import org.springframework.web.servlet.DispatcherServlet;
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} of the leanscrape meter observation handler.
  * <p>
- * Spring Boot registers every {@link MeterObservationHandler} bean, in order, in one
- * first-matching composite. The handler defined here supports every context and is
- * ordered first, so it records every observation's meters and the default handler is
- * never asked; tracing and other handlers are registered apart and still see every
- * observation. With a tracer, Spring Boot wraps it for exemplars as it wraps the default
- * handler.
- * <p>
- * In a Spring MVC or Spring WebFlux application, the request observation convention that
- * Spring Boot would create is replaced by one that derives the same key values once per
- * combination, unless the application defines its own convention.
+ * The handler supports every context and is ordered first among the
+ * {@link MeterObservationHandler} beans, which Spring Boot puts in one first-matching
+ * composite, so the default handler is never asked; tracing and other handlers still see
+ * every observation. In a Spring MVC or WebFlux application, Spring Boot's request
+ * observation convention is replaced by a caching one unless the application has its own.
  *
  * @author leanscrape
  */

@@ -14,14 +14,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Compresses a {@link PooledBody} into Zstandard frames (RFC 8878), also of pooled
- * chunks, with zstd-jni (the zstd library's own code, through JNI): an optional
- * dependency, so this class is only loaded when it is on the class path.
- * <p>
- * The native streaming API reads and writes direct buffers: each chunk is copied into one
- * and the frame out of another, a small cost beside compressing it. Compression contexts,
- * which hold the native window and tables, are reused from a small stack, as
- * {@link GzipEncoder} reuses its deflaters, and freed when the encoder is closed
- * (zstd-jni frees a context only when told to).
+ * chunks, with zstd-jni: an optional dependency, so this class is only loaded when it is
+ * on the class path. Each chunk goes through direct buffers for the native streaming API.
+ * Compression contexts are reused from a small stack, as {@link GzipEncoder} reuses its
+ * deflaters, and freed when the encoder is closed (zstd-jni frees one only when told to).
  *
  * @author leanscrape
  */

@@ -6,25 +6,14 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A pool of fixed-size byte chunks from which scrape output is built.
+ * A pool of fixed-size byte chunks from which scrape output is built. Chunks stay below
+ * G1's humongous threshold; free ones are kept on an array stack under a brief lock, so
+ * acquiring and releasing allocate nothing.
  * <p>
- * Chunks are small enough never to be humongous allocations under G1 (which starts at
- * half a region, 512 KiB at the smallest region size), so a large body is many ordinary
- * objects rather than one giant array. Free chunks are kept in a plain array stack under
- * a lock: acquiring and releasing allocate nothing, unlike a concurrent queue whose nodes
- * would be garbage on every call. The lock is held for a few instructions per chunk, only
- * by scraping threads.
- * <p>
- * The pool keeps at most {@link #retainLimit() retain limit} bytes of free chunks; the
- * limit follows the output actually produced (see {@link SizeHints}) and never exceeds
- * the configured maximum, so memory held between scrapes shrinks with the output. Every
- * chunk handed out is counted until it comes back: {@link #leasedChunks()} is zero when
- * no body is outstanding, and {@link #peakLeasedChunks()} is the most that were ever out
- * at once: the memory that scrape buffers needed at their worst.
- * <p>
- * A rendering can {@link #reserve reserve} the chunks it expects to need before it
- * starts, waiting while the chunks leased and reserved would go over a limit: this is how
- * the memory held by scrape bodies stays bounded when many scrapes arrive at once.
+ * Free chunks are kept up to the {@link #retainLimit() retain limit}, which follows the
+ * output ({@link SizeHints}) up to the configured maximum. {@link #leasedChunks()} and
+ * {@link #peakLeasedChunks()} count chunks out now and at most. A rendering may
+ * {@link #reserve reserve} chunks first, waiting while they would exceed a limit.
  *
  * @author leanscrape
  */

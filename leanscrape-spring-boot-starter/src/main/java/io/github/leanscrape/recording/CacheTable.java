@@ -3,16 +3,13 @@ package io.github.leanscrape.recording;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The bounded, copy-on-write hash table under the starter's recording caches (meters per
- * observation or per request, key values per request): what they key by and hold differs,
- * how they store, publish and forget does not.
- * <p>
- * Reads take no lock and allocate nothing: {@link #entries()} is an immutable
- * open-addressing array (a power of two long, at least twice the entries, so that a probe
- * always ends on an empty slot) published through a volatile field, which the caller
- * probes from an entry's {@link Entry#hash} with its own comparison. Writes copy the
- * array under a lock; they happen at most once per combination while there is room, and
- * when the registry removes a meter.
+ * The bounded, copy-on-write hash table under the starter's recording caches: what they
+ * key by and hold differs, how they store, publish and forget does not. Reads take no
+ * lock and allocate nothing: {@link #entries()} is an immutable open-addressing array (a
+ * power of two long, at least twice the entries) published through a volatile field,
+ * which the caller probes from an entry's {@link Entry#hash}. Writes copy the array under
+ * a lock, at most once per combination while there is room, and when the registry removes
+ * a meter.
  *
  * @author leanscrape
  */

@@ -20,37 +20,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link MeterObservationHandler} that records the same meters as Micrometer's
- * {@link DefaultMeterObservationHandler} but resolves them once per distinct combination
- * of observation name and low-cardinality key values (plus the error value for the
- * timer), and afterwards records into the cached meters.
+ * {@link DefaultMeterObservationHandler}, resolving them once per combination of
+ * observation name, low-cardinality key values and (for the timer) error value, then
+ * recording into the cached meters. A miss calls the registry as the default handler
+ * does, so names, tags and meter filters apply as they would.
  * <p>
- * The default handler builds a {@code List<Tag>}, a {@code Tags}, a {@code Meter.Id} and,
- * for the long task timer, a {@code "<name>.active"} string on every start and stop, and
- * looks the id up in the registry each time. This handler builds them only the first time
- * it meets a combination; then it hashes the observation's key values and finds the meter
- * in an array. Where Micrometer's context class allows it, the key values are read from
- * the context's own map rather than through
- * {@link Observation.Context#getLowCardinalityKeyValues()}, which copies and sorts them
- * on every call. On a miss it calls the registry exactly as the default handler does, so
- * names, tags, the {@code error} tag, the {@code .active} long task timer and every meter
- * filter apply as they would.
- * <p>
- * What is cached, and what is not:
- * <ul>
- * <li>A meter that a meter filter denied (the registry answers with a no-op meter) is
- * never cached: the next observation asks the registry again, so a filter that later
- * accepts it is honoured.</li>
- * <li>The number of cached meters is bounded. Once full, new combinations are resolved
- * through the registry on every observation, as by the default handler.</li>
- * <li>A meter removed from the registry leaves the cache; the next observation resolves
- * (and registers) it anew, as the default handler would.</li>
- * <li>A meter filter added to the registry after a meter was cached does not apply to
- * that cached meter (Micrometer re-applies late filters on the next registry lookup,
- * which a cache hit skips). Micrometer warns against late filters; Spring Boot adds its
- * filters before any meter exists. Call {@link #clearCache()} after adding one.</li>
- * <li>Events ({@link #onEvent}) are counted exactly as by the default handler, without a
- * cache: they are rare.</li>
- * </ul>
+ * Denied meters are never cached; the cache is bounded. A meter filter added after a
+ * meter was cached does not apply to it: call {@link #clearCache()} after adding one.
  *
  * @author leanscrape
  */

@@ -10,19 +10,13 @@ import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Read access to an observation context's low-cardinality key values without a copy.
- * <p>
- * {@link Observation.Context#getLowCardinalityKeyValues()} copies the context's map of
- * key values into a new sorted {@code KeyValues} on every call: an array, an object and a
- * sort, twice per observation. The map itself ({@code Observation.Context}'s private
- * {@code lowCardinalityKeyValues} field) answers a size and a lookup by key without
- * allocating, which is all the cache needs to recognise a combination it has seen.
+ * Read access to an observation context's low-cardinality key values without a copy:
+ * {@link Observation.Context#getLowCardinalityKeyValues()} copies and sorts them on every
+ * call; the context's private map answers a size and a lookup without allocating.
  * <p>
  * The map is read only where that gives the same key values as the public method: the
- * field must exist with the expected type and hold what {@code addLowCardinalityKeyValue}
- * adds (checked once, at class initialisation), and the context's class must not override
- * the public accessors. Otherwise {@link #lowCardinality} answers {@code null} and the
- * caller uses the public copy.
+ * field exists with the expected type (checked once) and the context's class does not
+ * override the public accessors. Otherwise {@link #lowCardinality} answers {@code null}.
  *
  * @author leanscrape
  */

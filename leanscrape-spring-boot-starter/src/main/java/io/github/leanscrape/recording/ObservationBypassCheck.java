@@ -15,28 +15,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Decides whether an HTTP server request may be recorded without an {@link Observation}:
- * only when the observation would have reached nothing but the starter's meter handler,
- * and its key values would have been exactly those of Spring's default convention.
+ * only when it would reach nothing but the starter's meter handler, with exactly the key
+ * values of Spring's default convention. Handlers, filters and predicates are read by
+ * reflection; anything unreadable or not known to be harmless keeps the observation.
  * <p>
- * Micrometer does not publish an observation registry's handlers, filters and predicates,
- * so they are read by reflection; anything that cannot be read, or is not known to be
- * harmless, keeps the observation. What is harmless:
- * <ul>
- * <li>handlers: one, the starter's handler, or a first-matching composite whose first
- * handler is the starter's (it supports every context, so no later one is ever asked); no
- * other handler (a tracer would miss its spans);</li>
- * <li>filters and predicates: none, or Spring Boot's own properties filter when it adds
- * no key values ({@code management.observations.key-values} empty) and enables the
- * observation ({@code management.observations.enable});</li>
- * <li>convention: Spring's {@code DefaultServerRequestObservationConvention} itself or
- * the starter's {@code CachingServerRequestObservationConvention} (the same key values),
- * or, for Spring WebFlux, their reactive counterparts
- * ({@code org.springframework.http.server.reactive.observation.DefaultServerRequestObservationConvention},
- * {@code CachingReactiveServerRequestObservationConvention}); not another subclass or a
- * custom one. Global conventions registered with the observation registry never apply to
- * either stack's request observations: Spring's filter and Spring WebFlux's HTTP handler
- * adapter always pass a convention of their own, which Micrometer then prefers.</li>
- * </ul>
+ * Harmless: the starter's handler alone or first in a first-matching composite; no filter
+ * or predicate but Spring Boot's properties filter adding no key values; Spring's default
+ * request convention or the starter's caching one, on either stack.
  *
  * @author leanscrape
  */

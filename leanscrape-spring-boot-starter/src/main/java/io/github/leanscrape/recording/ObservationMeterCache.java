@@ -11,22 +11,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A bounded map from an observation's name, low-cardinality key values and error value to
- * the meter that the registry returned for them.
+ * the meter that the registry returned for them. Reads take no lock and allocate nothing:
+ * a key is compared field by field with the observation's {@link KeyValues}. A timer's
+ * entry has an error value, a long task timer's {@code null}, so the two never match.
  * <p>
- * Reads take no lock and allocate nothing: the table is an immutable open-addressing
- * array published through a volatile field, and a key is compared field by field against
- * the {@link KeyValues} of the observation, never materialised. Writes (a new
- * combination, a removed meter) copy the table under a lock; they happen at most once per
- * combination while the cache has room, so their cost does not matter.
- * <p>
- * An entry is either a timer's (its error value is not {@code null}) or a long task
- * timer's (its error value is {@code null}), so the two kinds never match each other.
- * <p>
- * Besides the entries, the cache remembers the sets of keys met per observation name
- * (usually one). They let {@link #find} look a combination up straight from a context's
- * map of key values: for each known key set of the same size, fetch the values by key,
- * hash them in key order (the order of {@link KeyValues}, so the hash is the same as
- * {@link #hash}'s) and probe.
+ * The key sets met per observation name are remembered too, so that {@link #find} looks a
+ * combination up straight from a context's map of key values, hashed as {@link #hash}
+ * does.
  *
  * @author leanscrape
  */

@@ -11,12 +11,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * What an HTTP server request recorded without Micrometer's observation offers in its
  * place, on either stack ({@code RequestObservation},
- * {@code ReactiveRequestObservation}): what is asked of it goes into its context, from
- * which the request's meters are resolved at its end, as an observation's meter handler
- * would resolve them: key values, an error, a convention; an event is counted by the
- * starter's meter handler. It notifies no handler: it exists only where the starter's
- * meter handler is the only one ({@link ObservationBypassCheck}). Starting it again does
- * nothing; stopping it records the request as stopping an observation would.
+ * {@code ReactiveRequestObservation}): key values, an error or a convention go into its
+ * context, from which the request's meters are resolved at its end as a meter handler
+ * would; an event is counted by the starter's meter handler. It notifies no handler
+ * ({@link ObservationBypassCheck}). Starting it again does nothing; stopping it records
+ * the request as stopping an observation would.
  *
  * @param <C> the type of the request's context
  * @author leanscrape

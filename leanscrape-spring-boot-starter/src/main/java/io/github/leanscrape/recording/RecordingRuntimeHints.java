@@ -14,13 +14,11 @@ import org.springframework.aot.hint.TypeReference;
 /**
  * Registers for reflection, in a native image, what request recording reads of
  * Micrometer's observation internals: the context's map of low-cardinality key values
- * ({@link ContextKeyValues}; registering the type also lets its public accessors be
- * looked up, not those of its subclasses, whose observations read the public copy in a
- * native image), and the registry configuration's handlers, filters and predicates
- * ({@link ObservationBypassCheck}), and the constructor of Micrometer's observation scope
- * ({@link SimpleScopes}). Without them, recording falls back to the public copies and
- * keeps every observation. What Spring WebFlux's recording reads is registered by
- * {@code recording.reactive}'s own registrar.
+ * ({@link ContextKeyValues}; the type only, not its subclasses), the registry
+ * configuration's handlers, filters and predicates ({@link ObservationBypassCheck}) and
+ * the constructor of Micrometer's observation scope ({@link SimpleScopes}). Without them,
+ * recording uses the public copies and keeps every observation.
+ * {@code recording.reactive} registers its own.
  *
  * @author leanscrape
  */

@@ -8,17 +8,10 @@ import org.springframework.http.HttpMethod;
  * A bounded map from what decides the key values of one HTTP server request under
  * Spring's {@code DefaultServerRequestObservationConvention} (path pattern, method,
  * status and error class) to what was resolved from them: the meter the registry returned
- * (for {@code ServerRequestMetricsFilter}) or the key values themselves (for the request
- * observation conventions, through {@link DerivedKeyValuesCache}).
- * <p>
- * Those four values determine every low-cardinality key value the convention derives
- * ({@code exception}, {@code method}, {@code outcome}, {@code status}, {@code uri}) and
- * the meter handler's {@code error} tag, so a request that matches an entry has the
- * entry's key values and tags, without deriving them. A lookup compares the four fields
- * and allocates nothing.
- * <p>
- * The long task timer, resolved at the start of a request (no pattern and no error yet),
- * has entries of its own, told apart by {@code longTask}.
+ * (for {@code ServerRequestMetricsFilter}) or the key values (for the request observation
+ * conventions, through {@link DerivedKeyValuesCache}). The four values determine every
+ * key value and the {@code error} tag; a lookup compares them and allocates nothing. The
+ * long task timer, resolved at the start, has entries of its own ({@code longTask}).
  *
  * @author leanscrape
  */

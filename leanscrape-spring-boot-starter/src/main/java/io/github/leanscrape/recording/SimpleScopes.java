@@ -10,15 +10,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Opens Micrometer's own scope ({@code SimpleObservation.SimpleScope}) for an observation
- * that is not Micrometer's: the request observation of a request recorded without one
- * ({@code RequestObservation}).
- * <p>
- * A scope of the starter's own class would not do: Micrometer's scopes, when a nested
- * observation's scope is closed, reset or made current, walk the scopes below it and cast
- * each to their own class. Micrometer's scope takes any observation, but its constructor
- * is not public, so it is found once, by a private lookup; where it cannot be (a module
- * that does not open Micrometer's package, a native image without the hint), requests
- * keep their observation.
+ * that is not Micrometer's ({@code RequestObservation}): Micrometer's scopes cast the
+ * scopes below them to their own class, so a scope of the starter's class would not do.
+ * The constructor is not public and is found once, by a private lookup; where it cannot
+ * be, requests keep their observation.
  *
  * @author leanscrape
  */

@@ -17,30 +17,14 @@ import io.github.leanscrape.exposition.PooledBody;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The one owner of what is kept between scrapes to reuse what did not change. Per kind of
- * scrape (format and name filter) it keeps the last plain body, whichever coding it was
- * sent in, identity included: the next rendering of that kind copies from it the blocks
- * of series whose values did not change. Each segment of a kept body has a version: a
- * rendering compares each of its segments byte for byte with the kept body's, and a
- * segment with the same bytes takes that segment's version, any other a new one. Equal
- * versions therefore mean equal bytes, however many renderings apart. Per content coding
- * it keeps the last compressed form of the kind with the versions of the segments it
- * encodes, so that a coding scraped every third round still copies the compressed bytes
- * of every segment unchanged since its own last scrape.
- * <p>
- * Compressing a body segment by segment pays only where enough of it will be copied: a
- * coding compresses segment by segment when the share of the body it can copy now is at
- * least its encoder's {@linkplain BodyEncoder#minReusedShare() least share}; with nothing
- * to copy from, when that share of the body is as it was in the last rendering (what the
- * next scrape is likely to copy). Where a coding found too little to copy, it compresses
- * whole, and tries segments again every {@value #RETRY_AFTER_WHOLE}th body only: a change
- * scattered over the body costs what compressing it whole costs, give or take one body in
- * that many.
- * <p>
- * At most {@value #MAX_KINDS} kinds are kept, the least recently rendered dropped first;
- * a kind not rendered for {@value #TIME_TO_LIVE_MINUTES} minutes is dropped at the next
- * scrape of any kind, so that a kept body does not hold the meters it was written from
- * long after they were removed.
+ * The one owner of what is kept between scrapes. Per kind (format and name filter): the
+ * last plain body, whose unchanged blocks of series the next rendering copies, with a
+ * version per segment (equal versions mean equal bytes). Per content coding: the last
+ * compressed form and the versions it encodes, copied for unchanged segments. A coding
+ * compresses by segment only when enough can be copied
+ * ({@link BodyEncoder#minReusedShare()}), else whole, retrying every
+ * {@value #RETRY_AFTER_WHOLE}th body. At most {@value #MAX_KINDS} kinds are kept; one
+ * idle for {@value #TIME_TO_LIVE_MINUTES} minutes is dropped at the next scrape.
  *
  * @author leanscrape
  */

@@ -17,24 +17,14 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 
 /**
- * The starter's own metrics, in a Micrometer registry.
- * <p>
- * Every meter is registered up front and kept in arrays indexed by format and outcome, so
- * recording a scrape looks nothing up and allocates nothing.
- * <ul>
- * <li>{@code leanscrape.scrapes} (counter; tags {@code format}, {@code outcome}: ok,
- * coalesced, cached, rejected, client-gone, error)</li>
- * <li>{@code leanscrape.scrape.duration} (timer; tag {@code format})</li>
- * <li>{@code leanscrape.scrape.body} (summary in bytes, uncompressed) and
- * {@code leanscrape.scrape.sent} (summary in bytes, as sent)</li>
- * <li>{@code leanscrape.buffer.retained} (gauge in bytes: free chunks kept between
- * scrapes), {@code leanscrape.buffer.leased} (gauge in bytes: chunks held by bodies now)
- * and {@code leanscrape.buffer.leased.peak} (gauge in bytes: the most ever held at
- * once)</li>
- * <li>{@code leanscrape.renders.in.flight} (gauge)</li>
- * <li>{@code leanscrape.fallbacks} (function counter; tag {@code scope}: scrape, family):
- * work the direct path left to the reference path</li>
- * </ul>
+ * The starter's own metrics, in a Micrometer registry: {@code leanscrape.scrapes} (tags
+ * {@code format}, {@code outcome}), {@code leanscrape.scrape.duration},
+ * {@code leanscrape.scrape.body} and {@code leanscrape.scrape.sent} (bytes, uncompressed
+ * and as sent), {@code leanscrape.buffer.retained}, {@code leanscrape.buffer.leased} and
+ * {@code leanscrape.buffer.leased.peak}, {@code leanscrape.renders.in.flight}, and
+ * {@code leanscrape.fallbacks} (tag {@code scope}). Every meter is registered up front
+ * and kept in arrays indexed by format and outcome, so recording a scrape looks nothing
+ * up and allocates nothing.
  *
  * @author leanscrape
  */

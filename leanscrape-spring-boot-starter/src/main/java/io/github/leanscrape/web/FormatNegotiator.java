@@ -12,26 +12,14 @@ import org.springframework.util.MimeTypeUtils;
 import org.springframework.util.StringUtils;
 
 /**
- * Chooses the scrape format for an {@code Accept} header, honouring q-values.
+ * Chooses the scrape format for an {@code Accept} header, honouring q-values (RFC 9110).
  * <p>
- * Each format gets the q-value of the most specific media range that matches it (exact
- * type, then {@code type/*}, then {@code *}{@code /*}), as RFC 9110 says. The highest
- * q-value above zero wins; on a tie the more specific range wins, and then Spring Boot's
- * own preference decides: protobuf over OpenMetrics over text, except that a bare
- * {@code *}{@code /*} means the default, text. Media type parameters are ignored when
- * choosing, as Spring Boot ignores them:
- * {@code application/openmetrics-text;version=0.0.1, text/plain} selects OpenMetrics
- * 1.0.0.
- * <p>
- * Before that, as Spring's request mapping does for Spring Boot's endpoint, at least one
- * of the media ranges must match a format with its parameters: a parameter that both the
- * range and the format's media type have must have the same value (a range of any type,
- * {@code *}{@code /*}, matches whatever its parameters). So
- * {@code application/vnd.google.protobuf;encoding=text} alone, or
- * {@code application/openmetrics-text;version=0.0.1} alone, is not acceptable.
- * <p>
- * A header that cannot be parsed gives {@code null}, so that the request is left as it is
- * and Spring answers it as it would answer Spring Boot's own endpoint.
+ * Each format gets the q-value of its most specific matching range; the highest above
+ * zero wins, then the more specific range, then Spring Boot's order: protobuf,
+ * OpenMetrics, text (a bare {@code *}{@code /*} means text). Parameters are ignored when
+ * choosing, but, as in Spring's request mapping, one range must match a format with its
+ * parameters. A header that cannot be parsed gives {@code null}: the request is left as
+ * it is.
  *
  * @author leanscrape
  */

@@ -14,13 +14,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The {@code name[]} query parameter of Prometheus's own client libraries, read as Spring
  * Boot's {@code includedNames}: {@code ?name[]=a&name[]=b} scrapes what
- * {@code ?includedNames=a,b} scrapes.
- * <p>
- * The web glue rewrites such a request so that the endpoint sees {@code includedNames}
- * only. When a request has both parameters, the endpoint gets the union of the two: every
- * family named by either is included. {@code includedNames} keeps the meaning Spring Boot
- * gives it (one value is a comma-separated list; several values are names each); each
- * {@code name[]} value is one name, as in client_java and client_golang.
+ * {@code ?includedNames=a,b} scrapes. With both parameters, the endpoint gets the union.
+ * {@code includedNames} keeps Spring Boot's meaning (one value is a comma-separated list,
+ * several values are names each); each {@code name[]} value is one name.
  *
  * @author leanscrape
  */

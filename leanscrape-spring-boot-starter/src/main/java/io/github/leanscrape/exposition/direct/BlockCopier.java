@@ -11,14 +11,10 @@ import org.jspecify.annotations.Nullable;
  * same kind already holds, and notes every block in the rendering's own
  * {@link BlockRecord} for the next one.
  * <p>
- * A writer reads a block's values, then {@linkplain #begin begins} the block and
- * {@linkplain #addValue adds} every value its lines are written from (and anything else
- * that can change between scrapes, such as a learned created timestamp). When the last
- * body has a block of the same family, series array and start, written from exactly the
- * same values, its bytes are those this block would write: the labels and sample names
- * are fixed when the meters are added, and the writer's settings are those of the format.
- * The writer then {@linkplain #copy copies} them; otherwise it writes. Either way it
- * {@linkplain #end ends} the block. The values are compared, never a hash of them.
+ * A writer {@linkplain #begin begins} a block, {@linkplain #addValue adds} each value its
+ * lines are written from (and anything else that can change); if the last body has a
+ * block of the same family, series array, start and values (compared, never hashed), it
+ * {@linkplain #copy copies} it, else writes it, then {@linkplain #end ends} it.
  *
  * @author leanscrape
  */

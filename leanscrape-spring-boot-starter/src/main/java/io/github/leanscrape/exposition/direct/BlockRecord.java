@@ -7,13 +7,10 @@ import io.github.leanscrape.exposition.RenderRecord;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The blocks of series that a text rendering wrote, in order: for each, which series it
- * wrote (the family, the plan's array of its series and where in it the block starts),
- * every value read for them, and where their bytes lie in the body. Kept with the body,
- * it lets the next rendering of the same kind copy a block whose series and values are
- * the same instead of formatting it again ({@link BlockCopier}).
- * <p>
- * A record is as large as the values it holds (8 bytes each, about a tenth of the body),
+ * The blocks of series that a text rendering wrote, in order: for each, the family, the
+ * plan's array of its series and the block's start, every value read for them, and where
+ * their bytes lie in the body. Kept with the body, it lets the next rendering of the same
+ * kind copy an unchanged block ({@link BlockCopier}). A record holds 8 bytes per value,
  * so records are reused: when its body is released, a record goes back to the
  * {@link Pool} of the renderer that wrote it.
  *

@@ -26,16 +26,13 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
 
 /**
  * Writes text 0.0.4, OpenMetrics 1.0.0 and protobuf straight from the meters of a
- * {@link PrometheusMeterRegistry}: metadata and series labels were encoded when the
- * meters were added ({@link MeterIndex}), so a scrape reads values and copies bytes,
- * through one writer per kind of format ({@link TextFamilyWriter} in a
- * {@link TextFormat}, {@link ProtobufFamilyWriter}) over the same index. No label
- * objects, no snapshots of counters or gauges, no sorting, no strings per series.
+ * {@link PrometheusMeterRegistry}: metadata and labels were encoded when the meters were
+ * added ({@link MeterIndex}), so a scrape reads values and copies bytes
+ * ({@link TextFamilyWriter}, {@link ProtobufFamilyWriter}).
  * <p>
- * Where the same bytes cannot be promised, the reference path answers: for the whole
- * scrape ({@link FallbackPolicy}), or for one Prometheus name, whose families are written
- * by client_java in their place among the direct ones ({@link ReferenceFamilies}), as are
- * the families of collectors registered outside Micrometer.
+ * Where its bytes cannot be promised, the reference path answers: for the whole scrape
+ * ({@link FallbackPolicy}), or for one Prometheus name, written by client_java in its
+ * sorted place ({@link ReferenceFamilies}), as are collectors outside Micrometer.
  *
  * @author leanscrape
  */

@@ -9,13 +9,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * Where the exemplars of one meter live: the slot arrays of the client_java sampler
  * inside Micrometer's meter, found once when the meter is added and read in place at each
- * scrape. Reading them here, rather than through the sampler's {@code collect()}, spares
- * a list and a snapshot object per meter per scrape; the rules are those of
- * {@code collect()} and of client_java's OpenMetrics writer: custom exemplars first, then
- * the sampled ones, as many as the sampler has slots, none older than its retention.
- * <p>
- * The slots are written by the threads that record, as client_java's own scrape reads
- * them: each slot is read once per decision, so a scrape sees every exemplar whole.
+ * scrape, with no list or snapshot per meter. The rules are those of {@code collect()}
+ * and of client_java's OpenMetrics writer: custom exemplars first, then sampled ones, as
+ * many as the slots, none older than the retention. Each slot is read once per decision,
+ * so a scrape sees every exemplar whole.
  *
  * @author leanscrape
  */

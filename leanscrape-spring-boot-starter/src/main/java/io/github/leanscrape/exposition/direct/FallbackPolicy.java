@@ -18,18 +18,13 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
 
 /**
  * Decides which scrapes the direct path leaves to the reference path as a whole, and
- * counts every fallback, whole scrapes and single families alike, by
- * {@link FallbackReason}. The first fallback of each reason is logged, once per renderer:
- * at warn level with the families concerned and what the user can do, or at info level
- * for the collectors registered outside Micrometer, which the reference path writes by
- * design. Later fallbacks are counted without allocating.
+ * counts every fallback, whole scrape or family, by {@link FallbackReason}. The first of
+ * each reason is logged once per renderer; later ones are counted without allocating.
  * <p>
- * A whole scrape goes to the reference path when the direct path cannot promise its
- * bytes: a meter registry that is not the one behind the scraped registry, registry
- * internals that cannot be read, exemplars that cannot be read from the meters; and, as
- * the scrape finds out ({@link DirectRenderer}, {@link ReferenceFamilies}), created
- * timestamps that cannot be learned from the registry's collector, a family fed by more
- * than one source, collectors not told apart.
+ * A whole scrape goes there when its bytes cannot be promised: another meter registry,
+ * unreadable internals or exemplars; or, found in the scrape ({@link DirectRenderer},
+ * {@link ReferenceFamilies}), unreadable created timestamps, a family of several sources,
+ * collectors not told apart.
  *
  * @author leanscrape
  */

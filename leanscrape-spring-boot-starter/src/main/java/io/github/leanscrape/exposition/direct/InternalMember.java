@@ -9,15 +9,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Every class and field of Micrometer's Prometheus registry and of client_java that the
- * direct path reads by reflection, in one place: {@link MicrometerInternals},
- * {@link ExemplarLocator} and {@link MeterValues} read them,
- * {@link DirectRendererRuntimeHints} registers them for native images, and the tests
- * check that each is where it is expected, in every version they run against.
- * <p>
- * Each is looked up once. One that is not where it was expected (another version) is
- * {@code null}, logged at debug level with what follows from it, and the work concerned
- * goes to the reference path, which is always exact; the first such fallback of each
- * reason is logged at warn level ({@link FallbackPolicy}).
+ * direct path reads by reflection: {@link MicrometerInternals}, {@link ExemplarLocator}
+ * and {@link MeterValues} read them, {@link DirectRendererRuntimeHints} registers them
+ * for native images, and the tests check each in every version. Each is looked up once;
+ * one not found is {@code null}, logged at debug level, and the work concerned goes to
+ * the reference path ({@link FallbackPolicy}).
  *
  * @author leanscrape
  */

@@ -15,13 +15,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Everything the registry exports under one Prometheus name (one of Micrometer's
  * collectors): the meters that share it and the families they feed, or the decision that
- * this name is left to the reference path.
- * <p>
- * A name goes to the reference path (for as long as it has meters) when its output cannot
- * be promised byte for byte here: a meter type or shape the direct path does not write,
- * meters that disagree on name, type, description, tag keys or histogram layout, labels
- * that would need quoting. The registry's own collector then serves it, exactly as
- * before.
+ * the name is left to the reference path, for as long as it has meters, because its
+ * output cannot be promised byte for byte here (a meter type or shape not written
+ * directly, meters that disagree, labels that would need quoting).
  *
  * @author leanscrape
  */

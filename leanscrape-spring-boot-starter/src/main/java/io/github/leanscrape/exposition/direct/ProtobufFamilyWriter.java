@@ -7,14 +7,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Writes a direct family as one length-delimited protobuf {@code MetricFamily}, byte for
- * byte as client_java's protobuf writer does with what Micrometer's collector hands it.
- * <p>
- * A message is preceded by its size, so a family's size must be known before its first
- * byte. Where every metric's size follows from what never changes (counters without
- * exemplars, gauges, maxima, info metrics: most series), the sizes are added up first and
- * the metrics written straight after; otherwise (summaries, histograms, exemplars) each
- * metric is sized from the values read for it and the family goes through a buffer of the
- * scrape's. Either way every value is read once.
+ * byte as client_java's protobuf writer does. A message's size precedes it: where sizes
+ * follow from what never changes (counters without exemplars, gauges, maxima, info
+ * metrics), they are summed first and the metrics written straight; otherwise (summaries,
+ * histograms, exemplars) the family goes through a buffer of the scrape's. Either way
+ * every value is read once.
  *
  * @author leanscrape
  */

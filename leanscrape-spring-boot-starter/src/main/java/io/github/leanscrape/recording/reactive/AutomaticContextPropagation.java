@@ -9,14 +9,10 @@ import reactor.core.publisher.Mono;
 
 /**
  * Tells whether Reactor's automatic context propagation is on
- * ({@link Hooks#enableAutomaticContextPropagation()}, which Spring Boot turns on with
- * {@code spring.reactor.context-propagation=auto}): then the observation of a request
- * must be made current around its subscription and signals, as Spring's adapter makes its
- * own.
- * <p>
- * Reactor keeps the switch in a package-private field and publishes no way to read it; it
- * is read through a private lookup, found once. Where it cannot be (a module that does
- * not open Reactor's package, a native image without the hint, a later Reactor),
+ * ({@link Hooks#enableAutomaticContextPropagation()},
+ * {@code spring.reactor.context-propagation=auto}): then a request's observation must be
+ * made current around its subscription and signals. Reactor publishes no way to read the
+ * switch, so its field is read through a private lookup, found once; where it cannot be,
  * propagation is taken to be on, which is always right and costs a context write per
  * request ({@link Mono#contextWrite}).
  *

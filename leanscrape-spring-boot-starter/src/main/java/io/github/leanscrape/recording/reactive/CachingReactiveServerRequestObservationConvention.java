@@ -14,19 +14,12 @@ import org.springframework.http.server.reactive.observation.ServerRequestObserva
 /**
  * Spring's reactive {@link DefaultServerRequestObservationConvention} for Spring WebFlux,
  * whose low-cardinality key values and contextual name are derived once per combination
- * of path pattern, method, status, connection state and error class, and afterwards
- * returned from a cache.
+ * of path pattern, method, status, connection state and error class, then cached, as
+ * {@code CachingServerRequestObservationConvention} does for Spring MVC.
  * <p>
- * As {@code CachingServerRequestObservationConvention} does for Spring MVC: Spring's
- * convention builds new key values, sorts them and concatenates the contextual name each
- * time it is asked, and those values decide all of them. The reactive convention also
- * reports {@code UNKNOWN} outcome for a connection the client aborted, and
- * {@code UNKNOWN} status if the response was not committed then, while its {@code uri}
- * still reads the status: the cache keys by all three. A request without a request or
- * response object, or with a method outside Spring's {@code HttpMethod} constants (the
- * contextual name keeps the raw method), is answered by the convention itself, as is
- * every new combination once the cache is full. The high-cardinality {@code http.url} is
- * derived per request.
+ * The connection state matters: if the client aborted, the outcome is {@code UNKNOWN},
+ * and so is an uncommitted response's status. The convention answers what the cache
+ * cannot key: no request or response, a method {@code HttpMethod} lacks, a full cache.
  *
  * @author leanscrape
  */

@@ -20,25 +20,14 @@ import org.springframework.web.server.handler.ExceptionHandlingWebHandler;
 import org.springframework.web.util.DisconnectedClientHelper;
 
 /**
- * The observation of a Spring WebFlux request that
- * {@link ServerRequestRecordingWebHandler} records without Micrometer's, and the
- * subscriber, between the request's handling and Spring's adapter, that sees the
- * request's signals and records it ({@link RecordedRequestMono}): what
- * {@code RequestObservation} is to a Spring MVC request.
+ * The observation of a Spring WebFlux request recorded without Micrometer's
+ * ({@link ServerRequestRecordingWebHandler}) and the subscriber that records it
+ * ({@link RecordedRequestMono}): what {@code RequestObservation} is to Spring MVC.
  * <p>
- * As the observation of Spring's HTTP handler adapter, it is in the Reactor context of
- * everything the request runs (under {@link ObservationThreadLocalAccessor#KEY}), so that
- * exception handlers, {@code WebClient} calls and observations started during the request
- * take it as their parent, and Reactor's context propagation makes it current. It records
- * the request when it ends, once, with the adapter's semantics: cancelled, the connection
- * was aborted; completed, its error is the one the exception handlers were last given; an
- * error the exception handlers left is handled as the adapter handles it (a response not
- * committed yet gets a 500 and the request completes; a client gone away aborts it; else
- * the error is the request's); the request is recorded at once if the response is
- * committed, otherwise just before it is.
- * <p>
- * Stopping it records the request as stopping an observation would, and its end records
- * it again.
+ * It is in the Reactor context of all the request runs
+ * ({@link ObservationThreadLocalAccessor#KEY}), so work started during the request takes
+ * it as parent. It records the request once, at its end, as Spring's adapter would;
+ * stopping it records it too.
  *
  * @author leanscrape
  */

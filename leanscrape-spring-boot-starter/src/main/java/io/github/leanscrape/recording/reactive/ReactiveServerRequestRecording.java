@@ -21,24 +21,13 @@ import org.springframework.http.server.reactive.observation.ServerRequestObserva
 import org.springframework.web.server.adapter.HttpWebHandlerAdapter;
 
 /**
- * Decorates the HTTP handler that Spring WebFlux's {@code WebHttpHandlerBuilder} builds,
- * so that {@code http.server.requests} is recorded without Micrometer's observation where
- * it would have reached nothing but the starter's meter handler
- * ({@link ObservationBypassCheck}, decided once, when the handler is built and the
- * observation registry configured).
- * <p>
- * Spring WebFlux observes requests in its {@link HttpWebHandlerAdapter}, outside the
- * exception handlers and web filters, which is where they must be recorded to be recorded
- * the same. So the adapter is made again around the starter's
- * {@link ServerRequestRecordingWebHandler}, which wraps what the adapter wrapped, with
- * every setting of the adapter, and, while recording directly, an observation registry
- * that reports itself no-op ({@link BypassedObservationRegistry}). Where observations are
- * kept, the adapter is made again all the same, with the application's registry: the
- * starter's web handler only counts the requests.
- * <p>
- * Anything unknown leaves the adapter as Spring built it, and is logged at INFO once: a
- * handler that is not exactly Spring's adapter (another decorator ran first), or an
- * adapter with settings the starter does not know (a later Spring Framework).
+ * Decorates the HTTP handler built by Spring WebFlux's {@code WebHttpHandlerBuilder} so
+ * that {@code http.server.requests} is recorded without an observation where one would
+ * reach nothing but the starter's meter handler ({@link ObservationBypassCheck}, decided
+ * once). Spring observes requests in its {@link HttpWebHandlerAdapter}, so the adapter is
+ * made again, with all its settings, around {@link ServerRequestRecordingWebHandler} and,
+ * when bypassing, a {@link BypassedObservationRegistry}. An unknown handler is left as
+ * built, logged at INFO.
  *
  * @author leanscrape
  */

@@ -20,14 +20,10 @@ import org.springframework.http.server.reactive.observation.ServerRequestObserva
  * records without Micrometer's observation: what {@code RecordedRequestContext} is to a
  * Spring MVC request.
  * <p>
- * A started observation's context holds its convention's key values as they were at the
- * start; this one derives them the first time anything reads or removes its key values,
- * as they were at the start (the request's method and path, the status the response had
- * then, no path pattern, no error), under those added since. Once the request is
- * recorded, they are those an observation's stop leaves: the convention's over those
- * added, and its contextual name. A reactive request and response are not recycled, and a
- * committed response's status no longer changes, so those are derived from the context as
- * it is when first read after the request.
+ * Its convention's key values are derived the first time anything reads or removes them:
+ * during the request as at the start (method, path, status then, no path pattern, no
+ * error), under those added since; once recorded, as an observation's stop leaves them,
+ * with the contextual name, from the context as first read after the request.
  *
  * @author leanscrape
  */

@@ -26,18 +26,14 @@ import org.springframework.web.server.WebHandler;
 import org.springframework.web.server.handler.WebHandlerDecorator;
 
 /**
- * The web handler that Spring WebFlux's HTTP handler adapter calls, in the place of the
- * exception handling one it wraps ({@link ReactiveServerRequestRecording}): where an
- * observation would have reached nothing but the starter's meter handler, it records
- * {@code http.server.requests} straight into cached meters, the adapter's own observation
- * being a no-op; otherwise it only counts the request and hands it on.
- * <p>
- * Recording directly, a request gets the starter's {@link RecordedReactiveRequestContext}
- * in the exchange attribute where Spring's adapter put its own (before anything else
- * could see it), and the starter's {@link ReactiveRequestObservation}, which does what
- * the adapter's observation does: in the Reactor context of everything the request runs,
- * from the moment it is subscribed to, timed and tagged at its end with the same
- * semantics.
+ * The web handler that Spring WebFlux's HTTP handler adapter calls in place of the
+ * exception handling one it wraps ({@link ReactiveServerRequestRecording}). Where an
+ * observation would reach nothing but the starter's meter handler, it records
+ * {@code http.server.requests} straight into cached meters, the adapter's observation
+ * being a no-op: a request gets a {@link RecordedReactiveRequestContext} in the exchange
+ * attribute where the adapter put its own, and a {@link ReactiveRequestObservation} doing
+ * what the adapter's observation does. Otherwise it only counts the request and hands it
+ * on.
  *
  * @author leanscrape
  */

@@ -13,24 +13,12 @@ import org.springframework.http.server.observation.ServerRequestObservationConte
 /**
  * Spring's {@link DefaultServerRequestObservationConvention} for Spring MVC, whose
  * low-cardinality key values and contextual name are derived once per combination of path
- * pattern, method, status and error class, and afterwards returned from a cache.
+ * pattern, method, status and error class, which decide them all
+ * ({@link ServerRequestCache}), then cached; {@code http.url} is derived per request.
  * <p>
- * An observation asks its convention for the key values twice per request (at start and
- * at stop) and for the contextual name once; Spring's convention builds a new
- * {@code KeyValue} for the method, the status (with its {@code Integer.toString}) and the
- * URI each time, copies and sorts the five into a new {@link KeyValues}, and concatenates
- * the contextual name. Those four values decide every key value the convention derives
- * and its contextual name (see {@link ServerRequestCache}), so a cache hit returns what
- * the convention would return, built by the convention itself on the miss. Only the
- * high-cardinality {@code http.url} is derived per request, as it differs per request.
- * <p>
- * This class is final and does not override the convention's per-key methods: a subclass
- * changing one would break the cache's premise. A request without a response or request
- * object, or with a method the convention reports as {@code UNKNOWN} (the contextual name
- * keeps the raw method), is answered by the convention itself. The number of cached
- * combinations is bounded; once full, new combinations are derived per request, as by
- * Spring's convention. Nothing else changes: the observation, its handlers (tracing among
- * them), filters and scopes see the same values.
+ * Final, so that no subclass changes a per-key method under the cache. A request without
+ * a request or response, or with an {@code UNKNOWN} method, and every new combination
+ * once the bounded cache is full, is answered by the convention itself.
  *
  * @author leanscrape
  */

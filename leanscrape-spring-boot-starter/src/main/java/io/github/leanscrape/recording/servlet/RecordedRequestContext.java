@@ -17,16 +17,11 @@ import org.springframework.http.server.observation.ServerRequestObservationConve
  * The context of a request that {@link ServerRequestMetricsFilter} records without
  * Micrometer's observation.
  * <p>
- * A started observation's context holds its convention's key values as they were at the
- * start. Deriving them on every request costs what recording without an observation
- * saves, and only code that reads the context's key values during the request could tell
- * them missing. So they are derived the first time anything reads or removes the
- * context's key values, as they were at the start (the request's method and URL, the
- * status the response had then, no path pattern, no error), under those added since. Once
- * the request is recorded, they are those an observation's stop leaves: the convention's
- * at the end over those added, and its contextual name, derived from what the request was
- * then (kept at the end, since the container may recycle the request and response
- * afterwards).
+ * Its convention's key values are derived only when something reads or removes them:
+ * during the request as they were at the start (method, URL, status then, no path
+ * pattern, no error), under those added since; once recorded, as an observation's stop
+ * leaves them, with the contextual name, kept at the end since the container may recycle
+ * the request and response.
  *
  * @author leanscrape
  */

@@ -35,33 +35,14 @@ import org.springframework.http.server.observation.ServerRequestObservationConve
 import org.springframework.web.filter.ServerHttpObservationFilter;
 
 /**
- * Spring's {@link ServerHttpObservationFilter}, which records
- * {@code http.server.requests} straight into cached meters, without an observation, where
- * an observation would have reached nothing but the starter's meter handler (see
- * {@link ObservationBypassCheck}, decided once, at the first request). Otherwise it is
- * Spring's filter, unchanged.
+ * Spring's {@link ServerHttpObservationFilter}, recording {@code http.server.requests}
+ * straight into cached meters, without an observation, where one would reach nothing but
+ * the starter's meter handler ({@link ObservationBypassCheck}, decided at the first
+ * request); otherwise Spring's filter, unchanged.
  * <p>
- * Bypassing observations, a request still gets a {@link ServerRequestObservationContext}
- * in the request attribute where Spring MVC's handler mappings set the path pattern and
- * anyone may add key values, and is timed and tagged as the observation and the default
- * meter handler would: the same {@code .active} long task timer started with the key
- * values known at start, the same timer with the key values at stop and the {@code error}
- * tag, the same errors (thrown, or left in the {@link RequestDispatcher#ERROR_EXCEPTION}
- * attribute), the same asynchronous requests. The starter's own
- * {@link RequestObservation} is in scope while the request is handled:
- * {@code ObservationRegistry.getCurrentObservation()} finds it, observations started
- * during the request take it as their parent, and key values, errors and conventions
- * given to it decide the request's tags as an observation's would. What it saves per
- * request: Micrometer's observation and its handler list, the convention's
- * {@code KeyValues} (twice), the context's maps filled and copied, and the composite
- * handler's dispatch. The tags are resolved once per combination of path pattern, method,
- * status and error class (which determine them all); a context to which someone added key
- * values is tagged through the convention and the registry, as without a cache.
- * <p>
- * The request's {@link RecordedRequestContext} derives the convention's key values only
- * when something reads them: as at the start during the request, as at the end after it.
- * What differs: the current observation is the starter's class, and closing its scope
- * makes Micrometer's scope log a line at DEBUG.
+ * Bypassing, a request gets a {@link ServerRequestObservationContext} in the request
+ * attribute, is timed and tagged as by the default meter handler, and has the starter's
+ * {@link RequestObservation} as current observation; closing its scope logs at DEBUG.
  *
  * @author leanscrape
  */

@@ -22,17 +22,13 @@ import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
 /**
- * Negotiates the scrape format with q-values and hands the choice to the endpoint as an
- * {@code Accept} header naming just that format. Spring Boot's own choice ignores
- * q-values.
+ * Negotiates the scrape format with q-values, which Spring Boot's own choice ignores, and
+ * hands the choice to the endpoint as an {@code Accept} header naming just that format. A
+ * header that rules every format out is answered 406 Not Acceptable; one it cannot parse
+ * is passed on untouched. Ordered after Spring Security's web filter chain.
  * <p>
- * A header that rules every format out (all with {@code q=0}, say) is answered 406 Not
- * Acceptable. Ordered after Spring Security's web filter chain. Headers it cannot parse
- * are passed on untouched, for Spring to answer as it answers Spring Boot's own endpoint.
- * <p>
- * It also reads the {@code name[]} query parameter of Prometheus's client libraries as
- * {@code includedNames} (see {@link NameParameters}): the endpoint sees a request whose
- * URI carries {@code includedNames} only.
+ * It also reads {@code name[]} as {@code includedNames} (see {@link NameParameters}): the
+ * endpoint sees a URI with {@code includedNames} only.
  *
  * @author leanscrape
  */
