@@ -87,6 +87,19 @@ final class JmhResults {
 	}
 
 	/**
+	 * Return the most forks of any result: more than {@link #forkCount()} where a file
+	 * holds the results of two runs.
+	 * @return the most forks
+	 */
+	int maxForkCount() {
+		int forks = 0;
+		for (JsonNode result : this.results) {
+			forks = Math.max(forks, result.get("primaryMetric").get("rawData").size());
+		}
+		return forks;
+	}
+
+	/**
 	 * Return the values a parameter takes in the results of a benchmark method, in the
 	 * order of the run.
 	 * @param benchmark the method's name

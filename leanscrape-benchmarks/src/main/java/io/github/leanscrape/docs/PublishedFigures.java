@@ -132,9 +132,8 @@ public final class PublishedFigures {
 		blocks.put("headline", headline(changingHeadline, http, sent, bySeries));
 		blocks.put("scraper-mixes", scraperMixes(jmh("scraper-mixes-100k.json")));
 		blocks.put("change-share", changeShare("change-share.tsv"));
-		blocks.put("scrape-by-series", scrapeBySeries(bySeries, jmh("scrape-1m.json")));
-		blocks.put("scrape-configurations",
-				scrapeConfigurations(jmh("scrape-100k-matrix.json"), jmh("scrape-100k-created.json")));
+		blocks.put("scrape-by-series", scrapeBySeries(bySeries));
+		blocks.put("scrape-configurations", scrapeConfigurations(jmh("scrape-100k-configurations.json")));
 		blocks.put("micrometer-next", micrometerNext(jmh("scrape-micrometer-1.18.0-M1.json")));
 		blocks.put("scrape-stages", scrapeStages(jmh("scrape-stages.json")));
 		blocks.put("http-scrape", httpScrape(http, sent));
@@ -142,7 +141,7 @@ public final class PublishedFigures {
 		blocks.put("compression", compression(jmh("compression-100k.json"),
 				Files.readString(this.root.resolve("docs/jmh/compression-100k-sizes.txt"))));
 		blocks.put("scrape-metrics", scrapeMetrics(jmh("recording.json")));
-		blocks.put("recording", recording(jmh("recording.json"), jmh("recording-webflux.json")));
+		blocks.put("recording", recording(jmh("recording.json")));
 		blocks.put("memory", memory(load("bounded-memory.txt"), load("retained-memory.txt")));
 		blocks.put("tail-latency", tailLatency("tail-latency.tsv"));
 		blocks.put("tail-latency-10k", tailLatency("tail-latency-10k.tsv"));
@@ -324,7 +323,7 @@ public final class PublishedFigures {
 				percent(leanscrape.medianBytes() / boot.medianBytes()));
 	}
 
-	private static String scrapeBySeries(JmhResults results, JmhResults million) {
+	private static String scrapeBySeries(JmhResults results) {
 		StringBuilder md = new StringBuilder(timesHeader("Series"));
 		for (String count : List.of("1000", "10000", "100000")) {
 			for (String format : FORMATS) {
@@ -333,14 +332,14 @@ public final class PublishedFigures {
 			}
 		}
 		for (String format : List.of("text", "openmetrics")) {
-			JmhResults.Forks leanscrape = million.find("leanscrape", series("1000000", format));
+			JmhResults.Forks leanscrape = results.find("leanscrape", series("1000000", format));
 			md.append(String.format(Locale.ROOT, "| 1,000,000 | %s (`-Xmx1g`) | not run | %s | | %s | | |\n",
 					formatLabel(format), times(leanscrape), bytes(leanscrape.medianBytes())));
 		}
-		return md.append('\n').append(raw(results)).append(' ').append(raw(million)).append('\n').toString();
+		return md.append('\n').append(raw(results)).append('\n').toString();
 	}
 
-	private static String scrapeConfigurations(JmhResults matrix, JmhResults created) {
+	private static String scrapeConfigurations(JmhResults configurations) {
 		StringBuilder md = new StringBuilder(timesHeader("Configuration"));
 		for (String configuration : List.of("plain", "tracing", "foreign", "created")) {
 			boolean isCreated = configuration.equals("created");
@@ -348,12 +347,12 @@ public final class PublishedFigures {
 			for (String format : isCreated ? List.of("text", "openmetrics") : FORMATS) {
 				Map<String, String> params = Map.of("configuration", configuration, "format", format, "seriesCount",
 						"100000");
-				JmhResults results = isCreated ? created : matrix;
+				JmhResults results = configurations;
 				md.append(timesRow(first, format, results.find("boot", params), results.find("leanscrape", params)));
 				first = "";
 			}
 		}
-		return md.append('\n').append(raw(matrix)).append(' ').append(raw(created)).append('\n').toString();
+		return md.append('\n').append(raw(configurations)).append('\n').toString();
 	}
 
 	private static String micrometerNext(JmhResults results) {
@@ -471,19 +470,20 @@ public final class PublishedFigures {
 	 * starter's, net of the request alone; and beside a Brave tracer, the metrics side,
 	 * net of the tracer alone.
 	 */
-	private static String recording(JmhResults servlet, JmhResults reactive) {
+	private static String recording(JmhResults results) {
 		StringBuilder md = new StringBuilder();
 		md.append("| Stack | Recording | ns per request, median (forks) | bytes | net ns | net bytes |")
 			.append(" starter / Spring Boot: time, bytes |\n|---|---|---:|---:|---:|---:|---:|\n");
-		Map<String, JmhResults> stacks = new LinkedHashMap<>();
-		stacks.put("Spring MVC", servlet);
-		stacks.put("Spring WebFlux", reactive);
-		for (Map.Entry<String, JmhResults> stack : stacks.entrySet()) {
-			JmhResults jmh = stack.getValue();
+		Map<String, String> stacks = new LinkedHashMap<>();
+		stacks.put("Spring MVC", "ServerRequestFilterBenchmark.request");
+		stacks.put("Spring WebFlux", "ReactiveServerRequestBenchmark.request");
+		for (Map.Entry<String, String> stack : stacks.entrySet()) {
+			String benchmark = stack.getValue();
 			for (boolean traced : List.of(false, true)) {
-				JmhResults.Forks alone = jmh.find("request", Map.of("recording", traced ? "traced" : "none"));
-				JmhResults.Forks boot = jmh.find("request", Map.of("recording", traced ? "traced-default" : "default"));
-				JmhResults.Forks starter = jmh.find("request",
+				JmhResults.Forks alone = results.find(benchmark, Map.of("recording", traced ? "traced" : "none"));
+				JmhResults.Forks boot = results.find(benchmark,
+						Map.of("recording", traced ? "traced-default" : "default"));
+				JmhResults.Forks starter = results.find(benchmark,
 						Map.of("recording", traced ? "traced-leanscrape" : "leanscrape"));
 				String prefix = traced ? "with a Brave tracer: " : "";
 				md.append(requestRow(stack.getKey(), traced ? "a Brave tracer alone" : "none (the request alone)",
@@ -492,7 +492,7 @@ public final class PublishedFigures {
 				md.append(requestRow(stack.getKey(), "**" + prefix + "the starter's defaults**", starter, alone, boot));
 			}
 		}
-		return md.append('\n').append(raw(servlet)).append(' ').append(raw(reactive)).append('\n').toString();
+		return md.append('\n').append(raw(results)).append('\n').toString();
 	}
 
 	private static String requestRow(String stack, String recording, JmhResults.Forks forks,
@@ -585,8 +585,10 @@ public final class PublishedFigures {
 	 * @return the line
 	 */
 	static String raw(JmhResults results) {
-		return String.format(Locale.ROOT, "Raw: `docs/jmh/%s` (%d %s).", results.file().getFileName(),
-				results.forkCount(), (results.forkCount() == 1) ? "fork" : "forks");
+		int least = results.forkCount();
+		int most = results.maxForkCount();
+		String forks = (least == most) ? least + ((least == 1) ? " fork" : " forks") : least + " to " + most + " forks";
+		return String.format(Locale.ROOT, "Raw: `docs/jmh/%s` (%s).", results.file().getFileName(), forks);
 	}
 
 	static String raw(String file) {
