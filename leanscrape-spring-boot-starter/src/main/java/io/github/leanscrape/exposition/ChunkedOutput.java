@@ -29,8 +29,7 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	public static final long MIN_SEGMENT_BYTES = 32 * 1024;
 
 	/**
-	 * The most a segment grows past {@link #MIN_SEGMENT_BYTES} before it ends at the next
-	 * place whatever the place.
+	 * The length past which a segment ends at the next place, whatever the place's key.
 	 */
 	public static final long MAX_SEGMENT_BYTES = 256 * 1024;
 
