@@ -11,6 +11,13 @@ package io.github.leanscrape.exposition;
 public interface RenderRecord {
 
 	/**
+	 * Return how many of the body's bytes were copied from the last body of its kind
+	 * rather than written.
+	 * @return the bytes copied
+	 */
+	long copiedBytes();
+
+	/**
 	 * Called once, when the body the record describes was released for the last time, or
 	 * its output discarded: no one reads the record any more, and its room may be reused.
 	 */

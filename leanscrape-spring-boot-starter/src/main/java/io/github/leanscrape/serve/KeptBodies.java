@@ -14,6 +14,7 @@ import io.github.leanscrape.compression.EncodedBody;
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.exposition.RenderRecord;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,8 +24,14 @@ import org.jspecify.annotations.Nullable;
  * compressed form and the versions it encodes, copied for unchanged segments. A coding
  * compresses by segment only when enough can be copied
  * ({@link BodyEncoder#minReusedShare()}), else whole, retrying every
- * {@value #RETRY_AFTER_WHOLE}th body. At most {@value #MAX_KINDS} kinds are kept; one
- * idle for {@value #TIME_TO_LIVE_MINUTES} minutes is dropped at the next scrape.
+ * {@value #RETRY_AFTER_WHOLE}th body. A kind whose last {@value #MAX_UNPAID_RENDERINGS}
+ * bodies were kept for nothing (no coding compressed one by segment, no rendering copied
+ * {@value #COPIES_PAY_PERCENT}% of one) rests: its next {@value #REST_RENDERINGS} bodies
+ * are written and compressed whole and not kept, for comparing with a kept body, and
+ * writing beside it, costs every rendering some time. What is kept stays as it is, so
+ * that the pool does not refill when the kind keeps again. At most {@value #MAX_KINDS}
+ * kinds are kept; one idle for {@value #TIME_TO_LIVE_MINUTES} minutes is dropped at the
+ * next scrape.
  *
  * @author leanscrape
  */
@@ -44,6 +51,22 @@ final class KeptBodies {
 	 * copy, before it tries segments again.
 	 */
 	private static final int RETRY_AFTER_WHOLE = 16;
+
+	/**
+	 * How many bodies of a kind in a row may be kept for nothing before it rests: more
+	 * than three, so that one coding of three scrapers in turn keeps it for all.
+	 */
+	private static final int MAX_UNPAID_RENDERINGS = 4;
+
+	/** How many bodies of a resting kind are not kept before it tries again. */
+	private static final int REST_RENDERINGS = 16;
+
+	/**
+	 * The share of a body, in percent, that a rendering must copy from the kept one for
+	 * keeping it to pay: measured, a tenth copied cost more than it saved, four fifths
+	 * saved nearly half the rendering.
+	 */
+	private static final int COPIES_PAY_PERCENT = 25;
 
 	private static final ContentCoding[] CODINGS = ContentCoding.values();
 
@@ -77,14 +100,6 @@ final class KeptBodies {
 	}
 
 	/**
-	 * Return whether bodies are kept.
-	 * @return {@code false} when reuse is off
-	 */
-	boolean enabled() {
-		return this.enabled;
-	}
-
-	/**
 	 * Return the last plain body of a kind, for a rendering to copy from, with a
 	 * reference the caller must release ({@link Plain#release()}).
 	 * @param kind the kind, uncompressed
@@ -99,7 +114,7 @@ final class KeptBodies {
 		synchronized (this) {
 			expire(this.nanoClock.getAsLong(), expired);
 			Entry entry = this.entries.get(kind);
-			if (entry != null && entry.plain.body.tryRetain()) {
+			if (entry != null && !entry.resting && entry.plain.body.tryRetain()) {
 				plain = entry.plain;
 			}
 		}
@@ -108,8 +123,25 @@ final class KeptBodies {
 	}
 
 	/**
+	 * Return whether the next body of a kind will be kept, for its rendering to note what
+	 * the one after it can copy: not while the kind rests.
+	 * @param kind the kind, uncompressed
+	 * @return whether to note what can be copied
+	 */
+	boolean keeps(BodyKind kind) {
+		if (!this.enabled) {
+			return false;
+		}
+		synchronized (this) {
+			Entry entry = this.entries.get(kind);
+			return entry == null || !entry.resting || entry.rested >= REST_RENDERINGS;
+		}
+	}
+
+	/**
 	 * Keep a new body of a kind in place of the last one, giving each of its segments a
-	 * version: that of the last body's segment with the same bytes, or a new one.
+	 * version: that of the last body's segment with the same bytes, or a new one; unless
+	 * the kind rests, or has kept its last bodies for nothing, then rests from now.
 	 * @param kind the kind, uncompressed
 	 * @param body the new body; this object takes a reference of its own
 	 * @param previous the body the rendering was offered, or {@code null}
@@ -118,8 +150,19 @@ final class KeptBodies {
 		if (!this.enabled) {
 			return;
 		}
-		Plain plain = version(body, previous);
 		List<Entry> dropped = new ArrayList<>(1);
+		synchronized (this) {
+			Entry entry = this.entries.get(kind);
+			if (entry != null && entry.resting && entry.rested < REST_RENDERINGS) {
+				entry.rested++;
+				entry.renderedNanos = this.nanoClock.getAsLong();
+				return;
+			}
+		}
+		Plain plain = version(body, previous);
+		RenderRecord record = body.record();
+		boolean copiesPay = previous != null && record != null
+				&& record.copiedBytes() * 100 >= body.length() * COPIES_PAY_PERCENT;
 		Plain replaced = null;
 		synchronized (this) {
 			long now = this.nanoClock.getAsLong();
@@ -140,6 +183,16 @@ final class KeptBodies {
 			else {
 				replaced = entry.plain;
 				entry.plain = plain;
+				if (entry.resting) {
+					// The first body after a rest, kept for the next to be compared with.
+					entry.resting = false;
+					entry.unpaid = 0;
+				}
+				else {
+					entry.unpaid = copiesPay ? 0 : entry.unpaid + 1;
+					entry.resting = entry.unpaid > MAX_UNPAID_RENDERINGS;
+					entry.rested = 0;
+				}
 			}
 			entry.renderedNanos = now;
 		}
@@ -256,6 +309,11 @@ final class KeptBodies {
 			if (entry != null) {
 				replaced = entry.encodings[slot];
 				entry.encodings[slot] = next;
+				if (next.encoded != null && entry.plain == plain) {
+					// Copying paid for keeping the body: no rest.
+					entry.unpaid = 0;
+					entry.resting = false;
+				}
 			}
 			else {
 				replaced = next;
@@ -451,6 +509,15 @@ final class KeptBodies {
 		final @Nullable Encoding[] encodings = new Encoding[CODINGS.length];
 
 		long renderedNanos;
+
+		/** How many bodies in a row were kept for nothing. */
+		int unpaid;
+
+		/** Whether the kind rests: what is kept is not offered, nor replaced. */
+		boolean resting;
+
+		/** How many bodies were not kept since the kind began to rest. */
+		int rested;
 
 	}
 

@@ -153,7 +153,7 @@ public final class Scraper {
 	private PooledBody render(BodyKind kind) {
 		KeptBodies.Plain previous = this.kept.previous(kind);
 		try {
-			PooledBody body = render(kind, (previous != null) ? previous.body : null, this.kept.enabled());
+			PooledBody body = render(kind, (previous != null) ? previous.body : null, this.kept.keeps(kind));
 			try {
 				this.kept.rendered(kind, body, previous);
 			}

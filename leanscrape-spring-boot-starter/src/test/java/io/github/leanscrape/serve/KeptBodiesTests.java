@@ -284,26 +284,63 @@ class KeptBodiesTests {
 	}
 
 	@Test
-	void aCodingThatFoundTooLittleToCopyCompressesWholeAndTriesAgainEverySixteenthBody() {
-		try (ZstdEncoder encoder = new ZstdEncoder(this.pool, 1, true)) {
+	void aCodingThatFoundTooLittleToCopyCompressesWholeAndTriesAgainEverySixteenthBody() throws IOException {
+		try (GzipEncoder gzip = new GzipEncoder(this.pool, 1); ZstdEncoder zstd = new ZstdEncoder(this.pool, 1, true)) {
 			List<byte[]> segments = segments(new Random(11), 12);
-			scrape(encoder, OPENMETRICS, segments);
-			assertThat(encoder.segmentsCompressed()).as("a first body, one frame").isEqualTo(1);
-			scrape(encoder, OPENMETRICS, segments);
-			assertThat(encoder.segmentsCompressed()).as("as it was: a frame per segment").isEqualTo(1 + 12);
+			scrape(zstd, OPENMETRICS, segments);
+			assertThat(zstd.segmentsCompressed()).as("a first body, one frame").isEqualTo(1);
+			scrape(zstd, OPENMETRICS, segments);
+			assertThat(zstd.segmentsCompressed()).as("as it was: a frame per segment").isEqualTo(1 + 12);
 			segments.replaceAll((segment) -> segment(new Random(segment.length)));
-			assertThat(DecodingTools.zstd(scrape(encoder, OPENMETRICS, segments))).isEqualTo(join(segments));
-			assertThat(encoder.segmentsCompressed()).as("everything changed: one frame").isEqualTo(1 + 12 + 1);
-			for (int i = 0; i < 15; i++) {
-				assertThat(DecodingTools.zstd(scrape(encoder, OPENMETRICS, segments))).isEqualTo(join(segments));
+			assertThat(DecodingTools.zstd(scrape(zstd, OPENMETRICS, segments))).isEqualTo(join(segments));
+			assertThat(zstd.segmentsCompressed()).as("everything changed: one frame").isEqualTo(1 + 12 + 1);
+			// gzip, every other body, copies what did not change: the kind stays kept.
+			for (int i = 0; i < 30; i++) {
+				BodyEncoder encoder = (i % 2 == 0) ? gzip : zstd;
+				byte[] body = scrape(encoder, OPENMETRICS, segments);
+				assertThat((encoder == gzip) ? gunzip(body) : DecodingTools.zstd(body)).isEqualTo(join(segments));
 			}
-			assertThat(encoder.segmentsCompressed()).as("nothing changed, but too little was to copy: whole")
+			assertThat(zstd.segmentsCompressed()).as("nothing changed, but too little was to copy: whole")
 				.isEqualTo(1 + 12 + 1 + 15);
-			scrape(encoder, OPENMETRICS, segments);
-			assertThat(encoder.segmentsCompressed()).as("the sixteenth: segments again")
-				.isEqualTo(1 + 12 + 1 + 15 + 12);
-			scrape(encoder, OPENMETRICS, segments);
-			assertThat(encoder.segmentsReused()).isEqualTo(12);
+			scrape(gzip, OPENMETRICS, segments);
+			scrape(zstd, OPENMETRICS, segments);
+			assertThat(zstd.segmentsCompressed()).as("its sixteenth: segments again").isEqualTo(1 + 12 + 1 + 15 + 12);
+			scrape(gzip, OPENMETRICS, segments);
+			scrape(zstd, OPENMETRICS, segments);
+			assertThat(zstd.segmentsReused()).isEqualTo(12);
+		}
+	}
+
+	@Test
+	void aKindKeptForNothingRestsForSixteenBodiesThenTriesAgain() {
+		try (ZstdEncoder zstd = new ZstdEncoder(this.pool, 1, true)) {
+			Random random = new Random(17);
+			List<byte[]> segments = segments(random, 12);
+			scrape(zstd, OPENMETRICS, segments);
+			// Every segment changes before every body: nothing to copy, five times.
+			for (int i = 0; i < 5; i++) {
+				segments.replaceAll((segment) -> segment(random));
+				assertThat(this.kept.keeps(OPENMETRICS)).isTrue();
+				assertThat(DecodingTools.zstd(scrape(zstd, OPENMETRICS, segments))).isEqualTo(join(segments));
+			}
+			long held = this.kept.heldChunks();
+			long allocated = this.pool.allocatedChunks();
+			for (int i = 0; i < 16; i++) {
+				assertThat(this.kept.keeps(OPENMETRICS)).as("resting").isFalse();
+				assertThat(this.kept.previous(OPENMETRICS)).isNull();
+				assertThat(DecodingTools.zstd(scrape(zstd, OPENMETRICS, segments))).isEqualTo(join(segments));
+				assertThat(this.kept.heldChunks()).as("what is kept stays").isEqualTo(held);
+			}
+			assertThat(zstd.segmentsCompressed()).as("every body in one frame").isEqualTo(1 + 5 + 16);
+			// Then a body is kept again, and the next one copies every segment.
+			assertThat(this.kept.keeps(OPENMETRICS)).isTrue();
+			scrape(zstd, OPENMETRICS, segments);
+			scrape(zstd, OPENMETRICS, segments);
+			assertThat(zstd.segmentsCompressed()).as("the second, a frame per segment").isEqualTo(1 + 5 + 16 + 1 + 12);
+			scrape(zstd, OPENMETRICS, segments);
+			assertThat(zstd.segmentsReused()).isEqualTo(12);
+			assertThat(this.pool.allocatedChunks()).as("no chunk more for resting and keeping again")
+				.isLessThanOrEqualTo(allocated + this.kept.heldChunks() - held);
 		}
 	}
 

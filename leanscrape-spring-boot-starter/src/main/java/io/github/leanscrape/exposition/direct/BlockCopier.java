@@ -112,7 +112,9 @@ final class BlockCopier {
 					return -1;
 				}
 				long from = previous.starts[block];
-				previousBody.writeRange(from, previous.ends[block] - from, out);
+				long length = previous.ends[block] - from;
+				previousBody.writeRange(from, length, out);
+				this.current.copiedBytes += length;
 				this.copied++;
 				int lines = previous.lines[block];
 				end(out.size(), lines);
