@@ -143,6 +143,16 @@ public class ChangingScrapeBenchmark {
 				this.acceptEncodings.add(acceptEncoding(each));
 			}
 		}
+		this.changing = changingCounters(registry, this.change);
+	}
+
+	/**
+	 * Choose the counters that change before each scrape.
+	 * @param registry the registry
+	 * @param change how much changes (see the class's description)
+	 * @return the counters
+	 */
+	static Counter[] changingCounters(SyntheticRegistry registry, String change) {
 		List<Counter> counters = new ArrayList<>();
 		for (Meter meter : registry.meterRegistry().getMeters()) {
 			if (meter instanceof Counter counter) {
@@ -156,7 +166,7 @@ public class ChangingScrapeBenchmark {
 			keys.put(counter, counter.getId().toString());
 		}
 		counters.sort(Comparator.comparing(keys::get));
-		this.changing = choose(counters, this.change).toArray(new Counter[0]);
+		return choose(counters, change).toArray(new Counter[0]);
 	}
 
 	private static @Nullable List<String> acceptEncoding(String coding) {

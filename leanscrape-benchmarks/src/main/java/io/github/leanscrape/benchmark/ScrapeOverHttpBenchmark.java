@@ -5,11 +5,14 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
 import io.github.leanscrape.load.HttpConnection;
 import io.github.leanscrape.serve.ScrapeResponder;
+import io.micrometer.core.instrument.Counter;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -53,6 +56,10 @@ import org.springframework.web.bind.annotation.RestController;
  * keeps nothing, so the bytes allocated per scrape ({@code -prof gc}) are the server's
  * but for a few hundred bytes of header strings (see {@link HttpConnection}); it does not
  * decompress (that is the scraper's cost, the same for every endpoint).
+ * <p>
+ * Nothing changes between scrapes unless {@link #change} says so; then a scrape can reuse
+ * what did not change since the last ({@link #reuse}), and scrapers asking different
+ * codings in turn can be measured ({@code gzip@3} and so on, see {@link #encoding}).
  *
  * @author leanscrape
  */
@@ -93,7 +100,10 @@ public class ScrapeOverHttpBenchmark {
 
 	/**
 	 * What the scraper accepts: {@code identity}, {@code gzip} or {@code zstd} (which the
-	 * starter sends when zstd-jni is on the class path, as it is here).
+	 * starter sends when zstd-jni is on the class path, as it is here); or
+	 * {@code gzip@3}, {@code zstd@3}, {@code identity@3}: three scrapers in turn, each on
+	 * a connection of its own, only the named one's scrapes timed, the other two's made
+	 * before each, outside the timed part (the starter's endpoint only).
 	 */
 	@Param({ "identity", "gzip", "zstd" })
 	public String encoding = "identity";
@@ -127,6 +137,27 @@ public class ScrapeOverHttpBenchmark {
 	@Param({ "0" })
 	public int tomcatWriteBuffer;
 
+	/**
+	 * How much changes before each scrape, as in {@link ChangingScrapeBenchmark}:
+	 * {@code 0}, {@code 10-blocks} or {@code 10-scattered}.
+	 */
+	@Param({ "0" })
+	public String change = "0";
+
+	/**
+	 * Whether the starter reuses what did not change since the last scrape
+	 * ({@code leanscrape.compression.reuse-segments}, with zstd sent a frame per
+	 * segment); off by default, where nothing changes, so that every series is formatted
+	 * every time.
+	 */
+	@Param({ "false" })
+	public boolean reuse;
+
+	private Counter[] changing = new Counter[0];
+
+	/** The other scrapers' connections, scraped untimed before each timed scrape. */
+	private final List<HttpConnection> untimed = new ArrayList<>();
+
 	private @Nullable ConfigurableApplicationContext application;
 
 	private @Nullable HttpConnection client;
@@ -146,7 +177,13 @@ public class ScrapeOverHttpBenchmark {
 		if (this.endpoint.equals("in-process") && !this.encoding.equals("identity")) {
 			throw new IllegalArgumentException("In-process scrapes are uncompressed: encoding=identity only");
 		}
+		boolean inTurn = this.encoding.endsWith("@3");
+		if (inTurn && !this.endpoint.equals("leanscrape")) {
+			throw new IllegalArgumentException("Scrapers in turn: endpoint=leanscrape only");
+		}
+		String timed = inTurn ? this.encoding.substring(0, this.encoding.length() - 2) : this.encoding;
 		SyntheticRegistry registry = SyntheticRegistry.build(this.seriesCount);
+		this.changing = ChangingScrapeBenchmark.changingCounters(registry, this.change);
 		FloorBody floor = new FloorBody();
 		ConfigurableApplicationContext application = new SpringApplicationBuilder(ScrapedApplication.class)
 			.web(this.server.equals("netty") ? WebApplicationType.REACTIVE : WebApplicationType.SERVLET)
@@ -165,15 +202,13 @@ public class ScrapeOverHttpBenchmark {
 					"logging.level.root=warn", "management.endpoints.web.exposure.include=prometheus",
 					"leanscrape.enabled=" + !this.endpoint.equals("boot"),
 					"leanscrape.cache.time-to-live=" + (this.endpoint.equals("cached") ? "1h" : "0s"),
-					// Every series formatted every time: nothing changes between these
-					// scrapes, and a scrape with nothing to copy is what is measured
-					// here.
-					"leanscrape.compression.reuse-segments=false",
+					"leanscrape.compression.reuse-segments=" + this.reuse,
+					"leanscrape.compression.zstd.frame-per-segment=" + this.reuse,
 					"spring.autoconfigure.exclude=" + String.join(",", SECURITY))
 			.run();
 		this.application = application;
 		int port = port(application);
-		String acceptEncoding = "Accept-Encoding: " + this.encoding;
+		String acceptEncoding = "Accept-Encoding: " + timed;
 		String path = PATH;
 		if (this.endpoint.equals("floor")) {
 			HttpResponse<byte[]> body = HttpClient.newHttpClient()
@@ -193,6 +228,14 @@ public class ScrapeOverHttpBenchmark {
 			return;
 		}
 		this.client = new HttpConnection("127.0.0.1", port, 60_000, path, "Accept: " + OPENMETRICS, acceptEncoding);
+		if (inTurn) {
+			for (String other : List.of("gzip", "zstd", "identity")) {
+				if (!other.equals(timed)) {
+					this.untimed.add(new HttpConnection("127.0.0.1", port, 60_000, path, "Accept: " + OPENMETRICS,
+							"Accept-Encoding: " + other));
+				}
+			}
+		}
 		System.out.println("sent: server=" + this.server + " endpoint=" + this.endpoint + " encoding=" + this.encoding
 				+ " series=" + this.seriesCount + " bytes=" + scrape());
 	}
@@ -227,11 +270,36 @@ public class ScrapeOverHttpBenchmark {
 	 */
 	@TearDown(Level.Trial)
 	public void tearDown() throws IOException {
+		for (HttpConnection connection : this.untimed) {
+			connection.close();
+		}
 		if (this.client != null) {
 			this.client.close();
 		}
 		if (this.application != null) {
 			this.application.close();
+		}
+	}
+
+	/**
+	 * Where scrapers take turns, the others scrape first, each after the change it would
+	 * see.
+	 * @throws IOException when a scrape fails
+	 */
+	@Setup(Level.Invocation)
+	public void scrapeUntimed() throws IOException {
+		for (HttpConnection connection : this.untimed) {
+			change();
+			int status = connection.exchange();
+			if (status != 200) {
+				throw new IOException("Scrape answered " + status);
+			}
+		}
+	}
+
+	private void change() {
+		for (Counter counter : this.changing) {
+			counter.increment();
 		}
 	}
 
@@ -242,6 +310,7 @@ public class ScrapeOverHttpBenchmark {
 	 */
 	@Benchmark
 	public long scrape() throws IOException {
+		change();
 		LeanscrapeScrapeEndpoint inProcess = this.inProcessEndpoint;
 		if (inProcess != null) {
 			long before = this.inProcessSink.count();

@@ -131,6 +131,7 @@ public final class PublishedFigures {
 		JmhResults changingHeadline = jmh("changing-headline.json");
 		blocks.put("headline", headline(changingHeadline, http, sent, bySeries));
 		blocks.put("scraper-mixes", scraperMixes(jmh("scraper-mixes-100k.json")));
+		blocks.put("scraper-mixes-http", scraperMixesOverHttp(jmh("scraper-mixes-http-100k.json")));
 		blocks.put("change-share", changeShare("change-share.tsv"));
 		blocks.put("scrape-by-series", scrapeBySeries(bySeries));
 		blocks.put("scrape-configurations", scrapeConfigurations(jmh("scrape-100k-configurations.json")));
@@ -268,6 +269,32 @@ public final class PublishedFigures {
 					change.getValue(), times(rotation), times(rotationReused),
 					rotationReused.medianTime() / rotation.medianTime(), size(rotation.medianBytes()),
 					size(rotationReused.medianBytes())));
+		}
+		return md.append('\n').append(raw(results)).append('\n').toString();
+	}
+
+	/**
+	 * Three scrapers in turn over HTTP (Tomcat), one of them timed, with and without
+	 * reuse, after a tenth of the counters changed in whole blocks or in every block.
+	 */
+	private static String scraperMixesOverHttp(JmhResults results) {
+		StringBuilder md = new StringBuilder();
+		md.append("| Change between scrapes | Timed scraper | whole: ms | reuse: ms | reuse / whole |")
+			.append(" allocated per three scrapes: whole / reuse |\n")
+			.append("|---|---|---:|---:|---:|---:|\n");
+		Map<String, String> changes = new LinkedHashMap<>();
+		changes.put("10-blocks", "10%, in blocks");
+		changes.put("10-scattered", "10%, in every block");
+		for (Map.Entry<String, String> change : changes.entrySet()) {
+			for (String coding : List.of("gzip", "zstd", "identity")) {
+				JmhResults.Forks before = results.find("scrape",
+						Map.of("change", change.getKey(), "encoding", coding + "@3", "reuse", "false"));
+				JmhResults.Forks after = results.find("scrape",
+						Map.of("change", change.getKey(), "encoding", coding + "@3", "reuse", "true"));
+				md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %.2f | %s / %s |\n", change.getValue(),
+						coding, times(before), times(after), after.medianTime() / before.medianTime(),
+						size(before.medianBytes()), size(after.medianBytes())));
+			}
 		}
 		return md.append('\n').append(raw(results)).append('\n').toString();
 	}
