@@ -24,14 +24,16 @@ import org.jspecify.annotations.Nullable;
  * compressed form and the versions it encodes, copied for unchanged segments. A coding
  * compresses by segment only when enough can be copied
  * ({@link BodyEncoder#minReusedShare()}), else whole, retrying every
- * {@value #RETRY_AFTER_WHOLE}th body. A kind whose last {@value #MAX_UNPAID_RENDERINGS}
- * bodies were kept for nothing (no coding compressed one by segment, no rendering copied
- * {@value #COPIES_PAY_PERCENT}% of one) rests: its next {@value #REST_RENDERINGS} bodies
- * are written and compressed whole and not kept, for comparing with a kept body, and
- * writing beside it, costs every rendering some time. What is kept stays as it is, so
- * that the pool does not refill when the kind keeps again. At most {@value #MAX_KINDS}
- * kinds are kept; one idle for {@value #TIME_TO_LIVE_MINUTES} minutes is dropped at the
- * next scrape.
+ * {@value #RETRY_AFTER_WHOLE}th body. A body is kept for something when a coding
+ * compressed it by segment or the next rendering copied {@value #COPIES_PAY_PERCENT}% of
+ * it. A kind whose bodies were kept for nothing {@value #MAX_DEBT} times more than for
+ * something rests, since comparing with a kept body and writing beside it costs every
+ * rendering, in every coding, some time: its next {@value #REST_RENDERINGS} bodies (twice
+ * as many after each rest that follows a short try, up to {@value #MAX_REST_RENDERINGS})
+ * are written and compressed whole and not kept. What is kept stays as it is, so that the
+ * pool does not refill when the kind keeps again. At most {@value #MAX_KINDS} kinds are
+ * kept; one idle for {@value #TIME_TO_LIVE_MINUTES} minutes is dropped at the next
+ * scrape.
  *
  * @author leanscrape
  */
@@ -53,13 +55,29 @@ final class KeptBodies {
 	private static final int RETRY_AFTER_WHOLE = 16;
 
 	/**
-	 * How many bodies of a kind in a row may be kept for nothing before it rests: more
-	 * than three, so that one coding of three scrapers in turn keeps it for all.
+	 * How many more of a kind's bodies kept for nothing than for something (of those
+	 * remembered) make it rest. One scraper of three in turn that copies does not keep
+	 * the body for the other two: they would pay for its saving.
 	 */
-	private static final int MAX_UNPAID_RENDERINGS = 4;
+	private static final int MAX_DEBT = 4;
 
-	/** How many bodies of a resting kind are not kept before it tries again. */
+	/**
+	 * How many more bodies kept for something than for nothing a kind remembers: a long
+	 * run of reuse does not hide a change of traffic for long.
+	 */
+	private static final int MAX_CREDIT = 2;
+
+	/** How many bodies of a resting kind are not kept before it tries again, at first. */
 	private static final int REST_RENDERINGS = 16;
+
+	/** How many bodies of a kind that rests again and again are not kept, at most. */
+	private static final int MAX_REST_RENDERINGS = 64;
+
+	/**
+	 * How many bodies a kind must have kept after a rest, more than this, for its next
+	 * rest to be as short as the first.
+	 */
+	private static final int LONG_KEEP_RENDERINGS = 64;
 
 	/**
 	 * The share of a body, in percent, that a rendering must copy from the kept one for
@@ -114,7 +132,8 @@ final class KeptBodies {
 		synchronized (this) {
 			expire(this.nanoClock.getAsLong(), expired);
 			Entry entry = this.entries.get(kind);
-			if (entry != null && !entry.resting && entry.plain.body.tryRetain()) {
+			// The first body after a rest is compared with the body kept before it.
+			if (entry != null && (!entry.resting || entry.rested >= entry.restLength) && entry.plain.body.tryRetain()) {
 				plain = entry.plain;
 			}
 		}
@@ -134,14 +153,15 @@ final class KeptBodies {
 		}
 		synchronized (this) {
 			Entry entry = this.entries.get(kind);
-			return entry == null || !entry.resting || entry.rested >= REST_RENDERINGS;
+			return entry == null || !entry.resting || entry.rested >= entry.restLength;
 		}
 	}
 
 	/**
 	 * Keep a new body of a kind in place of the last one, giving each of its segments a
-	 * version: that of the last body's segment with the same bytes, or a new one; unless
-	 * the kind rests, or has kept its last bodies for nothing, then rests from now.
+	 * version: that of the last body's segment with the same bytes, or a new one, and
+	 * count the last one as kept for something or for nothing; while the kind rests, keep
+	 * nothing.
 	 * @param kind the kind, uncompressed
 	 * @param body the new body; this object takes a reference of its own
 	 * @param previous the body the rendering was offered, or {@code null}
@@ -153,7 +173,7 @@ final class KeptBodies {
 		List<Entry> dropped = new ArrayList<>(1);
 		synchronized (this) {
 			Entry entry = this.entries.get(kind);
-			if (entry != null && entry.resting && entry.rested < REST_RENDERINGS) {
+			if (entry != null && entry.resting && entry.rested < entry.restLength) {
 				entry.rested++;
 				entry.renderedNanos = this.nanoClock.getAsLong();
 				return;
@@ -183,15 +203,17 @@ final class KeptBodies {
 			else {
 				replaced = entry.plain;
 				entry.plain = plain;
+				if (copiesPay && previous == replaced) {
+					replaced.used = true;
+				}
 				if (entry.resting) {
 					// The first body after a rest, kept for the next to be compared with.
 					entry.resting = false;
-					entry.unpaid = 0;
+					entry.credit = 0;
+					entry.keptSinceRest = 0;
 				}
 				else {
-					entry.unpaid = copiesPay ? 0 : entry.unpaid + 1;
-					entry.resting = entry.unpaid > MAX_UNPAID_RENDERINGS;
-					entry.rested = 0;
+					account(entry, replaced);
 				}
 			}
 			entry.renderedNanos = now;
@@ -200,6 +222,30 @@ final class KeptBodies {
 			replaced.release();
 		}
 		release(dropped);
+	}
+
+	/**
+	 * Count a body that is no longer the kind's last, as kept for something or for
+	 * nothing, and let the kind rest when it was kept for nothing too often.
+	 * @param entry the kind's entry, under this object's lock
+	 * @param replaced the body
+	 */
+	private static void account(Entry entry, Plain replaced) {
+		if (entry.keptSinceRest <= LONG_KEEP_RENDERINGS) {
+			entry.keptSinceRest++;
+		}
+		if (replaced.unchangedShare < 0 && !replaced.used) {
+			// The first body, or the first after a rest: it had nothing to copy from.
+			return;
+		}
+		entry.credit = replaced.used ? Math.min(entry.credit + 1, MAX_CREDIT) : entry.credit - 1;
+		if (entry.credit <= -MAX_DEBT) {
+			entry.resting = true;
+			entry.rested = 0;
+			entry.credit = 0;
+			entry.restLength = (entry.keptSinceRest > LONG_KEEP_RENDERINGS || entry.restLength == 0) ? REST_RENDERINGS
+					: Math.min(2 * entry.restLength, MAX_REST_RENDERINGS);
+		}
 	}
 
 	private Plain version(PooledBody body, @Nullable Plain previous) {
@@ -309,10 +355,8 @@ final class KeptBodies {
 			if (entry != null) {
 				replaced = entry.encodings[slot];
 				entry.encodings[slot] = next;
-				if (next.encoded != null && entry.plain == plain) {
-					// Copying paid for keeping the body: no rest.
-					entry.unpaid = 0;
-					entry.resting = false;
+				if (next.encoded != null) {
+					plain.used = true;
 				}
 			}
 			else {
@@ -452,6 +496,12 @@ final class KeptBodies {
 		/** From 0 to 1, or -1 when there was no body before it. */
 		final double unchangedShare;
 
+		/**
+		 * Whether keeping the body was worth it: a coding compressed it by segment, or
+		 * the next rendering copied enough of it. Guarded by the {@link KeptBodies}.
+		 */
+		boolean used;
+
 		Plain(PooledBody body, long[] versions, double unchangedShare) {
 			this.body = body;
 			this.versions = versions;
@@ -510,14 +560,23 @@ final class KeptBodies {
 
 		long renderedNanos;
 
-		/** How many bodies in a row were kept for nothing. */
-		int unpaid;
+		/**
+		 * How many more bodies were kept for something than for nothing, from
+		 * {@value #MAX_CREDIT} down; at {@code -}{@value #MAX_DEBT} the kind rests.
+		 */
+		int credit;
 
 		/** Whether the kind rests: what is kept is not offered, nor replaced. */
 		boolean resting;
 
 		/** How many bodies were not kept since the kind began to rest. */
 		int rested;
+
+		/** How many bodies the current or last rest leaves unkept; 0 before any. */
+		int restLength;
+
+		/** How many bodies were kept since the last rest. */
+		int keptSinceRest;
 
 	}
 

@@ -332,15 +332,57 @@ class KeptBodiesTests {
 				assertThat(this.kept.heldChunks()).as("what is kept stays").isEqualTo(held);
 			}
 			assertThat(zstd.segmentsCompressed()).as("every body in one frame").isEqualTo(1 + 5 + 16);
-			// Then a body is kept again, and the next one copies every segment.
+			// Then a body is kept again, compared with the one kept before the rest: as
+			// it
+			// was, so a frame per segment, which the next one copies.
 			assertThat(this.kept.keeps(OPENMETRICS)).isTrue();
 			scrape(zstd, OPENMETRICS, segments);
-			scrape(zstd, OPENMETRICS, segments);
-			assertThat(zstd.segmentsCompressed()).as("the second, a frame per segment").isEqualTo(1 + 5 + 16 + 1 + 12);
+			assertThat(zstd.segmentsCompressed()).isEqualTo(1 + 5 + 16 + 12);
 			scrape(zstd, OPENMETRICS, segments);
 			assertThat(zstd.segmentsReused()).isEqualTo(12);
 			assertThat(this.pool.allocatedChunks()).as("no chunk more for resting and keeping again")
 				.isLessThanOrEqualTo(allocated + this.kept.heldChunks() - held);
+		}
+	}
+
+	@Test
+	void oneScraperOfThreeInTurnThatCopiesDoesNotKeepTheBodyForTheOtherTwo() throws IOException {
+		try (GzipEncoder gzip = new GzipEncoder(this.pool, 1); ZstdEncoder zstd = new ZstdEncoder(this.pool, 1)) {
+			Random random = new Random(18);
+			List<byte[]> segments = segments(random, 12);
+			List<@Nullable BodyEncoder> codings = new ArrayList<>();
+			codings.add(gzip);
+			codings.add(zstd);
+			codings.add(null);
+			int round = 0;
+			// One segment changes between scrapes: gzip copies the rest; zstd, one frame,
+			// and the uncompressed scraper copy nothing.
+			while (this.kept.keeps(OPENMETRICS) && round < 30) {
+				segments.set(1 + round % 11, segment(random));
+				scrape(codings.get(round % 3), OPENMETRICS, segments);
+				round++;
+			}
+			assertThat(round).as("the kind rests").isLessThan(30);
+			assertThat(gzip.segmentsReused()).as("gzip copied until then").isPositive();
+			long reused = gzip.segmentsReused();
+			for (int i = 0; i < 16; i++) {
+				assertThat(gunzip(scrape(gzip, OPENMETRICS, segments))).isEqualTo(join(segments));
+			}
+			assertThat(gzip.segmentsReused()).as("nothing while resting").isEqualTo(reused);
+		}
+	}
+
+	@Test
+	void oneScraperOfTwoInTurnThatCopiesKeepsTheBody() throws IOException {
+		try (GzipEncoder gzip = new GzipEncoder(this.pool, 1); ZstdEncoder zstd = new ZstdEncoder(this.pool, 1)) {
+			Random random = new Random(19);
+			List<byte[]> segments = segments(random, 12);
+			for (int round = 0; round < 60; round++) {
+				assertThat(this.kept.keeps(OPENMETRICS)).as("round %d", round).isTrue();
+				segments.set(1 + round % 11, segment(random));
+				scrape((round % 2 == 0) ? gzip : zstd, OPENMETRICS, segments);
+			}
+			assertThat(gzip.segmentsReused()).isGreaterThan(25 * 10);
 		}
 	}
 
