@@ -57,9 +57,10 @@ import org.springframework.web.bind.annotation.RestController;
  * but for a few hundred bytes of header strings (see {@link HttpConnection}); it does not
  * decompress (that is the scraper's cost, the same for every endpoint).
  * <p>
- * Nothing changes between scrapes unless {@link #change} says so; then a scrape can reuse
- * what did not change since the last ({@link #reuse}), and scrapers asking different
- * codings in turn can be measured ({@code gzip@3} and so on, see {@link #encoding}).
+ * Nothing changes between scrapes unless {@link #changed} says so; then a scrape can
+ * reuse what did not change since the last ({@link #reused}), and scrapers asking
+ * different codings in turn can be measured ({@code gzip@3} and so on, see
+ * {@link #encoding}).
  *
  * @author leanscrape
  */
@@ -138,11 +139,13 @@ public class ScrapeOverHttpBenchmark {
 	public int tomcatWriteBuffer;
 
 	/**
-	 * How much changes before each scrape, as in {@link ChangingScrapeBenchmark}:
-	 * {@code 0}, {@code 10-blocks} or {@code 10-scattered}.
+	 * How much changes before each scrape, as {@code change} in
+	 * {@link ChangingScrapeBenchmark}: {@code 0}, {@code 10-blocks} or
+	 * {@code 10-scattered}. Named apart from it, so that a run setting that benchmark's
+	 * {@code change} (the gate's) leaves this one's alone.
 	 */
 	@Param({ "0" })
-	public String change = "0";
+	public String changed = "0";
 
 	/**
 	 * Whether the starter reuses what did not change since the last scrape
@@ -151,7 +154,7 @@ public class ScrapeOverHttpBenchmark {
 	 * every time.
 	 */
 	@Param({ "false" })
-	public boolean reuse;
+	public boolean reused;
 
 	private Counter[] changing = new Counter[0];
 
@@ -183,7 +186,7 @@ public class ScrapeOverHttpBenchmark {
 		}
 		String timed = inTurn ? this.encoding.substring(0, this.encoding.length() - 2) : this.encoding;
 		SyntheticRegistry registry = SyntheticRegistry.build(this.seriesCount);
-		this.changing = ChangingScrapeBenchmark.changingCounters(registry, this.change);
+		this.changing = ChangingScrapeBenchmark.changingCounters(registry, this.changed);
 		FloorBody floor = new FloorBody();
 		ConfigurableApplicationContext application = new SpringApplicationBuilder(ScrapedApplication.class)
 			.web(this.server.equals("netty") ? WebApplicationType.REACTIVE : WebApplicationType.SERVLET)
@@ -202,8 +205,8 @@ public class ScrapeOverHttpBenchmark {
 					"logging.level.root=warn", "management.endpoints.web.exposure.include=prometheus",
 					"leanscrape.enabled=" + !this.endpoint.equals("boot"),
 					"leanscrape.cache.time-to-live=" + (this.endpoint.equals("cached") ? "1h" : "0s"),
-					"leanscrape.compression.reuse-segments=" + this.reuse,
-					"leanscrape.compression.zstd.frame-per-segment=" + this.reuse,
+					"leanscrape.compression.reuse-segments=" + this.reused,
+					"leanscrape.compression.zstd.frame-per-segment=" + this.reused,
 					"spring.autoconfigure.exclude=" + String.join(",", SECURITY))
 			.run();
 		this.application = application;

@@ -132,6 +132,7 @@ public final class PublishedFigures {
 		blocks.put("headline", headline(changingHeadline, http, sent, bySeries));
 		blocks.put("scraper-mixes", scraperMixes(jmh("scraper-mixes-100k.json")));
 		blocks.put("scraper-mixes-http", scraperMixesOverHttp(jmh("scraper-mixes-http-100k.json")));
+		blocks.put("interleaved-mixes", interleavedMixes("interleaved-mixes.tsv"));
 		blocks.put("change-share", changeShare("change-share.tsv"));
 		blocks.put("scrape-by-series", scrapeBySeries(bySeries));
 		blocks.put("scrape-configurations", scrapeConfigurations(jmh("scrape-100k-configurations.json")));
@@ -274,6 +275,28 @@ public final class PublishedFigures {
 	}
 
 	/**
+	 * Scrapers in turn against a starter that reuses and one that does not, their scrapes
+	 * interleaved in one JVM ({@code InterleavedMixes}).
+	 */
+	private String interleavedMixes(String name) throws IOException {
+		StringBuilder md = new StringBuilder("| Scrapers in turn | Coding | whole: ms | reuse: ms | reuse / whole |")
+			.append(" each pair: quartiles | chunks allocated: whole / reuse |\n")
+			.append("|---|---|---:|---:|---:|---:|---:|\n");
+		for (String line : load(name).split("\n")) {
+			if (line.isEmpty() || line.startsWith("#") || line.startsWith("mix\t")) {
+				continue;
+			}
+			String[] cells = line.split("\t");
+			String mix = cells[0].startsWith("control:")
+					? cells[0].substring("control:".length()) + " (control: both whole)" : cells[0];
+			md.append(String.format(Locale.ROOT, "| %s | %s | %.2f | %.2f | %.2f | %.2f–%.2f | %s / %s |\n", mix,
+					cells[1], Double.parseDouble(cells[3]), Double.parseDouble(cells[2]), Double.parseDouble(cells[4]),
+					Double.parseDouble(cells[5]), Double.parseDouble(cells[7]), cells[9], cells[8]));
+		}
+		return md.append('\n').append(raw("docs/load/" + name)).append('\n').toString();
+	}
+
+	/**
 	 * Three scrapers in turn over HTTP (Tomcat), one of them timed, with and without
 	 * reuse, after a tenth of the counters changed in whole blocks or in every block.
 	 */
@@ -288,9 +311,9 @@ public final class PublishedFigures {
 		for (Map.Entry<String, String> change : changes.entrySet()) {
 			for (String coding : List.of("gzip", "zstd", "identity")) {
 				JmhResults.Forks before = results.find("scrape",
-						Map.of("change", change.getKey(), "encoding", coding + "@3", "reuse", "false"));
+						Map.of("changed", change.getKey(), "encoding", coding + "@3", "reused", "false"));
 				JmhResults.Forks after = results.find("scrape",
-						Map.of("change", change.getKey(), "encoding", coding + "@3", "reuse", "true"));
+						Map.of("changed", change.getKey(), "encoding", coding + "@3", "reused", "true"));
 				md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %.2f | %s / %s |\n", change.getValue(),
 						coding, times(before), times(after), after.medianTime() / before.medianTime(),
 						size(before.medianBytes()), size(after.medianBytes())));
