@@ -245,7 +245,6 @@ final class KeptBodies {
 		if (entry.credit <= -MAX_DEBT) {
 			entry.resting = true;
 			entry.rested = 0;
-			entry.credit = 0;
 			entry.restLength = (entry.keptSinceRest > LONG_KEEP_RENDERINGS || entry.restLength == 0) ? REST_RENDERINGS
 					: Math.min(2 * entry.restLength, MAX_REST_RENDERINGS);
 		}
