@@ -32,6 +32,13 @@ import org.jspecify.annotations.Nullable;
  */
 public final class PublishedFigures {
 
+	/**
+	 * The shapes of change the mix tables show, by parameter value, as their rows name
+	 * them.
+	 */
+	private static final String[][] MIX_CHANGES = { { "10-blocks", "10%, in blocks" },
+			{ "10-scattered", "10%, in every block" } };
+
 	/** The documents that publish figures. */
 	/**
 	 * The project's root: the working directory, or the one above it when run in the
@@ -238,15 +245,12 @@ public final class PublishedFigures {
 		md.append("| Change between scrapes | Scrapers | Coding | whole: ms | reuse: ms | reuse / whole |")
 			.append(" KB sent: whole / reuse | allocated per scrape: whole / reuse |\n")
 			.append("|---|---|---|---:|---:|---:|---:|---:|\n");
-		Map<String, String> changes = new LinkedHashMap<>();
-		changes.put("10-blocks", "10%, in blocks");
-		changes.put("10-scattered", "10%, in every block");
-		for (Map.Entry<String, String> change : changes.entrySet()) {
+		for (String[] change : MIX_CHANGES) {
 			for (String scrapers : List.of("one", "three in turn")) {
 				for (String coding : List.of("gzip", "zstd", "identity")) {
 					String param = scrapers.equals("one") ? coding : coding + "@3";
-					Map<String, String> whole = Map.of("change", change.getKey(), "coding", param, "reuse", "false");
-					Map<String, String> reused = Map.of("change", change.getKey(), "coding", param, "reuse", "true");
+					Map<String, String> whole = Map.of("change", change[0], "coding", param, "reuse", "false");
+					Map<String, String> reused = Map.of("change", change[0], "coding", param, "reuse", "true");
 					JmhResults.Forks before = results.find("scrape", whole);
 					JmhResults.Forks after = results.find("scrape", reused);
 					// Where one of three is timed, the bytes of its operation are those
@@ -255,19 +259,18 @@ public final class PublishedFigures {
 					String allocated = scrapers.equals("one")
 							? size(before.medianBytes()) + " / " + size(after.medianBytes()) : "";
 					md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %.2f | %.0f / %.0f | %s |\n",
-							change.getValue(), scrapers, coding, times(before), times(after),
+							change[1], scrapers, coding, times(before), times(after),
 							after.medianTime() / before.medianTime(), sentPerScrape(results, "scrape", whole) / 1e3,
 							sentPerScrape(results, "scrape", reused) / 1e3, allocated));
 				}
 			}
-			Map<String, String> all = Map.of("change", change.getKey(), "coding", "gzip-zstd-identity", "reuse",
-					"false");
-			Map<String, String> allReused = Map.of("change", change.getKey(), "coding", "gzip-zstd-identity", "reuse",
+			Map<String, String> all = Map.of("change", change[0], "coding", "gzip-zstd-identity", "reuse", "false");
+			Map<String, String> allReused = Map.of("change", change[0], "coding", "gzip-zstd-identity", "reuse",
 					"true");
 			JmhResults.Forks rotation = results.find("scrape", all);
 			JmhResults.Forks rotationReused = results.find("scrape", allReused);
 			md.append(String.format(Locale.ROOT, "| %s | three in turn | each in turn | %s | %s | %.2f | | %s / %s |\n",
-					change.getValue(), times(rotation), times(rotationReused),
+					change[1], times(rotation), times(rotationReused),
 					rotationReused.medianTime() / rotation.medianTime(), size(rotation.medianBytes()),
 					size(rotationReused.medianBytes())));
 		}
@@ -305,17 +308,14 @@ public final class PublishedFigures {
 		md.append("| Change between scrapes | Timed scraper | whole: ms | reuse: ms | reuse / whole |")
 			.append(" allocated per three scrapes: whole / reuse |\n")
 			.append("|---|---|---:|---:|---:|---:|\n");
-		Map<String, String> changes = new LinkedHashMap<>();
-		changes.put("10-blocks", "10%, in blocks");
-		changes.put("10-scattered", "10%, in every block");
-		for (Map.Entry<String, String> change : changes.entrySet()) {
+		for (String[] change : MIX_CHANGES) {
 			for (String coding : List.of("gzip", "zstd", "identity")) {
 				JmhResults.Forks before = results.find("scrape",
-						Map.of("changed", change.getKey(), "encoding", coding + "@3", "reused", "false"));
+						Map.of("changed", change[0], "encoding", coding + "@3", "reused", "false"));
 				JmhResults.Forks after = results.find("scrape",
-						Map.of("changed", change.getKey(), "encoding", coding + "@3", "reused", "true"));
-				md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %.2f | %s / %s |\n", change.getValue(),
-						coding, times(before), times(after), after.medianTime() / before.medianTime(),
+						Map.of("changed", change[0], "encoding", coding + "@3", "reused", "true"));
+				md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %.2f | %s / %s |\n", change[1], coding,
+						times(before), times(after), after.medianTime() / before.medianTime(),
 						size(before.medianBytes()), size(after.medianBytes())));
 			}
 		}
