@@ -1,0 +1,171 @@
+package io.github.leanscrape.benchmark;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.github.leanscrape.support.RunRecord;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A JMH run made of trials, for effects smaller than this machine's drift: JMH runs every
+ * fork of one configuration before the next, so two configurations timed a few minutes
+ * apart differ by the drift too. Here each trial is a JMH run of every configuration of
+ * the arguments with one fork each, in JMH's order (the parameter last by name varies
+ * fastest, so {@code reuse=true,false} times the two sides of each configuration one
+ * after the other), and the trials run one after another. The trials' results are merged
+ * into the one result file the arguments name ({@code -rff}): each result has one fork
+ * per trial, in the order of the trials, so that fork {@code i} of two results was timed
+ * a moment apart, and its score is the mean of every iteration. The record of the run
+ * ({@code .run}) is written beside it.
+ * <p>
+ * Arguments: the number of trials, then JMH's arguments (any {@code -f} is replaced by
+ * one fork).
+ *
+ * @author leanscrape
+ */
+public final class InterleavedTrials {
+
+	private InterleavedTrials() {
+	}
+
+	/**
+	 * Run the trials and merge their results.
+	 * @param args the number of trials, then JMH's arguments
+	 * @throws Exception when a trial fails or the results cannot be written
+	 */
+	public static void main(String[] args) throws Exception {
+		if (args.length < 2) {
+			throw new IllegalArgumentException("Usage: InterleavedTrials <trials> <JMH arguments, with -rff FILE>");
+		}
+		int trials = Integer.parseInt(args[0]);
+		List<String> jmhArgs = new ArrayList<>();
+		Path results = null;
+		for (int i = 1; i < args.length; i++) {
+			if (args[i].equals("-rff") && i + 1 < args.length) {
+				results = Path.of(args[++i]);
+			}
+			else if ((args[i].equals("-f") || args[i].equals("-rf")) && i + 1 < args.length) {
+				i++;
+			}
+			else {
+				jmhArgs.add(args[i]);
+			}
+		}
+		if (results == null) {
+			throw new IllegalArgumentException("Name the result file with -rff");
+		}
+		List<Path> trialFiles = new ArrayList<>();
+		for (int trial = 1; trial <= trials; trial++) {
+			Path trialFile = results.resolveSibling(results.getFileName() + ".trial-" + trial);
+			trialFiles.add(trialFile);
+			run(jmhArgs, trialFile);
+		}
+		Files.writeString(results, merge(trialFiles), StandardCharsets.UTF_8);
+		for (Path trialFile : trialFiles) {
+			Files.delete(trialFile);
+		}
+		writeRunRecord(results, args);
+		System.out.println("Wrote " + results + " (" + trials + " trials)");
+	}
+
+	private static void run(List<String> jmhArgs, Path trialFile) throws CommandLineOptionException, RunnerException {
+		List<String> trialArgs = new ArrayList<>(jmhArgs);
+		trialArgs.addAll(List.of("-f", "1", "-rf", "json", "-rff", trialFile.toString()));
+		new Runner(new CommandLineOptions(trialArgs.toArray(new String[0]))).run();
+	}
+
+	/**
+	 * Merge the results of the trials: the forks of each result, in the order of the
+	 * trials.
+	 * @param trialFiles the trials' result files
+	 * @return the merged results, as JMH writes them
+	 */
+	static String merge(List<Path> trialFiles) {
+		JsonMapper mapper = new JsonMapper();
+		Map<String, ObjectNode> merged = new LinkedHashMap<>();
+		for (Path trialFile : trialFiles) {
+			for (JsonNode result : mapper.readTree(trialFile.toFile())) {
+				String key = result.get("benchmark").asString() + " " + result.get("mode").asString() + " "
+						+ result.get("params");
+				ObjectNode into = merged.get(key);
+				if (into == null) {
+					merged.put(key, ((ObjectNode) result).deepCopy());
+					continue;
+				}
+				append(into.get("primaryMetric"), result.get("primaryMetric"));
+				JsonNode secondaries = into.get("secondaryMetrics");
+				for (Map.Entry<String, JsonNode> secondary : result.get("secondaryMetrics").properties()) {
+					JsonNode metric = secondaries.get(secondary.getKey());
+					if (metric != null) {
+						append(metric, secondary.getValue());
+					}
+				}
+			}
+		}
+		ArrayNode out = mapper.createArrayNode();
+		for (ObjectNode result : merged.values()) {
+			result.put("forks", result.get("primaryMetric").get("rawData").size());
+			rescore(result.get("primaryMetric"));
+			for (Map.Entry<String, JsonNode> secondary : result.get("secondaryMetrics").properties()) {
+				rescore(secondary.getValue());
+			}
+			out.add(result);
+		}
+		return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(out);
+	}
+
+	private static void append(JsonNode into, JsonNode from) {
+		ArrayNode forks = (ArrayNode) into.get("rawData");
+		for (JsonNode fork : from.get("rawData")) {
+			forks.add(fork);
+		}
+	}
+
+	/**
+	 * Score a metric of several trials as the mean of its iterations; JMH's error and
+	 * percentiles of one trial would not hold for all.
+	 */
+	private static void rescore(JsonNode metric) {
+		double sum = 0;
+		int count = 0;
+		for (JsonNode fork : metric.get("rawData")) {
+			for (JsonNode iteration : fork) {
+				sum += iteration.asDouble();
+				count++;
+			}
+		}
+		ObjectNode node = (ObjectNode) metric;
+		node.put("score", (count > 0) ? sum / count : Double.NaN);
+		node.remove(List.of("scoreError", "scoreConfidence", "scorePercentiles"));
+	}
+
+	private static void writeRunRecord(Path results, String[] args) throws IOException {
+		String command = "./mvnw -Pjmh -DskipTests -pl leanscrape-benchmarks -am test-compile"
+				+ " exec:exec@interleaved-trials \"-Dinterleaved-trials.args=" + String.join(" ", args) + "\"";
+		String name = results.getFileName().toString();
+		Path file = results.resolveSibling(name.substring(0, name.lastIndexOf('.')) + ".run");
+		StringBuilder out = new StringBuilder();
+		for (Map.Entry<String, String> entry : RunRecord.describe(command).entrySet()) {
+			out.append(entry.getKey()).append(": ").append(entry.getValue()).append('\n');
+		}
+		out.append("trials: ")
+			.append(args[0])
+			.append(", one after another, each a JMH run of every result")
+			.append(" with one fork: fork i of every result is trial i\n");
+		Files.writeString(file, out, StandardCharsets.UTF_8);
+	}
+
+}
