@@ -33,8 +33,12 @@ import org.jspecify.annotations.Nullable;
  * {@value #REST_RENDERINGS} bodies (twice as many after each rest that follows a short
  * try, up to {@value #MAX_REST_RENDERINGS}) are written and compressed whole and not
  * kept. What is kept stays as it is, so that the pool does not refill when the kind keeps
- * again. At most {@value #MAX_KINDS} kinds are kept; one idle for
- * {@value #TIME_TO_LIVE_MINUTES} minutes is dropped at the next scrape.
+ * again. A kind whose body is dropped to make room for a rendering of another
+ * ({@link #makeRoomFor}) rests too, with nothing kept: two large kinds scraped in turn
+ * beyond the memory limit would otherwise drop each other's body at every rendering, and
+ * one of them pay for keeping bodies that are never used. At most {@value #MAX_KINDS}
+ * kinds are kept; one idle for {@value #TIME_TO_LIVE_MINUTES} minutes is dropped at the
+ * next scrape.
  *
  * @author leanscrape
  */
@@ -135,8 +139,10 @@ final class KeptBodies {
 			expire(this.nanoClock.getAsLong(), expired);
 			Entry entry = this.entries.get(kind);
 			// The first body after a rest is compared with the body kept before it.
-			if (entry != null && (!entry.resting || entry.rested >= entry.restLength) && entry.plain.body.tryRetain()) {
-				plain = entry.plain;
+			Plain kept = (entry != null) ? entry.plain : null;
+			if (entry != null && kept != null && (!entry.resting || entry.rested >= entry.restLength)
+					&& kept.body.tryRetain()) {
+				plain = kept;
 			}
 		}
 		release(expired);
@@ -206,7 +212,7 @@ final class KeptBodies {
 			else {
 				replaced = entry.plain;
 				entry.plain = plain;
-				if (copiesPay && previous == replaced) {
+				if (copiesPay && replaced != null && previous == replaced) {
 					replaced.used = true;
 				}
 				if (entry.resting) {
@@ -215,7 +221,7 @@ final class KeptBodies {
 					entry.credit = MAX_CREDIT;
 					entry.keptSinceRest = 0;
 				}
-				else {
+				else if (replaced != null) {
 					account(entry, replaced);
 				}
 			}
@@ -243,11 +249,20 @@ final class KeptBodies {
 		}
 		entry.credit = replaced.used ? Math.min(entry.credit + 1, MAX_CREDIT) : entry.credit - 2;
 		if (entry.credit <= -MAX_DEBT) {
-			entry.resting = true;
-			entry.rested = 0;
-			entry.restLength = (entry.keptSinceRest > LONG_KEEP_RENDERINGS || entry.restLength == 0) ? REST_RENDERINGS
-					: Math.min(2 * entry.restLength, MAX_REST_RENDERINGS);
+			rest(entry);
 		}
+	}
+
+	/**
+	 * Let a kind rest: as long as the first time when it kept bodies long enough since
+	 * its last rest, else twice as long as its last rest.
+	 * @param entry the kind's entry, under this object's lock
+	 */
+	private static void rest(Entry entry) {
+		entry.resting = true;
+		entry.rested = 0;
+		entry.restLength = (entry.keptSinceRest > LONG_KEEP_RENDERINGS || entry.restLength == 0) ? REST_RENDERINGS
+				: Math.min(2 * entry.restLength, MAX_REST_RENDERINGS);
 	}
 
 	private Plain version(PooledBody body, @Nullable Plain previous) {
@@ -311,8 +326,9 @@ final class KeptBodies {
 		EncodedBody lastEncoded = null;
 		synchronized (this) {
 			Entry entry = this.entries.get(body.kind());
-			if (entry != null && entry.plain.body == body) {
-				plain = entry.plain;
+			Plain kept = (entry != null) ? entry.plain : null;
+			if (entry != null && kept != null && kept.body == body) {
+				plain = kept;
 				last = entry.encodings[slot];
 				if (last != null && last.encoded != null && last.encoded.tryRetain()) {
 					lastEncoded = last.encoded;
@@ -402,20 +418,47 @@ final class KeptBodies {
 	}
 
 	/**
-	 * Drop what is kept for every kind but one.
-	 * @param kind the kind whose bodies stay, or {@code null} to drop all
+	 * Drop what is kept for every kind but one, to make room for a rendering of that one;
+	 * each kind whose body is dropped rests, keeping nothing for a while.
+	 * @param kind the kind whose bodies stay
 	 */
-	void forgetExcept(@Nullable BodyKind kind) {
-		List<Entry> forgotten = new ArrayList<>();
+	void makeRoomFor(BodyKind kind) {
+		List<Plain> plains = new ArrayList<>();
+		List<Encoding> encodings = new ArrayList<>();
 		synchronized (this) {
-			Iterator<Map.Entry<BodyKind, Entry>> entries = this.entries.entrySet().iterator();
-			while (entries.hasNext()) {
-				Map.Entry<BodyKind, Entry> entry = entries.next();
-				if (!entry.getKey().equals(kind)) {
-					forgotten.add(entry.getValue());
-					entries.remove();
+			for (Map.Entry<BodyKind, Entry> kept : this.entries.entrySet()) {
+				Entry entry = kept.getValue();
+				if (kept.getKey().equals(kind) || entry.plain == null) {
+					continue;
 				}
+				plains.add(entry.plain);
+				entry.plain = null;
+				for (int i = 0; i < entry.encodings.length; i++) {
+					Encoding encoding = entry.encodings[i];
+					if (encoding != null) {
+						encodings.add(encoding);
+						entry.encodings[i] = null;
+					}
+				}
+				rest(entry);
 			}
+		}
+		for (Plain plain : plains) {
+			plain.release();
+		}
+		for (Encoding encoding : encodings) {
+			encoding.release();
+		}
+	}
+
+	/**
+	 * Drop what is kept for every kind.
+	 */
+	void forgetAll() {
+		List<Entry> forgotten;
+		synchronized (this) {
+			forgotten = new ArrayList<>(this.entries.values());
+			this.entries.clear();
 		}
 		release(forgotten);
 	}
@@ -429,6 +472,9 @@ final class KeptBodies {
 		List<PooledBody> encodings = new ArrayList<>();
 		synchronized (this) {
 			for (Entry entry : this.entries.values()) {
+				if (entry.plain == null) {
+					continue;
+				}
 				plains.add(entry.plain.body);
 				for (Encoding encoding : entry.encodings) {
 					if (encoding != null && encoding.encoded != null) {
@@ -460,7 +506,11 @@ final class KeptBodies {
 	 * @return the kinds
 	 */
 	synchronized int keptKinds() {
-		return this.entries.size();
+		int kinds = 0;
+		for (Entry entry : this.entries.values()) {
+			kinds += (entry.plain != null) ? 1 : 0;
+		}
+		return kinds;
 	}
 
 	private void expire(long now, List<Entry> expired) {
@@ -476,7 +526,9 @@ final class KeptBodies {
 
 	private static void release(List<Entry> entries) {
 		for (Entry entry : entries) {
-			entry.plain.release();
+			if (entry.plain != null) {
+				entry.plain.release();
+			}
 			for (Encoding encoding : entry.encodings) {
 				if (encoding != null) {
 					encoding.release();
@@ -555,8 +607,8 @@ final class KeptBodies {
 	 */
 	private static final class Entry {
 
-		@SuppressWarnings("NullAway.Init")
-		Plain plain;
+		/** The last body, or {@code null} while it rests after being dropped for room. */
+		@Nullable Plain plain;
 
 		final @Nullable Encoding[] encodings = new Encoding[CODINGS.length];
 

@@ -97,7 +97,7 @@ public final class Scraper {
 		this.codings = Collections.unmodifiableSet(codings);
 		this.cache = new BodyCache(cacheTimeToLive);
 		this.admission = new RenderAdmission(pool, sizeHints, this.codings, maxConcurrentRenders, maxHeldBodies,
-				this.cache, this.kept::forgetExcept, this::forgetKeptSegments);
+				this.cache, this.kept::makeRoomFor, this::forgetKeptSegments);
 	}
 
 	/**
@@ -223,7 +223,7 @@ public final class Scraper {
 	 * pool: the next body of each kind is written and compressed whole.
 	 */
 	public void forgetKeptSegments() {
-		this.kept.forgetExcept(null);
+		this.kept.forgetAll();
 	}
 
 	/**

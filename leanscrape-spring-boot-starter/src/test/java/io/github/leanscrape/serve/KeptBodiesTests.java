@@ -54,7 +54,7 @@ class KeptBodiesTests {
 
 	@AfterEach
 	void everyChunkGoesBackToThePool() {
-		this.kept.forgetExcept(null);
+		this.kept.forgetAll();
 		assertThat(this.pool.leasedChunks()).isZero();
 	}
 
@@ -219,7 +219,7 @@ class KeptBodiesTests {
 			List<byte[]> segments = segments(new Random(6), 8);
 			scrape(encoder, OPENMETRICS, segments);
 			scrape(encoder, OPENMETRICS, segments);
-			this.kept.forgetExcept(null);
+			this.kept.forgetAll();
 			assertThat(this.pool.leasedChunks()).isZero();
 			assertThat(gunzip(scrape(encoder, OPENMETRICS, segments))).isEqualTo(join(segments));
 			assertThat(encoder.segmentsReused()).isZero();

@@ -2,7 +2,9 @@ package io.github.leanscrape.serve;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -213,6 +215,46 @@ class ScraperMemoryLimitTests {
 			}
 		}
 		assertThat(pool.allocatedChunks()).as("chunks allocated after four rounds of the four").isEqualTo(allocated);
+		scraper.forgetKeptSegments();
+		assertThat(pool.leasedChunks()).isZero();
+	}
+
+	@Test
+	void ofTwoKindsBeyondTheLimitOneKeepsItsBodyAndTheOtherRests() throws Exception {
+		// Prometheus (OpenMetrics) and VictoriaMetrics (text) in turn: both bodies kept
+		// and the next rendering do not fit within 2.5 bodies, so each rendering of one
+		// kind drops the other's body.
+		ChunkPool pool = new ChunkPool(CHUNK, 64 << 20);
+		Map<PrometheusOutputFormat, List<Boolean>> offered = new EnumMap<>(PrometheusOutputFormat.class);
+		Map<PrometheusOutputFormat, List<Boolean>> noted = new EnumMap<>(PrometheusOutputFormat.class);
+		ExpositionRenderer renderer = (format, includedNames, out) -> {
+			offered.computeIfAbsent(format, (key) -> new ArrayList<>()).add(out.previous() != null);
+			noted.computeIfAbsent(format, (key) -> new ArrayList<>()).add(out.isKept());
+			FOUR_CHUNKS.render(format, includedNames, out);
+		};
+		Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(new GzipEncoder(pool, 1)), 2,
+				Duration.ZERO, 2.5);
+		long allocated = -1;
+		for (int i = 0; i < 80; i++) {
+			PooledBody body = scraper
+				.scrape(((i & 1) == 0) ? TEXT : OPENMETRICS, null, deadline(Duration.ofSeconds(10)))
+				.body();
+			scraper.encode(body, ContentCoding.GZIP).release();
+			body.release();
+			if (i == 3) {
+				allocated = pool.allocatedChunks();
+			}
+		}
+		// The text kind, rendered while both bodies were kept, drops the other's and
+		// copies from its own at every rendering after its first.
+		assertThat(offered.get(TEXT).subList(1, 40)).containsOnly(true);
+		// The other is crowded out at once and rests, 16 bodies and then 32, each try
+		// dropped again: it keeps only its first body and those two tries, where it would
+		// otherwise note what can be copied at every rendering for nothing.
+		assertThat(offered.get(OPENMETRICS)).containsOnly(false);
+		assertThat(noted.get(OPENMETRICS).stream().filter((kept) -> kept).count()).isEqualTo(2);
+		assertThat(pool.peakLeasedChunks()).isLessThanOrEqualTo(10);
+		assertThat(pool.allocatedChunks()).as("no chunk allocated after the first rounds").isEqualTo(allocated);
 		scraper.forgetKeptSegments();
 		assertThat(pool.leasedChunks()).isZero();
 	}
