@@ -23,8 +23,10 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * {@link ChangingScrapeBenchmark} times one configuration after another, and this
  * machine's speed drifts between them by more than a few percent, pairs of scrapes made a
  * moment apart show an effect of a few percent. Before each scrape a share of the
- * counters changes, as in {@link ChangingScrapeBenchmark}. A {@code control} row runs the
- * same with both starters formatting whole: how far apart two equal sides read.
+ * counters changes, as in {@link ChangingScrapeBenchmark}. A scraper asks OpenMetrics, or
+ * text where its coding ends in {@code /text} (as VictoriaMetrics does beside a
+ * Prometheus: two kinds). A {@code control} row runs the same with both starters
+ * formatting whole: how far apart two equal sides read.
  * <p>
  * Arguments: the output file, then optionally the series count (100,000), the change
  * ({@code 10-scattered}) and the rounds (300, after a quarter as many to warm up). Each
@@ -37,7 +39,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
 public final class InterleavedMixes {
 
 	private static final String[] MIXES = { "gzip-zstd-identity", "gzip-zstd", "zstd", "identity", "gzip",
-			"control:gzip-zstd-identity" };
+			"gzip-gzip/text", "control:gzip-zstd-identity" };
 
 	private InterleavedMixes() {
 	}
@@ -59,7 +61,7 @@ public final class InterleavedMixes {
 		lines.add("# command: ./mvnw -Pjmh -DskipTests -pl leanscrape-benchmarks -am test-compile"
 				+ " exec:exec@interleaved-mixes");
 		lines.add("# series: " + seriesCount + ", change: " + change + ", rounds: " + rounds
-				+ ", OpenMetrics, zstd a frame per segment where reused");
+				+ ", OpenMetrics (text where a coding ends in /text), zstd a frame per segment where reused");
 		lines.add("mix\tcoding\treuse_ms\twhole_ms\tratio\tpair_p25\tpair_p50\tpair_p75\tchunks_reuse\tchunks_whole");
 		for (String mix : MIXES) {
 			lines.addAll(run(mix, seriesCount, change, rounds));
@@ -92,7 +94,7 @@ public final class InterleavedMixes {
 					}
 					long start = System.nanoTime();
 					ScrapeBenchmark.scrapeWithStarter(starters[side].endpoint(), starters[side].responder(),
-							PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100, acceptEncoding(codings[coding]), sink);
+							format(codings[coding]), acceptEncoding(codings[coding]), sink);
 					long elapsed = System.nanoTime() - start;
 					if (round >= 0) {
 						nanos[side][coding][round] = elapsed;
@@ -123,7 +125,13 @@ public final class InterleavedMixes {
 				"leanscrape.compression.zstd.frame-per-segment=" + reuse);
 	}
 
-	private static @Nullable List<String> acceptEncoding(String coding) {
+	private static PrometheusOutputFormat format(String scraper) {
+		return scraper.endsWith("/text") ? PrometheusOutputFormat.CONTENT_TYPE_004
+				: PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100;
+	}
+
+	private static @Nullable List<String> acceptEncoding(String scraper) {
+		String coding = scraper.endsWith("/text") ? scraper.substring(0, scraper.length() - "/text".length()) : scraper;
 		return coding.equals("identity") ? null : List.of(coding);
 	}
 

@@ -242,7 +242,7 @@ public final class PublishedFigures {
 	 */
 	private static String scraperMixes(JmhResults results) {
 		StringBuilder md = new StringBuilder();
-		md.append("| Change between scrapes | Scrapers | Coding | whole: ms | reuse: ms | reuse / whole |")
+		md.append("| Change between scrapes | Scrapers | Coding | whole: ms | reuse: ms | reuse / whole (trials) |")
 			.append(" KB sent: whole / reuse | allocated per scrape: whole / reuse |\n")
 			.append("|---|---|---|---:|---:|---:|---:|---:|\n");
 		for (String[] change : MIX_CHANGES) {
@@ -258,9 +258,9 @@ public final class PublishedFigures {
 					// all three scrapes: the allocation per scrape is the rotation's row.
 					String allocated = scrapers.equals("one")
 							? size(before.medianBytes()) + " / " + size(after.medianBytes()) : "";
-					md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %.2f | %.0f / %.0f | %s |\n",
+					md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %.0f / %.0f | %s |\n",
 							change[1], scrapers, coding, times(before), times(after),
-							after.medianTime() / before.medianTime(), sentPerScrape(results, "scrape", whole) / 1e3,
+							pairedRatio(results, after, before), sentPerScrape(results, "scrape", whole) / 1e3,
 							sentPerScrape(results, "scrape", reused) / 1e3, allocated));
 				}
 			}
@@ -269,10 +269,9 @@ public final class PublishedFigures {
 					"true");
 			JmhResults.Forks rotation = results.find("scrape", all);
 			JmhResults.Forks rotationReused = results.find("scrape", allReused);
-			md.append(String.format(Locale.ROOT, "| %s | three in turn | each in turn | %s | %s | %.2f | | %s / %s |\n",
-					change[1], times(rotation), times(rotationReused),
-					rotationReused.medianTime() / rotation.medianTime(), size(rotation.medianBytes()),
-					size(rotationReused.medianBytes())));
+			md.append(String.format(Locale.ROOT, "| %s | three in turn | each in turn | %s | %s | %s | | %s / %s |\n",
+					change[1], times(rotation), times(rotationReused), pairedRatio(results, rotationReused, rotation),
+					size(rotation.medianBytes()), size(rotationReused.medianBytes())));
 		}
 		return md.append('\n').append(raw(results)).append('\n').toString();
 	}
@@ -300,23 +299,31 @@ public final class PublishedFigures {
 	}
 
 	/**
-	 * Three scrapers in turn over HTTP (Tomcat), one of them timed, with and without
-	 * reuse, after a tenth of the counters changed in whole blocks or in every block.
+	 * One scraper, or three in turn, over HTTP (Tomcat), one of them timed, with and
+	 * without reuse, after a tenth of the counters changed in whole blocks or in every
+	 * block. A run without the one-scraper results shows three in turn only.
 	 */
 	private static String scraperMixesOverHttp(JmhResults results) {
 		StringBuilder md = new StringBuilder();
-		md.append("| Change between scrapes | Timed scraper | whole: ms | reuse: ms | reuse / whole |")
-			.append(" allocated per three scrapes: whole / reuse |\n")
-			.append("|---|---|---:|---:|---:|---:|\n");
+		md.append(
+				"| Change between scrapes | Scrapers | Timed scraper | whole: ms | reuse: ms | reuse / whole (trials) |")
+			.append(" allocated per operation: whole / reuse |\n")
+			.append("|---|---|---|---:|---:|---:|---:|\n");
 		for (String[] change : MIX_CHANGES) {
-			for (String coding : List.of("gzip", "zstd", "identity")) {
-				JmhResults.Forks before = results.find("scrape",
-						Map.of("changed", change[0], "encoding", coding + "@3", "reused", "false"));
-				JmhResults.Forks after = results.find("scrape",
-						Map.of("changed", change[0], "encoding", coding + "@3", "reused", "true"));
-				md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %.2f | %s / %s |\n", change[1], coding,
-						times(before), times(after), after.medianTime() / before.medianTime(),
-						size(before.medianBytes()), size(after.medianBytes())));
+			for (String scrapers : List.of("one", "three in turn")) {
+				for (String coding : List.of("gzip", "zstd", "identity")) {
+					String encoding = scrapers.equals("one") ? coding : coding + "@3";
+					JmhResults.Forks before = results.findOrNull("scrape",
+							Map.of("changed", change[0], "encoding", encoding, "reused", "false"));
+					JmhResults.Forks after = results.findOrNull("scrape",
+							Map.of("changed", change[0], "encoding", encoding, "reused", "true"));
+					if (before == null || after == null) {
+						continue;
+					}
+					md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s / %s |\n", change[1],
+							scrapers, coding, times(before), times(after), pairedRatio(results, after, before),
+							size(before.medianBytes()), size(after.medianBytes())));
+				}
 			}
 		}
 		return md.append('\n').append(raw(results)).append('\n').toString();
@@ -638,6 +645,10 @@ public final class PublishedFigures {
 		int least = results.forkCount();
 		int most = results.maxForkCount();
 		String forks = (least == most) ? least + ((least == 1) ? " fork" : " forks") : least + " to " + most + " forks";
+		if (results.run().containsKey("trials")) {
+			// InterleavedTrials: every result's fork i ran in trial i.
+			forks = least + " trials in turn, a fork of every result in each";
+		}
 		return String.format(Locale.ROOT, "Raw: `docs/jmh/%s` (%s).", results.file().getFileName(), forks);
 	}
 
@@ -663,6 +674,25 @@ public final class PublishedFigures {
 
 	private static String number(String count) {
 		return String.format(Locale.ROOT, "%,d", Long.parseLong(count));
+	}
+
+	/**
+	 * The ratio of two results of a run in trials ({@code InterleavedTrials}), where fork
+	 * {@code i} of each was timed a moment apart: the median of the trials' ratios and
+	 * their range. Results of forks not paired so give the ratio of their medians.
+	 */
+	static String pairedRatio(JmhResults results, JmhResults.Forks after, JmhResults.Forks before) {
+		List<Double> afterTimes = after.times();
+		List<Double> beforeTimes = before.times();
+		if (!results.run().containsKey("trials") || afterTimes.size() != beforeTimes.size()) {
+			return String.format(Locale.ROOT, "%.2f", after.medianTime() / before.medianTime());
+		}
+		List<Double> ratios = new ArrayList<>();
+		for (int i = 0; i < afterTimes.size(); i++) {
+			ratios.add(afterTimes.get(i) / beforeTimes.get(i));
+		}
+		return String.format(Locale.ROOT, "%.2f (%.2f–%.2f)", JmhResults.median(ratios), Collections.min(ratios),
+				Collections.max(ratios));
 	}
 
 	static String times(JmhResults.Forks forks) {

@@ -43,7 +43,10 @@ class PublishedFiguresTests {
 		try (var files = Files.list(PublishedFigures.ROOT.resolve("docs/jmh"))) {
 			for (Path file : files.filter((path) -> path.toString().endsWith(".json")).toList()) {
 				Map<String, String> run = JmhResults.readRun(JmhResults.runFile(file));
-				assertThat(run.get("command")).as(file + "'s command").contains("-Djmh.args=");
+				// JMH's arguments, given to JMH or to its runs in trials
+				// (InterleavedTrials).
+				assertThat(run.get("command")).as(file + "'s command")
+					.containsPattern("-D(jmh|interleaved-trials)\\.args=");
 			}
 		}
 	}
