@@ -275,7 +275,9 @@ public class LeanscrapeProperties {
 		 * block of series whose values did not change is copied rather than formatted
 		 * again (uncompressed scrapes too) and a segment whose bytes did not change is
 		 * sent compressed as it was. What is kept counts within buffer.max-held-bodies;
-		 * at its default, one kind scraped in any mix of codings keeps its body.
+		 * at its default, one kind scraped in any mix of codings keeps its body, and of
+		 * two large kinds in turn (OpenMetrics and text) one keeps its body and the other
+		 * is formatted whole (3.5 keeps both).
 		 */
 		private boolean reuseSegments = true;
 

@@ -26,19 +26,14 @@ import org.jspecify.annotations.Nullable;
  * ({@link BodyEncoder#minReusedShare()}), else whole, retrying every
  * {@value #RETRY_AFTER_WHOLE}th body. A body is kept for something when a coding
  * compressed it by segment or the next rendering copied {@value #COPIES_PAY_PERCENT}% of
- * it; a body kept for something earns a credit of one (at most {@value #MAX_CREDIT}), one
- * kept for nothing costs two. A kind whose credit falls to {@code -}{@value #MAX_DEBT}
- * (fewer than two of three bodies kept for something) rests, since comparing with a kept
- * body and writing beside it costs every rendering, in every coding, some time: its next
- * {@value #REST_RENDERINGS} bodies (twice as many after each rest that follows a short
- * try, up to {@value #MAX_REST_RENDERINGS}) are written and compressed whole and not
- * kept. What is kept stays as it is, so that the pool does not refill when the kind keeps
- * again. A kind whose body is dropped to make room for a rendering of another
- * ({@link #makeRoomFor}) rests too, with nothing kept: two large kinds scraped in turn
- * beyond the memory limit would otherwise drop each other's body at every rendering, and
- * one of them pay for keeping bodies that are never used. At most {@value #MAX_KINDS}
- * kinds are kept; one idle for {@value #TIME_TO_LIVE_MINUTES} minutes is dropped at the
- * next scrape.
+ * it; a kind whose bodies are kept for nothing too often rests ({@link KeepCredit}): its
+ * bodies are written and compressed whole and not kept for a while. What is kept stays as
+ * it is, so that the pool does not refill when the kind keeps again. A kind whose body is
+ * dropped to make room for a rendering of another ({@link #makeRoomFor}) rests too, with
+ * nothing kept: two large kinds scraped in turn beyond the memory limit would otherwise
+ * drop each other's body at every rendering, and one of them pay for keeping bodies that
+ * are never used. At most {@value #MAX_KINDS} kinds are kept; one idle for
+ * {@value #TIME_TO_LIVE_MINUTES} minutes is dropped at the next scrape.
  *
  * @author leanscrape
  */
@@ -58,32 +53,6 @@ final class KeptBodies {
 	 * copy, before it tries segments again.
 	 */
 	private static final int RETRY_AFTER_WHOLE = 16;
-
-	/**
-	 * The debt at which a kind rests. A body kept for nothing costs twice what one kept
-	 * for something earns: one scraper of two or three in turn that copies a little does
-	 * not keep the body for the others, which would pay more than it saves (measured:
-	 * zstd beside gzip 1.13 of whole, for gzip's 0.89).
-	 */
-	private static final int MAX_DEBT = 4;
-
-	/**
-	 * How many more bodies kept for something than for nothing a kind remembers: a long
-	 * run of reuse does not hide a change of traffic for long.
-	 */
-	private static final int MAX_CREDIT = 2;
-
-	/** How many bodies of a resting kind are not kept before it tries again, at first. */
-	private static final int REST_RENDERINGS = 16;
-
-	/** How many bodies of a kind that rests again and again are not kept, at most. */
-	private static final int MAX_REST_RENDERINGS = 64;
-
-	/**
-	 * How many bodies a kind must have kept after a rest, more than this, for its next
-	 * rest to be as short as the first.
-	 */
-	private static final int LONG_KEEP_RENDERINGS = 64;
 
 	/**
 	 * The share of a body, in percent, that a rendering must copy from the kept one for
@@ -140,8 +109,7 @@ final class KeptBodies {
 			Entry entry = this.entries.get(kind);
 			// The first body after a rest is compared with the body kept before it.
 			Plain kept = (entry != null) ? entry.plain : null;
-			if (entry != null && kept != null && (!entry.resting || entry.rested >= entry.restLength)
-					&& kept.body.tryRetain()) {
+			if (entry != null && kept != null && !entry.credit.rests() && kept.body.tryRetain()) {
 				plain = kept;
 			}
 		}
@@ -161,7 +129,7 @@ final class KeptBodies {
 		}
 		synchronized (this) {
 			Entry entry = this.entries.get(kind);
-			return entry == null || !entry.resting || entry.rested >= entry.restLength;
+			return entry == null || !entry.credit.rests();
 		}
 	}
 
@@ -181,8 +149,8 @@ final class KeptBodies {
 		List<Entry> dropped = new ArrayList<>(1);
 		synchronized (this) {
 			Entry entry = this.entries.get(kind);
-			if (entry != null && entry.resting && entry.rested < entry.restLength) {
-				entry.rested++;
+			if (entry != null && entry.credit.rests()) {
+				entry.credit.notKept();
 				entry.renderedNanos = this.nanoClock.getAsLong();
 				return;
 			}
@@ -199,7 +167,6 @@ final class KeptBodies {
 			if (entry == null) {
 				entry = new Entry();
 				entry.plain = plain;
-				entry.credit = MAX_CREDIT;
 				this.entries.put(kind, entry);
 				if (this.entries.size() > MAX_KINDS) {
 					// Each name filter is a kind of its own: a scraper asking for many
@@ -215,15 +182,10 @@ final class KeptBodies {
 				if (copiesPay && replaced != null && previous == replaced) {
 					replaced.used = true;
 				}
-				if (entry.resting) {
-					// The first body after a rest, kept for the next to be compared with.
-					entry.resting = false;
-					entry.credit = MAX_CREDIT;
-					entry.keptSinceRest = 0;
-				}
-				else if (replaced != null) {
-					account(entry, replaced);
-				}
+				// A body with nothing before it to copy from counts only when a coding
+				// used it: the first of a kind, or the first after a rest.
+				boolean counts = replaced != null && (replaced.unchangedShare >= 0 || replaced.used);
+				entry.credit.kept(counts, replaced != null && replaced.used);
 			}
 			entry.renderedNanos = now;
 		}
@@ -231,38 +193,6 @@ final class KeptBodies {
 			replaced.release();
 		}
 		release(dropped);
-	}
-
-	/**
-	 * Count a body that is no longer the kind's last, as kept for something or for
-	 * nothing, and let the kind rest when it was kept for nothing too often.
-	 * @param entry the kind's entry, under this object's lock
-	 * @param replaced the body
-	 */
-	private static void account(Entry entry, Plain replaced) {
-		if (entry.keptSinceRest <= LONG_KEEP_RENDERINGS) {
-			entry.keptSinceRest++;
-		}
-		if (replaced.unchangedShare < 0 && !replaced.used) {
-			// The first body, or the first after a rest: it had nothing to copy from.
-			return;
-		}
-		entry.credit = replaced.used ? Math.min(entry.credit + 1, MAX_CREDIT) : entry.credit - 2;
-		if (entry.credit <= -MAX_DEBT) {
-			rest(entry);
-		}
-	}
-
-	/**
-	 * Let a kind rest: as long as the first time when it kept bodies long enough since
-	 * its last rest, else twice as long as its last rest.
-	 * @param entry the kind's entry, under this object's lock
-	 */
-	private static void rest(Entry entry) {
-		entry.resting = true;
-		entry.rested = 0;
-		entry.restLength = (entry.keptSinceRest > LONG_KEEP_RENDERINGS || entry.restLength == 0) ? REST_RENDERINGS
-				: Math.min(2 * entry.restLength, MAX_REST_RENDERINGS);
 	}
 
 	private Plain version(PooledBody body, @Nullable Plain previous) {
@@ -440,7 +370,7 @@ final class KeptBodies {
 						entry.encodings[i] = null;
 					}
 				}
-				rest(entry);
+				entry.credit.rest();
 			}
 		}
 		for (Plain plain : plains) {
@@ -614,24 +544,8 @@ final class KeptBodies {
 
 		long renderedNanos;
 
-		/**
-		 * One for each body kept for something, less two for each kept for nothing, from
-		 * {@value #MAX_CREDIT} (where a kind starts, and starts again after a rest) down;
-		 * at {@code -}{@value #MAX_DEBT} the kind rests.
-		 */
-		int credit;
-
-		/** Whether the kind rests: what is kept is not offered, nor replaced. */
-		boolean resting;
-
-		/** How many bodies were not kept since the kind began to rest. */
-		int rested;
-
-		/** How many bodies the current or last rest leaves unkept; 0 before any. */
-		int restLength;
-
-		/** How many bodies were kept since the last rest. */
-		int keptSinceRest;
+		/** Whether keeping the kind's bodies pays, or it rests. */
+		final KeepCredit credit = new KeepCredit();
 
 	}
 
