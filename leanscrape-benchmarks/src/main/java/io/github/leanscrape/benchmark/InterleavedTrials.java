@@ -116,8 +116,15 @@ public final class InterleavedTrials {
 			}
 		}
 		ArrayNode out = mapper.createArrayNode();
-		for (ObjectNode result : merged.values()) {
-			result.put("forks", result.get("primaryMetric").get("rawData").size());
+		for (Map.Entry<String, ObjectNode> entry : merged.entrySet()) {
+			ObjectNode result = entry.getValue();
+			// A configuration that failed in a trial (JMH goes on) would pair fork i
+			// with another trial's: the run is refused, its trials' files kept.
+			checkForks(entry.getKey(), "primaryMetric", result.get("primaryMetric"), trialFiles.size());
+			for (Map.Entry<String, JsonNode> secondary : result.get("secondaryMetrics").properties()) {
+				checkForks(entry.getKey(), secondary.getKey(), secondary.getValue(), trialFiles.size());
+			}
+			result.put("forks", trialFiles.size());
 			rescore(result.get("primaryMetric"));
 			for (Map.Entry<String, JsonNode> secondary : result.get("secondaryMetrics").properties()) {
 				rescore(secondary.getValue());
@@ -125,6 +132,14 @@ public final class InterleavedTrials {
 			out.add(result);
 		}
 		return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(out);
+	}
+
+	private static void checkForks(String result, String metric, JsonNode node, int trials) {
+		int forks = node.get("rawData").size();
+		if (forks != trials) {
+			throw new IllegalStateException(result + ": " + metric + " has " + forks + " forks in " + trials
+					+ " trials; the trials' files are kept");
+		}
 	}
 
 	private static void append(JsonNode into, JsonNode from) {

@@ -277,7 +277,7 @@ public class LeanscrapeProperties {
 		 * sent compressed as it was. What is kept counts within buffer.max-held-bodies;
 		 * at its default, one kind scraped in any mix of codings keeps its body, and of
 		 * two large kinds in turn (OpenMetrics and text) one keeps its body and the other
-		 * is formatted whole (3.5 keeps both).
+		 * rests, formatted whole and trying again now and then (3.5 keeps both).
 		 */
 		private boolean reuseSegments = true;
 

@@ -164,16 +164,20 @@ final class KeptBodies {
 			long now = this.nanoClock.getAsLong();
 			expire(now, dropped);
 			Entry entry = this.entries.get(kind);
-			if (entry == null) {
+			if (entry != null && entry.credit.rests()) {
+				// Dropped for room (makeRoomFor) while this body was compared: the
+				// rest that ordered holds, and this body is not kept.
+				entry.credit.notKept();
+				replaced = plain;
+			}
+			else if (entry == null) {
 				entry = new Entry();
 				entry.plain = plain;
 				this.entries.put(kind, entry);
 				if (this.entries.size() > MAX_KINDS) {
 					// Each name filter is a kind of its own: a scraper asking for many
 					// would otherwise have a body kept for each.
-					Iterator<Entry> eldest = this.entries.values().iterator();
-					dropped.add(eldest.next());
-					eldest.remove();
+					dropped.add(removeEldest());
 				}
 			}
 			else {
@@ -193,6 +197,26 @@ final class KeptBodies {
 			replaced.release();
 		}
 		release(dropped);
+	}
+
+	/**
+	 * Remove the kind least recently rendered, one without a body first (it rests after
+	 * being dropped for room).
+	 * @return its entry
+	 */
+	private Entry removeEldest() {
+		Iterator<Entry> entries = this.entries.values().iterator();
+		while (entries.hasNext()) {
+			Entry entry = entries.next();
+			if (entry.plain == null) {
+				entries.remove();
+				return entry;
+			}
+		}
+		Iterator<Entry> eldest = this.entries.values().iterator();
+		Entry entry = eldest.next();
+		eldest.remove();
+		return entry;
 	}
 
 	private Plain version(PooledBody body, @Nullable Plain previous) {
@@ -300,7 +324,9 @@ final class KeptBodies {
 		Encoding replaced = null;
 		synchronized (this) {
 			Entry entry = this.entries.get(body.kind());
-			if (entry != null) {
+			// Not where the kind's body was dropped for room meanwhile (makeRoomFor):
+			// nothing would give this back.
+			if (entry != null && entry.plain != null) {
 				replaced = entry.encodings[slot];
 				entry.encodings[slot] = next;
 				if (next.encoded != null) {
@@ -358,11 +384,13 @@ final class KeptBodies {
 		synchronized (this) {
 			for (Map.Entry<BodyKind, Entry> kept : this.entries.entrySet()) {
 				Entry entry = kept.getValue();
-				if (kept.getKey().equals(kind) || entry.plain == null) {
+				if (kept.getKey().equals(kind)) {
 					continue;
 				}
-				plains.add(entry.plain);
-				entry.plain = null;
+				if (entry.plain != null) {
+					plains.add(entry.plain);
+					entry.plain = null;
+				}
 				for (int i = 0; i < entry.encodings.length; i++) {
 					Encoding encoding = entry.encodings[i];
 					if (encoding != null) {
@@ -370,7 +398,10 @@ final class KeptBodies {
 						entry.encodings[i] = null;
 					}
 				}
-				entry.credit.rest();
+				if (!entry.credit.rests()) {
+					// A kind that already rests goes on with its rest.
+					entry.credit.rest();
+				}
 			}
 		}
 		for (Plain plain : plains) {
@@ -402,10 +433,9 @@ final class KeptBodies {
 		List<PooledBody> encodings = new ArrayList<>();
 		synchronized (this) {
 			for (Entry entry : this.entries.values()) {
-				if (entry.plain == null) {
-					continue;
+				if (entry.plain != null) {
+					plains.add(entry.plain.body);
 				}
-				plains.add(entry.plain.body);
 				for (Encoding encoding : entry.encodings) {
 					if (encoding != null && encoding.encoded != null) {
 						encodings.add(encoding.encoded.body());

@@ -19,7 +19,9 @@ import io.github.leanscrape.compression.ZstdEncoder;
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ChunkedOutput;
+import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.exposition.RenderRecord;
 import io.github.leanscrape.support.DecodingTools;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -463,6 +465,58 @@ class KeptBodiesTests {
 	 * Scrape as {@link Scraper} does: render a body of the segments with the kept body of
 	 * its kind offered, keep it, and compress it in a coding ({@code null} for none).
 	 */
+	@Test
+	void aCompressedFormMadeWhileItsBodyIsDroppedForRoomIsNotKept() throws IOException {
+		try (GzipEncoder gzip = new GzipEncoder(this.pool, 1)) {
+			List<byte[]> segments = segments(new Random(21), 20);
+			scrape(gzip, TEXT, segments);
+			// A rendering of another kind makes room while this body is compressed.
+			scrape(new MakingRoomEncoder(gzip, () -> this.kept.makeRoomFor(OPENMETRICS)), TEXT, segments);
+			assertThat(this.kept.keptKinds()).isZero();
+			assertThat(this.kept.keeps(TEXT)).as("the kind rests").isFalse();
+			assertThat(this.pool.leasedChunks()).as("nothing held for the kind dropped").isZero();
+		}
+	}
+
+	@Test
+	void aBodyDroppedForRoomWhileTheNextIsComparedWithItLeavesTheKindResting() {
+		List<byte[]> segments = segments(new Random(22), 20);
+		scrape(null, TEXT, segments);
+		KeptBodies.Plain previous = this.kept.previous(TEXT);
+		assertThat(previous).isNotNull();
+		ChunkedOutput output = new ChunkedOutput(this.pool, TEXT, 0);
+		for (byte[] segment : segments) {
+			output.write(segment);
+			output.endSegment(1);
+		}
+		// Read after the comparison, before the body is kept: a rendering of another
+		// kind makes room then.
+		output.setRecord(new RenderRecord() {
+
+			@Override
+			public long copiedBytes() {
+				KeptBodiesTests.this.kept.makeRoomFor(OPENMETRICS);
+				return 0;
+			}
+
+			@Override
+			public void bodyReleased() {
+			}
+
+		});
+		PooledBody body = output.toBody();
+		try {
+			this.kept.rendered(TEXT, body, previous);
+		}
+		finally {
+			body.release();
+			previous.release();
+		}
+		assertThat(this.kept.keptKinds()).isZero();
+		assertThat(this.kept.keeps(TEXT)).as("the kind rests").isFalse();
+		assertThat(this.pool.leasedChunks()).isZero();
+	}
+
 	private byte[] scrape(@Nullable BodyEncoder encoder, BodyKind kind, List<byte[]> segments) {
 		KeptBodies.Plain previous = this.kept.previous(kind);
 		ChunkedOutput output = new ChunkedOutput(this.pool, kind, 0);
@@ -568,6 +622,55 @@ class KeptBodiesTests {
 		@Override
 		public long segmentsReused() {
 			return 0;
+		}
+
+	}
+
+	/**
+	 * An encoder that runs something, as another scrape could meanwhile, before it
+	 * compresses.
+	 */
+	private static final class MakingRoomEncoder implements BodyEncoder {
+
+		private final BodyEncoder encoder;
+
+		private final Runnable meanwhile;
+
+		MakingRoomEncoder(BodyEncoder encoder, Runnable meanwhile) {
+			this.encoder = encoder;
+			this.meanwhile = meanwhile;
+		}
+
+		@Override
+		public ContentCoding coding() {
+			return this.encoder.coding();
+		}
+
+		@Override
+		public EncodedBody encode(PooledBody body, BodyKind kind, long expectedSize, boolean segmented,
+				@Nullable EncodedBody previous, int @Nullable [] copyFrom) {
+			this.meanwhile.run();
+			return this.encoder.encode(body, kind, expectedSize, segmented, previous, copyFrom);
+		}
+
+		@Override
+		public double minReusedShare() {
+			return this.encoder.minReusedShare();
+		}
+
+		@Override
+		public boolean compressesSegments() {
+			return this.encoder.compressesSegments();
+		}
+
+		@Override
+		public long segmentsCompressed() {
+			return this.encoder.segmentsCompressed();
+		}
+
+		@Override
+		public long segmentsReused() {
+			return this.encoder.segmentsReused();
 		}
 
 	}

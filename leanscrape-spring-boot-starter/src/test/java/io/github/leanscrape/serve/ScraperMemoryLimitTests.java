@@ -245,16 +245,45 @@ class ScraperMemoryLimitTests {
 				allocated = pool.allocatedChunks();
 			}
 		}
-		// The text kind, rendered while both bodies were kept, drops the other's and
-		// copies from its own at every rendering after its first.
+		// The text kind, rendered while both bodies were kept, drops the other's and is
+		// offered its own at every rendering after its first.
 		assertThat(offered.get(TEXT).subList(1, 40)).containsOnly(true);
 		// The other is crowded out at once and rests, 16 bodies and then 32, each try
-		// dropped again: it keeps only its first body and those two tries, where it would
-		// otherwise note what can be copied at every rendering for nothing.
+		// dropped again: of its 40 bodies it keeps only its first and the try after 16,
+		// where it would otherwise note what can be copied at every rendering for
+		// nothing.
 		assertThat(offered.get(OPENMETRICS)).containsOnly(false);
 		assertThat(noted.get(OPENMETRICS).stream().filter((kept) -> kept).count()).isEqualTo(2);
 		assertThat(pool.peakLeasedChunks()).isLessThanOrEqualTo(10);
 		assertThat(pool.allocatedChunks()).as("no chunk allocated after the first rounds").isEqualTo(allocated);
+		scraper.forgetKeptSegments();
+		assertThat(pool.leasedChunks()).isZero();
+	}
+
+	@Test
+	void atThreeAndAHalfBodiesTwoLargeKindsInTurnBothKeepTheirBody() throws Exception {
+		// Forty chunks a body, compressed into one: both kept bodies and the next
+		// rendering, 123 chunks, fit within 3.5 bodies (140), not within 2.5 (100).
+		ChunkPool pool = new ChunkPool(CHUNK, 64 << 20);
+		Map<PrometheusOutputFormat, List<Boolean>> offered = new EnumMap<>(PrometheusOutputFormat.class);
+		ExpositionRenderer renderer = (format, includedNames, out) -> {
+			offered.computeIfAbsent(format, (key) -> new ArrayList<>()).add(out.previous() != null);
+			for (int i = 0; i < 40 * CHUNK; i++) {
+				out.write('x');
+			}
+		};
+		Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(new GzipEncoder(pool, 1)), 2,
+				Duration.ZERO, 3.5);
+		for (int i = 0; i < 20; i++) {
+			PooledBody body = scraper
+				.scrape(((i & 1) == 0) ? TEXT : OPENMETRICS, null, deadline(Duration.ofSeconds(10)))
+				.body();
+			scraper.encode(body, ContentCoding.GZIP).release();
+			body.release();
+		}
+		assertThat(offered.get(TEXT).subList(1, 10)).containsOnly(true);
+		assertThat(offered.get(OPENMETRICS).subList(1, 10)).containsOnly(true);
+		assertThat(pool.peakLeasedChunks()).isLessThanOrEqualTo(140);
 		scraper.forgetKeptSegments();
 		assertThat(pool.leasedChunks()).isZero();
 	}
