@@ -234,17 +234,9 @@ class ScraperMemoryLimitTests {
 		};
 		Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(new GzipEncoder(pool, 1)), 2,
 				Duration.ZERO, 2.5);
-		long allocated = -1;
-		for (int i = 0; i < 80; i++) {
-			PooledBody body = scraper
-				.scrape(((i & 1) == 0) ? TEXT : OPENMETRICS, null, deadline(Duration.ofSeconds(10)))
-				.body();
-			scraper.encode(body, ContentCoding.GZIP).release();
-			body.release();
-			if (i == 3) {
-				allocated = pool.allocatedChunks();
-			}
-		}
+		scrapeTextAndOpenMetricsInTurn(scraper, 4);
+		long allocated = pool.allocatedChunks();
+		scrapeTextAndOpenMetricsInTurn(scraper, 76);
 		// The text kind, rendered while both bodies were kept, drops the other's and is
 		// offered its own at every rendering after its first.
 		assertThat(offered.get(TEXT).subList(1, 40)).containsOnly(true);
@@ -274,13 +266,7 @@ class ScraperMemoryLimitTests {
 		};
 		Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(new GzipEncoder(pool, 1)), 2,
 				Duration.ZERO, 3.5);
-		for (int i = 0; i < 20; i++) {
-			PooledBody body = scraper
-				.scrape(((i & 1) == 0) ? TEXT : OPENMETRICS, null, deadline(Duration.ofSeconds(10)))
-				.body();
-			scraper.encode(body, ContentCoding.GZIP).release();
-			body.release();
-		}
+		scrapeTextAndOpenMetricsInTurn(scraper, 20);
 		assertThat(offered.get(TEXT).subList(1, 10)).containsOnly(true);
 		assertThat(offered.get(OPENMETRICS).subList(1, 10)).containsOnly(true);
 		assertThat(pool.peakLeasedChunks()).isLessThanOrEqualTo(140);
@@ -360,6 +346,20 @@ class ScraperMemoryLimitTests {
 	 * asking for gzip would, and let both go.
 	 * @return the body, released but kept by the encoder
 	 */
+	/**
+	 * Scrape text and OpenMetrics in turn, text first, each compressed with gzip, as a
+	 * VictoriaMetrics and a Prometheus would.
+	 */
+	private static void scrapeTextAndOpenMetricsInTurn(Scraper scraper, int scrapes) throws ScrapeRejectedException {
+		for (int i = 0; i < scrapes; i++) {
+			PooledBody body = scraper
+				.scrape(((i & 1) == 0) ? TEXT : OPENMETRICS, null, deadline(Duration.ofSeconds(10)))
+				.body();
+			scraper.encode(body, ContentCoding.GZIP).release();
+			body.release();
+		}
+	}
+
 	private static PooledBody scrapeCompressed(Scraper scraper, @Nullable Set<String> includedNames)
 			throws ScrapeRejectedException {
 		PooledBody body = scraper.scrape(TEXT, includedNames, deadline(Duration.ofSeconds(10))).body();
