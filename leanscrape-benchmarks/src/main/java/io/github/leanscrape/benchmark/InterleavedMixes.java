@@ -59,7 +59,8 @@ public final class InterleavedMixes {
 		lines.add("# interleaved-mixes: " + Instant.now() + ", java " + System.getProperty("java.version") + ", "
 				+ Runtime.getRuntime().availableProcessors() + " cores");
 		lines.add("# command: ./mvnw -Pjmh -DskipTests -pl leanscrape-benchmarks -am test-compile"
-				+ " exec:exec@interleaved-mixes");
+				+ " exec:exec@interleaved-mixes" + ((args.length > 1) ? " \"-Dinterleaved-mixes.args="
+						+ String.join(" ", List.of(args).subList(1, args.length)) + "\"" : ""));
 		lines.add("# series: " + seriesCount + ", change: " + change + ", rounds: " + rounds
 				+ ", OpenMetrics (text where a coding ends in /text), zstd a frame per segment where reused");
 		lines.add("mix\tcoding\treuse_ms\twhole_ms\tratio\tpair_p25\tpair_p50\tpair_p75\tchunks_reuse\tchunks_whole");

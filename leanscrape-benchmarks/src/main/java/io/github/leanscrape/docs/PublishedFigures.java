@@ -140,6 +140,7 @@ public final class PublishedFigures {
 		blocks.put("scraper-mixes", scraperMixes(jmh("scraper-mixes-100k.json")));
 		blocks.put("scraper-mixes-http", scraperMixesOverHttp(jmh("scraper-mixes-http-100k.json")));
 		blocks.put("interleaved-mixes", interleavedMixes("interleaved-mixes.tsv"));
+		blocks.put("interleaved-mixes-blocks", interleavedMixes("interleaved-mixes-blocks.tsv"));
 		blocks.put("change-share", changeShare("change-share.tsv"));
 		blocks.put("scrape-by-series", scrapeBySeries(bySeries));
 		blocks.put("scrape-configurations", scrapeConfigurations(jmh("scrape-100k-configurations.json")));

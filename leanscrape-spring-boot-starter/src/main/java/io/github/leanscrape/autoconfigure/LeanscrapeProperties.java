@@ -276,8 +276,10 @@ public class LeanscrapeProperties {
 		 * again (uncompressed scrapes too) and a segment whose bytes did not change is
 		 * sent compressed as it was. What is kept counts within buffer.max-held-bodies;
 		 * at its default, one kind scraped in any mix of codings keeps its body, and of
-		 * two large kinds in turn (OpenMetrics and text) one keeps its body and the other
-		 * rests, formatted whole and trying again now and then (3.5 keeps both).
+		 * two large kinds in turn (OpenMetrics and text) one keeps its body and the
+		 * other, its body dropped for room, keeps its gzip form to compare the next body
+		 * with; sent only uncompressed or in zstd, that kind rests, formatted whole and
+		 * trying again now and then (3.5 keeps both bodies).
 		 */
 		private boolean reuseSegments = true;
 

@@ -1,6 +1,5 @@
 package io.github.leanscrape.compression;
 
-import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.PooledBody;
 import org.jspecify.annotations.Nullable;
 
@@ -56,11 +55,12 @@ public final class EncodedBody {
 	}
 
 	/**
-	 * Copy the compressed bytes of a segment.
+	 * Give the compressed bytes of a segment to a sink: an output, which copies them, or
+	 * a reader that decompresses them.
 	 * @param index the segment
 	 * @param out where they go
 	 */
-	void writeSegment(int index, ChunkedOutput out) {
+	void writeSegment(int index, PooledBody.RangeSink out) {
 		long[] ends = this.ends;
 		if (ends == null) {
 			throw new IllegalStateException("The body was compressed whole");

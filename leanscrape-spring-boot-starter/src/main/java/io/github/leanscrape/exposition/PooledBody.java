@@ -165,6 +165,30 @@ public final class PooledBody {
 	}
 
 	/**
+	 * Return whether a range of this body holds the same bytes as part of an array.
+	 * @param start where the range of this body starts
+	 * @param bytes the array
+	 * @param offset where its part starts
+	 * @param length the length of both
+	 * @return {@code true} when the bytes are equal
+	 */
+	public boolean rangeEquals(long start, byte[] bytes, int offset, int length) {
+		assertLive();
+		int done = 0;
+		while (done < length) {
+			long here = start + done;
+			int chunk = chunkIndex(here);
+			int chunkOffset = chunkOffset(here);
+			int n = Math.min(length - done, chunkLength(chunk) - chunkOffset);
+			if (!Arrays.equals(chunkAt(chunk), chunkOffset, chunkOffset + n, bytes, offset + done, offset + done + n)) {
+				return false;
+			}
+			done += n;
+		}
+		return true;
+	}
+
+	/**
 	 * Give a range of this body to a sink, each chunk's part of it in turn: to an output,
 	 * which copies it, or to a compressor.
 	 * @param start where the range starts

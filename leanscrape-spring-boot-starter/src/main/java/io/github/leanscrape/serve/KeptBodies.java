@@ -5,12 +5,14 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 import io.github.leanscrape.compression.BodyEncoder;
 import io.github.leanscrape.compression.EncodedBody;
+import io.github.leanscrape.compression.GzipSegmentReader;
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
@@ -28,12 +30,16 @@ import org.jspecify.annotations.Nullable;
  * compressed it by segment or the next rendering copied {@value #COPIES_PAY_PERCENT}% of
  * it; a kind whose bodies are kept for nothing too often rests ({@link KeepCredit}): its
  * bodies are written and compressed whole and not kept for a while. What is kept stays as
- * it is, so that the pool does not refill when the kind keeps again. A kind whose body is
- * dropped to make room for a rendering of another ({@link #makeRoomFor}) rests too, with
- * nothing kept: two large kinds scraped in turn beyond the memory limit would otherwise
- * drop each other's body at every rendering, and one of them pay for keeping bodies that
- * are never used. At most {@value #MAX_KINDS} kinds are kept; one idle for
- * {@value #TIME_TO_LIVE_MINUTES} minutes is dropped at the next scrape.
+ * it is, so that the pool does not refill when the kind keeps again. Where a kind's body
+ * is dropped to make room for a rendering of another ({@link #makeRoomFor}), its gzip
+ * form by segment stands in for it: the next body is compared with it by inflating its
+ * segments, and its unchanged segments are copied as they were. A kind dropped without
+ * such a form is crowded (its gzip forms are compressed by segment even with nothing to
+ * compare with), and rests when dropped again without one: two large kinds scraped in
+ * turn beyond the memory limit would otherwise drop each other's body at every rendering,
+ * and one of them pay for keeping bodies that are never used. At most {@value #MAX_KINDS}
+ * kinds are kept; one idle for {@value #TIME_TO_LIVE_MINUTES} minutes is dropped at the
+ * next scrape.
  *
  * @author leanscrape
  */
@@ -62,6 +68,8 @@ final class KeptBodies {
 	private static final int COPIES_PAY_PERCENT = 25;
 
 	private static final ContentCoding[] CODINGS = ContentCoding.values();
+
+	private static final int GZIP_SLOT = ContentCoding.GZIP.ordinal();
 
 	private final boolean enabled;
 
@@ -147,6 +155,7 @@ final class KeptBodies {
 			return;
 		}
 		List<Entry> dropped = new ArrayList<>(1);
+		StandIn standIn = null;
 		synchronized (this) {
 			Entry entry = this.entries.get(kind);
 			if (entry != null && entry.credit.rests()) {
@@ -154,8 +163,24 @@ final class KeptBodies {
 				entry.renderedNanos = this.nanoClock.getAsLong();
 				return;
 			}
+			Encoding gzip = (entry != null) ? entry.encodings[GZIP_SLOT] : null;
+			if (previous == null && entry != null && entry.dropped != null && gzip != null && gzip.encoded != null
+					&& gzip.encoded.tryRetain()) {
+				standIn = new StandIn(entry.dropped, gzip.encoded);
+			}
 		}
-		Plain plain = version(body, previous);
+		Plain plain;
+		if (standIn != null) {
+			try (GzipSegmentReader reader = new GzipSegmentReader()) {
+				plain = version(body, standIn.reading(reader));
+			}
+			finally {
+				standIn.gzip.release();
+			}
+		}
+		else {
+			plain = version(body, previous);
+		}
 		RenderRecord record = body.record();
 		boolean copiesPay = previous != null && record != null
 				&& record.copiedBytes() * 100 >= body.length() * COPIES_PAY_PERCENT;
@@ -182,14 +207,24 @@ final class KeptBodies {
 			}
 			else {
 				replaced = entry.plain;
+				Dropped before = entry.dropped;
 				entry.plain = plain;
+				entry.dropped = null;
 				if (copiesPay && replaced != null && previous == replaced) {
 					replaced.used = true;
 				}
 				// A body with nothing before it to copy from counts only when a coding
-				// used it: the first of a kind, or the first after a rest.
-				boolean counts = replaced != null && (replaced.unchangedShare >= 0 || replaced.used);
-				entry.credit.kept(counts, replaced != null && replaced.used);
+				// used it: the first of a kind, or the first after a rest. A body dropped
+				// for room counts as it would have.
+				if (replaced != null) {
+					entry.credit.kept(replaced.unchangedShare >= 0 || replaced.used, replaced.used);
+				}
+				else if (before != null) {
+					entry.credit.kept(before.unchangedShare >= 0 || before.used, before.used);
+				}
+				else {
+					entry.credit.kept(false, false);
+				}
 			}
 			entry.renderedNanos = now;
 		}
@@ -219,7 +254,7 @@ final class KeptBodies {
 		return entry;
 	}
 
-	private Plain version(PooledBody body, @Nullable Plain previous) {
+	private Plain version(PooledBody body, @Nullable Reference previous) {
 		int segments = body.segmentCount();
 		long[] versions = new long[segments];
 		if (previous == null) {
@@ -228,8 +263,8 @@ final class KeptBodies {
 			}
 			return new Plain(body.retain(), versions, -1);
 		}
-		PooledBody last = previous.body;
-		int lastSegments = last.segmentCount();
+		long[] lastVersions = previous.versions();
+		int lastSegments = lastVersions.length;
 		long unchanged = 0;
 		// Where the last body's segments are, relative to this one's: a family added or
 		// removed moves those after it by a few.
@@ -241,13 +276,13 @@ final class KeptBodies {
 			for (int d = 0; d <= 2 * SEARCH_WINDOW && match < 0; d++) {
 				// 0, +1, -1, +2, -2, ...
 				int j = i + shift + (((d & 1) == 0) ? -(d >> 1) : (d + 1) >> 1);
-				if (j >= 0 && j < lastSegments && last.segmentEnd(j) - last.segmentStart(j) == length
-						&& body.rangeEquals(start, last, last.segmentStart(j), length)) {
+				if (j >= 0 && j < lastSegments && previous.segmentLength(j) == length
+						&& previous.holds(j, body, start, length)) {
 					match = j;
 				}
 			}
 			if (match >= 0) {
-				versions[i] = previous.versions[match];
+				versions[i] = lastVersions[match];
 				unchanged += length;
 				shift = match - i;
 			}
@@ -278,11 +313,13 @@ final class KeptBodies {
 		Plain plain = null;
 		Encoding last = null;
 		EncodedBody lastEncoded = null;
+		boolean crowded = false;
 		synchronized (this) {
 			Entry entry = this.entries.get(body.kind());
 			Plain kept = (entry != null) ? entry.plain : null;
 			if (entry != null && kept != null && kept.body == body) {
 				plain = kept;
+				crowded = entry.crowded;
 				last = entry.encodings[slot];
 				if (last != null && last.encoded != null && last.encoded.tryRetain()) {
 					lastEncoded = last.encoded;
@@ -294,6 +331,9 @@ final class KeptBodies {
 		}
 		EncodedBody encoded;
 		Encoding next;
+		// Whether the body was compared with one before it: a first body compressed by
+		// segment is not yet kept for something.
+		boolean compared;
 		try {
 			int[] copyFrom = null;
 			double share;
@@ -310,7 +350,13 @@ final class KeptBodies {
 			else {
 				share = plain.unchangedShare;
 			}
-			boolean segmented = encoder.compressesSegments() && share >= encoder.minReusedShare();
+			// The first gzip form of a kind once dropped for room is compressed by
+			// segment
+			// too, at about 2% in size, so that it stands in for the body the next time
+			// (makeRoomFor).
+			compared = share >= 0;
+			boolean segmented = encoder.compressesSegments()
+					&& (share >= encoder.minReusedShare() || (!compared && crowded && slot == GZIP_SLOT));
 			encoded = encoder.encode(body, kind, expectedSize, segmented, lastEncoded, segmented ? copyFrom : null);
 			double measured = (lastEncoded != null) ? share : ((last != null) ? last.measuredShare : -1);
 			next = new Encoding(segmented ? encoded.retain() : null, plain.versions, measured,
@@ -329,7 +375,7 @@ final class KeptBodies {
 			if (entry != null && entry.plain != null) {
 				replaced = entry.encodings[slot];
 				entry.encodings[slot] = next;
-				if (next.encoded != null) {
+				if (next.encoded != null && compared) {
 					plain.used = true;
 				}
 			}
@@ -374,8 +420,11 @@ final class KeptBodies {
 	}
 
 	/**
-	 * Drop what is kept for every kind but one, to make room for a rendering of that one;
-	 * each kind whose body is dropped rests, keeping nothing for a while.
+	 * Drop what is kept for every kind but one, to make room for a rendering of that one.
+	 * A kind whose body was sent in gzip segment by segment keeps that form, a tenth of
+	 * the body or so, to stand in for it: its next body is compared with it segment by
+	 * segment, inflating it. Any other kind whose body is dropped rests, keeping nothing
+	 * for a while.
 	 * @param kind the kind whose bodies stay
 	 */
 	void makeRoomFor(BodyKind kind) {
@@ -384,21 +433,31 @@ final class KeptBodies {
 		synchronized (this) {
 			for (Map.Entry<BodyKind, Entry> kept : this.entries.entrySet()) {
 				Entry entry = kept.getValue();
-				if (kept.getKey().equals(kind)) {
+				if (kept.getKey().equals(kind) || entry.dropped != null) {
 					continue;
 				}
-				if (entry.plain != null) {
-					plains.add(entry.plain);
+				Plain plain = entry.plain;
+				Encoding gzip = entry.encodings[GZIP_SLOT];
+				boolean standsIn = plain != null && gzip != null && gzip.encoded != null
+						&& gzip.versions == plain.versions && gzip.encoded.segmentCount() == plain.versions.length;
+				if (plain != null) {
+					plains.add(plain);
+					entry.dropped = standsIn ? new Dropped(plain) : null;
 					entry.plain = null;
 				}
 				for (int i = 0; i < entry.encodings.length; i++) {
 					Encoding encoding = entry.encodings[i];
-					if (encoding != null) {
+					if (encoding != null && !(standsIn && i == GZIP_SLOT)) {
 						encodings.add(encoding);
 						entry.encodings[i] = null;
 					}
 				}
-				if (!entry.credit.rests()) {
+				if (!standsIn && plain != null && !entry.crowded) {
+					// Its next gzip form is compressed by segment, to stand in for its
+					// body the next time (encode).
+					entry.crowded = true;
+				}
+				else if (!standsIn && !entry.credit.rests()) {
 					// A kind that already rests goes on with its rest.
 					entry.credit.rest();
 				}
@@ -501,7 +560,7 @@ final class KeptBodies {
 	 * A kept plain body with the version of each of its segments, and the share of its
 	 * bytes in segments that were as they were in the body before it.
 	 */
-	static final class Plain {
+	static final class Plain implements Reference {
 
 		final PooledBody body;
 
@@ -527,6 +586,125 @@ final class KeptBodies {
 		 */
 		void release() {
 			this.body.release();
+		}
+
+		@Override
+		public long[] versions() {
+			return this.versions;
+		}
+
+		@Override
+		public long segmentLength(int segment) {
+			return this.body.segmentEnd(segment) - this.body.segmentStart(segment);
+		}
+
+		@Override
+		public boolean holds(int segment, PooledBody other, long start, long length) {
+			return other.rangeEquals(start, this.body, this.body.segmentStart(segment), length);
+		}
+
+	}
+
+	/**
+	 * The last body of a kind, as a new body's segments are compared with it: the body
+	 * itself, or the gzip form standing in for it.
+	 */
+	private interface Reference {
+
+		/**
+		 * Return the version of each of the last body's segments.
+		 * @return the versions
+		 */
+		long[] versions();
+
+		/**
+		 * Return how long a segment of the last body was.
+		 * @param segment the segment
+		 * @return its length in bytes
+		 */
+		long segmentLength(int segment);
+
+		/**
+		 * Return whether a segment of the last body held exactly a range of a new one.
+		 * @param segment the segment, as long as the range
+		 * @param body the new body
+		 * @param start where the range starts
+		 * @param length its length
+		 * @return {@code true} when the bytes are equal
+		 */
+		boolean holds(int segment, PooledBody body, long start, long length);
+
+	}
+
+	/**
+	 * What is left of a kind's last body once it was dropped to make room for a rendering
+	 * of another kind, its gzip form kept to stand in for it: where its segments ended,
+	 * their versions, and what counts for keeping the kind's bodies.
+	 */
+	private static final class Dropped {
+
+		final long[] segmentEnds;
+
+		final long[] versions;
+
+		final double unchangedShare;
+
+		final boolean used;
+
+		Dropped(Plain plain) {
+			PooledBody body = plain.body;
+			this.segmentEnds = new long[body.segmentCount()];
+			for (int i = 0; i < this.segmentEnds.length; i++) {
+				this.segmentEnds[i] = body.segmentEnd(i);
+			}
+			this.versions = plain.versions;
+			this.unchangedShare = plain.unchangedShare;
+			this.used = plain.used;
+		}
+
+	}
+
+	/**
+	 * A dropped body, compared by inflating the segments of the gzip form it was sent in.
+	 */
+	private static final class StandIn implements Reference {
+
+		final Dropped dropped;
+
+		/** The gzip form; the caller holds a reference to it. */
+		final EncodedBody gzip;
+
+		private @Nullable GzipSegmentReader reader;
+
+		StandIn(Dropped dropped, EncodedBody gzip) {
+			this.dropped = dropped;
+			this.gzip = gzip;
+		}
+
+		/**
+		 * Return this stand-in reading its segments with a reader.
+		 * @param reader the reader, closed by the caller
+		 * @return this
+		 */
+		StandIn reading(GzipSegmentReader reader) {
+			this.reader = reader;
+			return this;
+		}
+
+		@Override
+		public long[] versions() {
+			return this.dropped.versions;
+		}
+
+		@Override
+		public long segmentLength(int segment) {
+			long[] ends = this.dropped.segmentEnds;
+			return ends[segment] - ((segment == 0) ? 0 : ends[segment - 1]);
+		}
+
+		@Override
+		public boolean holds(int segment, PooledBody body, long start, long length) {
+			return Objects.requireNonNull(this.reader).decodesTo(this.gzip, segment, body, start, length);
 		}
 
 	}
@@ -567,8 +745,20 @@ final class KeptBodies {
 	 */
 	private static final class Entry {
 
-		/** The last body, or {@code null} while it rests after being dropped for room. */
+		/**
+		 * The last body, or {@code null} while it rests after being dropped for room, or
+		 * its gzip form stands in for it.
+		 */
 		@Nullable Plain plain;
+
+		/** What is left of the last body where its gzip form stands in for it. */
+		@Nullable Dropped dropped;
+
+		/**
+		 * Whether the kind's body was dropped for room: its gzip forms are then all
+		 * compressed by segment, to stand in for its body.
+		 */
+		boolean crowded;
 
 		final @Nullable Encoding[] encodings = new Encoding[CODINGS.length];
 

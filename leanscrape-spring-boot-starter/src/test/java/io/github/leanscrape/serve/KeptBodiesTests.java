@@ -466,10 +466,72 @@ class KeptBodiesTests {
 	 * its kind offered, keep it, and compress it in a coding ({@code null} for none).
 	 */
 	@Test
+	void aBodyDroppedForRoomIsComparedWithItsGzipFormStandingInForIt() throws IOException {
+		try (GzipEncoder encoder = new GzipEncoder(this.pool, 1)) {
+			List<byte[]> segments = segments(new Random(23), 30);
+			scrape(encoder, TEXT, segments);
+			scrape(encoder, TEXT, segments);
+			long heldWithBody = this.pool.leasedChunks();
+			this.kept.makeRoomFor(OPENMETRICS);
+			assertThat(this.kept.keptKinds()).as("no body kept").isZero();
+			assertThat(this.pool.leasedChunks()).as("the gzip form alone").isPositive().isLessThan(heldWithBody);
+			assertThat(this.kept.keeps(TEXT)).as("the kind does not rest").isTrue();
+			long compressed = encoder.segmentsCompressed();
+			long reused = encoder.segmentsReused();
+			// One segment as long as it was with other bytes, one longer: only the
+			// inflated bytes tell them from the old.
+			byte[] changed = segments.get(5).clone();
+			changed[changed.length / 2] ^= 1;
+			segments.set(5, changed);
+			segments.set(9, join(List.of(segments.get(9), "y 2\n".getBytes(StandardCharsets.US_ASCII))));
+			assertThat(gunzip(scrape(encoder, TEXT, segments))).isEqualTo(join(segments));
+			assertThat(encoder.segmentsCompressed()).isEqualTo(compressed + 2);
+			assertThat(encoder.segmentsReused()).isEqualTo(reused + 28);
+			assertThat(this.kept.keptKinds()).as("the new body kept").isOne();
+		}
+	}
+
+	@Test
+	void aKindFirstDroppedWithoutAGzipFormBySegmentGetsOne() throws IOException {
+		try (GzipEncoder encoder = new GzipEncoder(this.pool, 1)) {
+			List<byte[]> segments = segments(new Random(24), 30);
+			scrape(encoder, TEXT, segments);
+			assertThat(encoder.segmentsCompressed()).as("a first body: whole").isOne();
+			this.kept.makeRoomFor(OPENMETRICS);
+			assertThat(this.kept.keeps(TEXT)).as("crowded, not resting").isTrue();
+			assertThat(gunzip(scrape(encoder, TEXT, segments))).isEqualTo(join(segments));
+			assertThat(encoder.segmentsCompressed()).as("compared with nothing, by segment all the same")
+				.isEqualTo(1 + 30);
+			this.kept.makeRoomFor(OPENMETRICS);
+			assertThat(gunzip(scrape(encoder, TEXT, segments))).isEqualTo(join(segments));
+			assertThat(encoder.segmentsReused()).as("the form stood in for the body").isEqualTo(30);
+		}
+	}
+
+	@Test
+	void aCrowdedKindDroppedAgainWithoutAGzipFormBySegmentRests() throws IOException {
+		try (GzipEncoder encoder = new GzipEncoder(this.pool, 1)) {
+			scrape(encoder, TEXT, segments(new Random(25), 30));
+			this.kept.makeRoomFor(OPENMETRICS);
+			// Every segment changed: its gzip form is whole.
+			scrape(encoder, TEXT, segments(new Random(26), 30));
+			scrape(encoder, TEXT, segments(new Random(27), 30));
+			this.kept.makeRoomFor(OPENMETRICS);
+			assertThat(this.kept.keeps(TEXT)).as("the kind rests").isFalse();
+			assertThat(this.pool.leasedChunks()).as("nothing held for it").isZero();
+		}
+	}
+
+	@Test
 	void aCompressedFormMadeWhileItsBodyIsDroppedForRoomIsNotKept() throws IOException {
 		try (GzipEncoder gzip = new GzipEncoder(this.pool, 1)) {
 			List<byte[]> segments = segments(new Random(21), 20);
 			scrape(gzip, TEXT, segments);
+			// Dropped for room once before, with no gzip form by segment to stand in
+			// for it: the kind is crowded, and rests when dropped again.
+			this.kept.makeRoomFor(OPENMETRICS);
+			assertThat(this.kept.keeps(TEXT)).as("a first drop makes the kind crowded, not rest").isTrue();
+			scrape(null, TEXT, segments);
 			// A rendering of another kind makes room while this body is compressed.
 			scrape(new MakingRoomEncoder(gzip, () -> this.kept.makeRoomFor(OPENMETRICS)), TEXT, segments);
 			assertThat(this.kept.keptKinds()).isZero();
@@ -481,6 +543,9 @@ class KeptBodiesTests {
 	@Test
 	void aBodyDroppedForRoomWhileTheNextIsComparedWithItLeavesTheKindResting() {
 		List<byte[]> segments = segments(new Random(22), 20);
+		scrape(null, TEXT, segments);
+		// Dropped for room once before, with no gzip form to stand in for it.
+		this.kept.makeRoomFor(OPENMETRICS);
 		scrape(null, TEXT, segments);
 		KeptBodies.Plain previous = this.kept.previous(TEXT);
 		assertThat(previous).isNotNull();
