@@ -21,7 +21,11 @@ public final class GzipSegmentReader implements PooledBody.RangeSink, AutoClosea
 
 	private final Inflater inflater = new Inflater(true);
 
-	private final byte[] window = new byte[16 * 1024];
+	/**
+	 * Small, so that a segment that changed is told from the old one after a few
+	 * kilobytes inflated, not after the whole segment.
+	 */
+	private final byte[] window = new byte[4 * 1024];
 
 	/** The plain body being compared with, while a segment is read. */
 	private @Nullable PooledBody plain;

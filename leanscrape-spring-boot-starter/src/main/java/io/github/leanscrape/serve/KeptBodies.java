@@ -163,10 +163,11 @@ final class KeptBodies {
 				entry.renderedNanos = this.nanoClock.getAsLong();
 				return;
 			}
-			Encoding gzip = (entry != null) ? entry.encodings[GZIP_SLOT] : null;
-			if (previous == null && entry != null && entry.dropped != null && gzip != null && gzip.encoded != null
-					&& gzip.encoded.tryRetain()) {
-				standIn = new StandIn(entry.dropped, gzip.encoded);
+			Dropped last = (entry != null) ? entry.dropped : null;
+			EncodedBody form = (last != null) ? last.gzip.encoded : null;
+			if (previous == null && entry != null && last != null && form != null
+					&& entry.encodings[GZIP_SLOT] == last.gzip && form.tryRetain()) {
+				standIn = new StandIn(last, form);
 			}
 		}
 		Plain plain;
@@ -359,7 +360,8 @@ final class KeptBodies {
 					&& (share >= encoder.minReusedShare() || (!compared && crowded && slot == GZIP_SLOT));
 			encoded = encoder.encode(body, kind, expectedSize, segmented, lastEncoded, segmented ? copyFrom : null);
 			double measured = (lastEncoded != null) ? share : ((last != null) ? last.measuredShare : -1);
-			next = new Encoding(segmented ? encoded.retain() : null, plain.versions, measured,
+			long[] plainEnds = (segmented && crowded && slot == GZIP_SLOT) ? segmentEnds(body) : null;
+			next = new Encoding(segmented ? encoded.retain() : null, plain.versions, plainEnds, measured,
 					segmented ? 0 : wholeStreak);
 		}
 		finally {
@@ -423,8 +425,9 @@ final class KeptBodies {
 	 * Drop what is kept for every kind but one, to make room for a rendering of that one.
 	 * A kind whose body was sent in gzip segment by segment keeps that form, a tenth of
 	 * the body or so, to stand in for it: its next body is compared with it segment by
-	 * segment, inflating it. Any other kind whose body is dropped rests, keeping nothing
-	 * for a while.
+	 * segment, inflating it. A kind dropped without such a form becomes crowded, so that
+	 * its next gzip forms can stand in, and rests, keeping nothing for a while, when
+	 * dropped again without one.
 	 * @param kind the kind whose bodies stay
 	 */
 	void makeRoomFor(BodyKind kind) {
@@ -438,11 +441,19 @@ final class KeptBodies {
 				}
 				Plain plain = entry.plain;
 				Encoding gzip = entry.encodings[GZIP_SLOT];
-				boolean standsIn = plain != null && gzip != null && gzip.encoded != null
-						&& gzip.versions == plain.versions && gzip.encoded.segmentCount() == plain.versions.length;
+				long[] gzipEnds = null;
+				if (plain != null && gzip != null && gzip.encoded != null) {
+					// The form of this body, or of the one before it where a new body
+					// was kept before its gzip form was made: a crowded kind's forms
+					// know where their segments end.
+					gzipEnds = (gzip.versions == plain.versions) ? segmentEnds(plain.body) : gzip.plainEnds;
+				}
+				boolean standsIn = gzip != null && gzip.encoded != null && gzipEnds != null
+						&& gzipEnds.length == gzip.encoded.segmentCount();
 				if (plain != null) {
 					plains.add(plain);
-					entry.dropped = standsIn ? new Dropped(plain) : null;
+					entry.dropped = (standsIn && gzip != null && gzipEnds != null) ? new Dropped(gzip, gzipEnds, plain)
+							: null;
 					entry.plain = null;
 				}
 				for (int i = 0; i < entry.encodings.length; i++) {
@@ -452,19 +463,54 @@ final class KeptBodies {
 						entry.encodings[i] = null;
 					}
 				}
-				if (!standsIn && plain != null && !entry.crowded) {
-					// Its next gzip form is compressed by segment, to stand in for its
-					// body the next time (encode).
-					entry.crowded = true;
-				}
-				else if (!standsIn && !entry.credit.rests()) {
-					// A kind that already rests goes on with its rest.
-					entry.credit.rest();
+				if (!standsIn && plain != null) {
+					if (!entry.crowded) {
+						// Its next gzip forms are compressed by segment, to stand in for
+						// its body the next time (encode).
+						entry.crowded = true;
+					}
+					else if (!entry.credit.rests()) {
+						// A kind that already rests goes on with its rest.
+						entry.credit.rest();
+					}
 				}
 			}
 		}
 		for (Plain plain : plains) {
 			plain.release();
+		}
+		for (Encoding encoding : encodings) {
+			encoding.release();
+		}
+	}
+
+	private static long[] segmentEnds(PooledBody body) {
+		long[] ends = new long[body.segmentCount()];
+		for (int i = 0; i < ends.length; i++) {
+			ends[i] = body.segmentEnd(i);
+		}
+		return ends;
+	}
+
+	/**
+	 * Drop the gzip forms that stand in for the bodies of every kind but one, dropped for
+	 * room before: when making room for a rendering of that one has not made enough.
+	 * @param kind the kind whose bodies stay
+	 */
+	void dropStandInsFor(BodyKind kind) {
+		List<Encoding> encodings = new ArrayList<>();
+		synchronized (this) {
+			for (Map.Entry<BodyKind, Entry> kept : this.entries.entrySet()) {
+				Entry entry = kept.getValue();
+				Dropped dropped = entry.dropped;
+				if (dropped != null && !kept.getKey().equals(kind)) {
+					entry.dropped = null;
+					if (entry.encodings[GZIP_SLOT] == dropped.gzip) {
+						entry.encodings[GZIP_SLOT] = null;
+						encodings.add(dropped.gzip);
+					}
+				}
+			}
 		}
 		for (Encoding encoding : encodings) {
 			encoding.release();
@@ -638,26 +684,24 @@ final class KeptBodies {
 
 	/**
 	 * What is left of a kind's last body once it was dropped to make room for a rendering
-	 * of another kind, its gzip form kept to stand in for it: where its segments ended,
-	 * their versions, and what counts for keeping the kind's bodies.
+	 * of another kind: the gzip form kept to stand in for it, where the segments of the
+	 * body that form encodes ended, and what counts for keeping the kind's bodies.
 	 */
 	private static final class Dropped {
 
-		final long[] segmentEnds;
+		/** The gzip form that stands in, held in the kind's gzip slot. */
+		final Encoding gzip;
 
-		final long[] versions;
+		/** Where the segments of the plain body it encodes end. */
+		final long[] segmentEnds;
 
 		final double unchangedShare;
 
 		final boolean used;
 
-		Dropped(Plain plain) {
-			PooledBody body = plain.body;
-			this.segmentEnds = new long[body.segmentCount()];
-			for (int i = 0; i < this.segmentEnds.length; i++) {
-				this.segmentEnds[i] = body.segmentEnd(i);
-			}
-			this.versions = plain.versions;
+		Dropped(Encoding gzip, long[] segmentEnds, Plain plain) {
+			this.gzip = gzip;
+			this.segmentEnds = segmentEnds;
 			this.unchangedShare = plain.unchangedShare;
 			this.used = plain.used;
 		}
@@ -693,7 +737,7 @@ final class KeptBodies {
 
 		@Override
 		public long[] versions() {
-			return this.dropped.versions;
+			return this.dropped.gzip.versions;
 		}
 
 		@Override
@@ -719,15 +763,23 @@ final class KeptBodies {
 
 		final long[] versions;
 
+		/**
+		 * Where the segments of the plain body end, for a crowded kind's gzip form by
+		 * segment, which may stand in for a body dropped before it (makeRoomFor).
+		 */
+		final long @Nullable [] plainEnds;
+
 		/** The share of the body that could be copied when last measured, or -1. */
 		final double measuredShare;
 
 		/** How many bodies in a row were compressed whole for too little to copy. */
 		final int wholeStreak;
 
-		Encoding(@Nullable EncodedBody encoded, long[] versions, double measuredShare, int wholeStreak) {
+		Encoding(@Nullable EncodedBody encoded, long[] versions, long @Nullable [] plainEnds, double measuredShare,
+				int wholeStreak) {
 			this.encoded = encoded;
 			this.versions = versions;
+			this.plainEnds = plainEnds;
 			this.measuredShare = measuredShare;
 			this.wholeStreak = wholeStreak;
 		}

@@ -17,9 +17,10 @@ import io.github.leanscrape.exposition.SizeHints;
  * rendering starts only when the bodies still held (being sent, or cached) and the
  * renderings under way and the bodies kept to reuse their unchanged segments, with what
  * it expects to need, stay within that. Otherwise the bodies kept for other kinds are
- * dropped first; then the cache's and its own kind's (a body kept or cached is worth
- * keeping only while it costs no scrape its answer), and the rendering waits for bodies
- * being sent, and is rejected when its deadline passes first.
+ * dropped first, then the gzip forms standing in for them; then the cache's and its own
+ * kind's (a body kept or cached is worth keeping only while it costs no scrape its
+ * answer), and the rendering waits for bodies being sent, and is rejected when its
+ * deadline passes first.
  *
  * @author leanscrape
  */
@@ -56,6 +57,8 @@ final class RenderAdmission {
 
 	private final Consumer<BodyKind> forgetKeptExcept;
 
+	private final Consumer<BodyKind> forgetStandInsExcept;
+
 	private final Runnable forgetKept;
 
 	/**
@@ -76,11 +79,14 @@ final class RenderAdmission {
 	 * @param cache the cache, whose bodies are dropped rather than make a rendering wait
 	 * @param forgetKeptExcept drops what the encoders keep between bodies for every kind
 	 * but one, rather than make a rendering of that kind wait
+	 * @param forgetStandInsExcept drops, for every kind but one, the compressed forms
+	 * kept to stand in for bodies dropped before, when that was not enough
 	 * @param forgetKept drops all that the encoders keep between bodies, also rather than
 	 * make a rendering wait
 	 */
 	RenderAdmission(ChunkPool pool, SizeHints sizeHints, Set<ContentCoding> codings, int maxConcurrentRenders,
-			double maxHeldBodies, BodyCache cache, Consumer<BodyKind> forgetKeptExcept, Runnable forgetKept) {
+			double maxHeldBodies, BodyCache cache, Consumer<BodyKind> forgetKeptExcept,
+			Consumer<BodyKind> forgetStandInsExcept, Runnable forgetKept) {
 		if (maxConcurrentRenders < 1) {
 			throw new IllegalArgumentException("maxConcurrentRenders must be at least 1");
 		}
@@ -92,6 +98,7 @@ final class RenderAdmission {
 		this.maxHeldBodies = maxHeldBodies;
 		this.cache = cache;
 		this.forgetKeptExcept = forgetKeptExcept;
+		this.forgetStandInsExcept = forgetStandInsExcept;
 		this.forgetKept = forgetKept;
 	}
 
@@ -200,22 +207,26 @@ final class RenderAdmission {
 			// The bodies kept to reuse what did not change are leased chunks like any
 			// other and count within the limit: a scrape storm must not find them on
 			// top of the bodies it holds. Tried at once, then at once again without
-			// those kept for other kinds (this rendering cannot reuse them), then, with
-			// no body kept or cached, waiting for bodies being sent, looking again at
-			// least every RECHECK_NANOS: a body the cache took meanwhile, or an unsized
-			// rendering that finished, wakes nothing.
+			// those kept for other kinds (this rendering cannot reuse them; their gzip
+			// forms may stay to stand in for them), then without those forms, then,
+			// with no body kept or cached, waiting for bodies being sent, looking again
+			// at least every RECHECK_NANOS: a body the cache took meanwhile, or an
+			// unsized rendering that finished, wakes nothing.
 			for (int attempt = 0;; attempt++) {
 				long now = System.nanoTime();
-				long until = (attempt < 2) ? now
+				long until = (attempt < 3) ? now
 						: ((deadlineNanos - now > RECHECK_NANOS) ? now + RECHECK_NANOS : deadlineNanos);
 				if (this.pool.reserve(wanted, limit - unsizedChunks(largestChunks), until)) {
 					return wanted;
 				}
-				if (attempt >= 2 && System.nanoTime() - deadlineNanos >= 0) {
+				if (attempt >= 3 && System.nanoTime() - deadlineNanos >= 0) {
 					return REJECTED;
 				}
 				if (attempt == 0) {
 					this.forgetKeptExcept.accept(kind);
+				}
+				else if (attempt == 1) {
+					this.forgetStandInsExcept.accept(kind);
 				}
 				else {
 					// Bodies that only the cache holds would otherwise hold this

@@ -97,7 +97,7 @@ public final class Scraper {
 		this.codings = Collections.unmodifiableSet(codings);
 		this.cache = new BodyCache(cacheTimeToLive);
 		this.admission = new RenderAdmission(pool, sizeHints, this.codings, maxConcurrentRenders, maxHeldBodies,
-				this.cache, this.kept::makeRoomFor, this::forgetKeptSegments);
+				this.cache, this.kept::makeRoomFor, this.kept::dropStandInsFor, this::forgetKeptSegments);
 	}
 
 	/**

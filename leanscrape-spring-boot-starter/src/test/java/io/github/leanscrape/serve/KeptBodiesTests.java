@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.GZIPInputStream;
@@ -505,6 +506,35 @@ class KeptBodiesTests {
 			this.kept.makeRoomFor(OPENMETRICS);
 			assertThat(gunzip(scrape(encoder, TEXT, segments))).isEqualTo(join(segments));
 			assertThat(encoder.segmentsReused()).as("the form stood in for the body").isEqualTo(30);
+		}
+	}
+
+	@Test
+	void aCrowdedKindWithNothingToDropIsNotRestedByAnotherDrop() throws IOException {
+		try (GzipEncoder encoder = new GzipEncoder(this.pool, 1)) {
+			scrape(encoder, TEXT, segments(new Random(28), 30));
+			this.kept.makeRoomFor(OPENMETRICS);
+			this.kept.makeRoomFor(BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_004, Set.of("other")));
+			assertThat(this.kept.keeps(TEXT)).as("crowded, not resting").isTrue();
+		}
+	}
+
+	@Test
+	void aBodyDroppedBeforeItsGzipFormWasMadeHasTheFormOfTheOneBeforeItStandIn() throws IOException {
+		try (GzipEncoder encoder = new GzipEncoder(this.pool, 1)) {
+			List<byte[]> segments = segments(new Random(29), 30);
+			scrape(encoder, TEXT, segments);
+			this.kept.makeRoomFor(OPENMETRICS);
+			scrape(encoder, TEXT, segments);
+			// The next body is kept, and dropped before a gzip scrape compressed it.
+			scrape(null, TEXT, segments);
+			this.kept.makeRoomFor(OPENMETRICS);
+			assertThat(this.kept.keeps(TEXT)).as("the kind does not rest").isTrue();
+			long compressed = encoder.segmentsCompressed();
+			segments.set(7, segment(new Random(101)));
+			assertThat(gunzip(scrape(encoder, TEXT, segments))).isEqualTo(join(segments));
+			assertThat(encoder.segmentsCompressed()).isEqualTo(compressed + 1);
+			assertThat(encoder.segmentsReused()).as("compared with the body before the one dropped").isEqualTo(29);
 		}
 	}
 
