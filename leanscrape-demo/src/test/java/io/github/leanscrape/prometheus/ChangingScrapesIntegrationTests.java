@@ -1,6 +1,7 @@
 package io.github.leanscrape.prometheus;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import reactor.core.publisher.Mono;
 
@@ -142,6 +144,47 @@ class ChangingScrapesIntegrationTests {
 				.as("segments reused between the scrapes")
 				.isPositive();
 			assertThat(stored.value("leanscrape_fallbacks_total{scope=\"scrape\"}")).isZero();
+		}
+	}
+
+	/**
+	 * A Prometheus and a VictoriaMetrics at once: two kinds of body (OpenMetrics and
+	 * text), two bodies and a rendering more than the default memory limit holds, so the
+	 * body of one kind is dropped for room at renderings of the other and its gzip form
+	 * stands in for it.
+	 */
+	@ParameterizedTest(name = "on {0}")
+	@EnumSource(Stack.class)
+	void bothScrapersAtOnceStoreWhatSpringBootWrites(Stack stack, @TempDir Path directory) throws Exception {
+		RunningDemo demo = demo(stack);
+		int port = demo.port();
+		PlannedChanges changes = demo.context().getBean(PlannedChanges.class);
+		try (ScrapingServer prometheus = Scraper.PROMETHEUS.start(Files.createDirectory(directory.resolve("p")), port);
+				ScrapingServer victoriaMetrics = Scraper.VICTORIA_METRICS
+					.start(Files.createDirectory(directory.resolve("v")), port)) {
+			assertThat(prometheus.awaitTargetUp(TARGET_UP_TIMEOUT).path("lastError").asString()).isEmpty();
+			assertThat(victoriaMetrics.awaitTargetUp(TARGET_UP_TIMEOUT).path("lastError").asString()).isEmpty();
+			changes.restart();
+			int scrapes = 2 * (PLAN.length + SCRAPES_AFTER_THE_PLAN);
+			await().atMost(PLAN_TIMEOUT).until(() -> changes.exchanges().size() >= scrapes);
+			assertThat(changes.exchanges()).as("every scrape of the plan: status, Content-Encoding")
+				.allMatch((exchange) -> exchange.equals("200 gzip"));
+			for (Scraper scraper : Scraper.values()) {
+				StoredDemoValues stored = new StoredDemoValues(
+						(scraper == Scraper.PROMETHEUS) ? prometheus : victoriaMetrics);
+				Exposition reference = Exposition
+					.of(new HttpScraper(port).get("/reference/prometheus?format=" + scraper.format.name()).body());
+				assertThat(stored.awaitQuery("count(" + DEMO_SERIES + ")", reference.series("demo_"), STORED_TIMEOUT))
+					.as(scraper + ": demo series")
+					.isEqualTo(reference.series("demo_"));
+				assertThat(stored.awaitQuery("sum(" + DEMO_COUNTERS + ")", reference.sum("demo_", "_total"),
+						STORED_TIMEOUT))
+					.as(scraper + ": sum of the demo's counters")
+					.isEqualTo(reference.sum("demo_", "_total"));
+				assertThat(stored.query("min_over_time(up{" + JOB + "}[30s])")).as(scraper + ": every scrape up")
+					.isEqualTo(1.0);
+				assertThat(stored.value("leanscrape_fallbacks_total{scope=\"scrape\"}")).isZero();
+			}
 		}
 	}
 
