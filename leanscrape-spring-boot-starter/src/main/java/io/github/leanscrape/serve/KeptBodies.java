@@ -494,7 +494,8 @@ final class KeptBodies {
 
 	/**
 	 * Drop the gzip forms that stand in for the bodies of every kind but one, dropped for
-	 * room before: when making room for a rendering of that one has not made enough.
+	 * room before, when making room for a rendering of that one has not made enough; each
+	 * such kind rests.
 	 * @param kind the kind whose bodies stay
 	 */
 	void dropStandInsFor(BodyKind kind) {
@@ -508,6 +509,14 @@ final class KeptBodies {
 					if (entry.encodings[GZIP_SLOT] == dropped.gzip) {
 						entry.encodings[GZIP_SLOT] = null;
 						encodings.add(dropped.gzip);
+					}
+					if (!entry.credit.rests()) {
+						// As a drop without a form to stand in: where a body and a form
+						// do
+						// not fit beside a rendering, the kind would otherwise compress
+						// by
+						// segment and note what can be copied for nothing.
+						entry.credit.rest();
 					}
 				}
 			}

@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.leanscrape.compression.GzipEncoder;
 import io.github.leanscrape.compression.ZstdEncoder;
+import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
+import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.ExpositionRenderer;
 import io.github.leanscrape.exposition.PooledBody;
@@ -252,6 +254,46 @@ class ScraperMemoryLimitTests {
 			assertThat(gzip.segmentsReused()).isEqualTo(reused + 72);
 			assertThat(pool.peakLeasedChunks()).isLessThanOrEqualTo(100);
 			assertThat(pool.allocatedChunks()).as("no chunk allocated after the first rounds").isEqualTo(allocated);
+			scraper.forgetKeptSegments();
+			assertThat(pool.leasedChunks()).isZero();
+		}
+	}
+
+	@Test
+	void whereABodyAndAGzipFormDoNotFitBesideARenderingTheKindDroppedRests() throws Exception {
+		// Bodies of seven 64 KiB chunks, compressed into two: the limit, 18 chunks, holds
+		// one body and its form beside a rendering of nine, not the other kind's form
+		// too.
+		ChunkPool pool = new ChunkPool(64 * 1024, 64 << 20);
+		ExpositionRenderer renderer = (format, includedNames, out) -> {
+			Random random = new Random(format.ordinal());
+			for (int family = 0; family < 200; family++) {
+				for (int line = 0; line < 50; line++) {
+					out.writeAscii("family_" + family + "_total{a=\"" + random.nextInt(100_000) + "\"} "
+							+ random.nextInt(1000) + ".0\n");
+				}
+				out.endSegmentAt(family);
+			}
+		};
+		try (GzipEncoder gzip = new GzipEncoder(pool, 1)) {
+			Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 16 * 1024), List.of(gzip), 2,
+					Duration.ZERO, 2.5);
+			scrapeTextAndOpenMetricsInTurn(scraper, 8, ContentCoding.GZIP);
+			long compressed = gzip.segmentsCompressed();
+			long reused = gzip.segmentsReused();
+			scrapeTextAndOpenMetricsInTurn(scraper, 8, ContentCoding.GZIP);
+			// The OpenMetrics kind reuses every segment; the text kind, its form dropped
+			// as well, rests: compressed whole, where it would otherwise compress every
+			// segment by segment for a form that never stands in.
+			ChunkedOutput output = new ChunkedOutput(pool, BodyKind.of(OPENMETRICS, null), 0);
+			renderer.render(OPENMETRICS, null, output);
+			PooledBody body = output.toBody();
+			int segments = body.segmentCount();
+			body.release();
+			assertThat(segments).isGreaterThan(4);
+			assertThat(gzip.segmentsReused()).isEqualTo(reused + 4 * segments);
+			assertThat(gzip.segmentsCompressed()).isEqualTo(compressed + 4);
+			assertThat(pool.peakLeasedChunks()).isLessThanOrEqualTo(18);
 			scraper.forgetKeptSegments();
 			assertThat(pool.leasedChunks()).isZero();
 		}
