@@ -351,10 +351,9 @@ final class KeptBodies {
 			else {
 				share = plain.unchangedShare;
 			}
-			// The first gzip form of a kind once dropped for room is compressed by
-			// segment
-			// too, at about 2% in size, so that it stands in for the body the next time
-			// (makeRoomFor).
+			// A crowded kind's gzip forms are compressed by segment even with nothing
+			// to compare with, at about 2% in size, so that one can stand in for its
+			// body the next time it is dropped for room (makeRoomFor).
 			compared = share >= 0;
 			boolean segmented = encoder.compressesSegments()
 					&& (share >= encoder.minReusedShare() || (!compared && crowded && slot == GZIP_SLOT));
@@ -511,11 +510,9 @@ final class KeptBodies {
 						encodings.add(dropped.gzip);
 					}
 					if (!entry.credit.rests()) {
-						// As a drop without a form to stand in: where a body and a form
-						// do
-						// not fit beside a rendering, the kind would otherwise compress
-						// by
-						// segment and note what can be copied for nothing.
+						// As a drop without a form to stand in: where a body and a
+						// form do not fit beside a rendering, the kind would otherwise
+						// compress by segment and note what can be copied for nothing.
 						entry.credit.rest();
 					}
 				}

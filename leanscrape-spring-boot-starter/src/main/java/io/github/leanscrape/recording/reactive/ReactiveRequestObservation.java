@@ -116,9 +116,8 @@ final class ReactiveRequestObservation extends RecordedObservation<RecordedReact
 	}
 
 	// A failure to record (a meter filter or a convention given during the request that
-	// throws) is dropped, as Reactor drops errors it cannot deliver: the signal still
-	// goes
-	// on, so that the response is completed and the handling cancelled as without it.
+	// throws) is dropped, as Reactor drops errors it cannot deliver: the signal goes on,
+	// so that the response is completed and the handling cancelled as without it.
 
 	@Override
 	public void cancel() {
