@@ -5,9 +5,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 import io.github.leanscrape.compression.BodyEncoder;
@@ -17,6 +15,7 @@ import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.RenderRecord;
+import io.github.leanscrape.serve.SegmentVersions.GzipStandIn;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -51,9 +50,6 @@ final class KeptBodies {
 
 	private static final long TIME_TO_LIVE_NANOS = TimeUnit.MINUTES.toNanos(TIME_TO_LIVE_MINUTES);
 
-	/** How many segments around the expected one are compared with a new segment. */
-	private static final int SEARCH_WINDOW = 8;
-
 	/**
 	 * How many bodies of a kind a coding compresses whole, having found too little to
 	 * copy, before it tries segments again.
@@ -73,8 +69,7 @@ final class KeptBodies {
 
 	private final boolean enabled;
 
-	/** Versions are never reused: equal versions are equal bytes. */
-	private final AtomicLong versions = new AtomicLong();
+	private final SegmentVersions segmentVersions = new SegmentVersions();
 
 	/** What is kept for each kind, least recently rendered first; guarded by this. */
 	private final Map<BodyKind, Entry> entries = new LinkedHashMap<>(8, 0.75f, true);
@@ -155,7 +150,8 @@ final class KeptBodies {
 			return;
 		}
 		List<Entry> dropped = new ArrayList<>(1);
-		StandIn standIn = null;
+		Dropped standsIn = null;
+		EncodedBody form = null;
 		synchronized (this) {
 			Entry entry = this.entries.get(kind);
 			if (entry != null && entry.credit.rests()) {
@@ -164,24 +160,28 @@ final class KeptBodies {
 				return;
 			}
 			Dropped last = (entry != null) ? entry.dropped : null;
-			EncodedBody form = (last != null) ? last.gzip.encoded : null;
-			if (previous == null && entry != null && last != null && form != null
-					&& entry.encodings[GZIP_SLOT] == last.gzip && form.tryRetain()) {
-				standIn = new StandIn(last, form);
+			EncodedBody lastForm = (last != null) ? last.gzip.encoded : null;
+			if (previous == null && entry != null && last != null && lastForm != null
+					&& entry.encodings[GZIP_SLOT] == last.gzip && lastForm.tryRetain()) {
+				standsIn = last;
+				form = lastForm;
 			}
 		}
-		Plain plain;
-		if (standIn != null) {
+		long[] versions = new long[body.segmentCount()];
+		double share;
+		if (standsIn != null && form != null) {
 			try (GzipSegmentReader reader = new GzipSegmentReader()) {
-				plain = version(body, standIn.reading(reader));
+				share = this.segmentVersions.version(body,
+						new GzipStandIn(form, standsIn.gzip.versions, standsIn.segmentEnds, reader), versions);
 			}
 			finally {
-				standIn.gzip.release();
+				form.release();
 			}
 		}
 		else {
-			plain = version(body, previous);
+			share = this.segmentVersions.version(body, previous, versions);
 		}
+		Plain plain = new Plain(body.retain(), versions, share);
 		RenderRecord record = body.record();
 		boolean copiesPay = previous != null && record != null
 				&& record.copiedBytes() * 100 >= body.length() * COPIES_PAY_PERCENT;
@@ -255,46 +255,6 @@ final class KeptBodies {
 		return entry;
 	}
 
-	private Plain version(PooledBody body, @Nullable Reference previous) {
-		int segments = body.segmentCount();
-		long[] versions = new long[segments];
-		if (previous == null) {
-			for (int i = 0; i < segments; i++) {
-				versions[i] = this.versions.incrementAndGet();
-			}
-			return new Plain(body.retain(), versions, -1);
-		}
-		long[] lastVersions = previous.versions();
-		int lastSegments = lastVersions.length;
-		long unchanged = 0;
-		// Where the last body's segments are, relative to this one's: a family added or
-		// removed moves those after it by a few.
-		int shift = 0;
-		for (int i = 0; i < segments; i++) {
-			long start = body.segmentStart(i);
-			long length = body.segmentEnd(i) - start;
-			int match = -1;
-			for (int d = 0; d <= 2 * SEARCH_WINDOW && match < 0; d++) {
-				// 0, +1, -1, +2, -2, ...
-				int j = i + shift + (((d & 1) == 0) ? -(d >> 1) : (d + 1) >> 1);
-				if (j >= 0 && j < lastSegments && previous.segmentLength(j) == length
-						&& previous.holds(j, body, start, length)) {
-					match = j;
-				}
-			}
-			if (match >= 0) {
-				versions[i] = lastVersions[match];
-				unchanged += length;
-				shift = match - i;
-			}
-			else {
-				versions[i] = this.versions.incrementAndGet();
-			}
-		}
-		double share = (body.length() == 0) ? 1 : (double) unchanged / body.length();
-		return new Plain(body.retain(), versions, share);
-	}
-
 	/**
 	 * Compress a body, copying the compressed bytes of the segments unchanged since the
 	 * last body of its kind in that coding, and keep the result for the next. A body that
@@ -341,7 +301,7 @@ final class KeptBodies {
 			int wholeStreak = 0;
 			if (lastEncoded != null && last != null) {
 				copyFrom = new int[plain.versions.length];
-				share = reusable(plain, last.versions, body, copyFrom);
+				share = SegmentVersions.match(plain.versions, last.versions, body, copyFrom);
 			}
 			else if (last != null && last.measuredShare >= 0 && (last.wholeStreak + 1) % RETRY_AFTER_WHOLE != 0) {
 				// Too little to copy the last time this coding looked: whole again.
@@ -388,36 +348,6 @@ final class KeptBodies {
 			replaced.release();
 		}
 		return encoded.body();
-	}
-
-	/**
-	 * Find, for each segment of a body, the segment of the last compressed form with the
-	 * same version.
-	 * @param plain the body's versions
-	 * @param lastVersions the versions of the segments the last compressed form encodes
-	 * @param body the body
-	 * @param copyFrom where to note, for each segment, the one to copy or {@code -1}
-	 * @return the share of the body's bytes that can be copied
-	 */
-	private static double reusable(Plain plain, long[] lastVersions, PooledBody body, int[] copyFrom) {
-		long reusable = 0;
-		int shift = 0;
-		for (int i = 0; i < copyFrom.length; i++) {
-			int match = -1;
-			long version = plain.versions[i];
-			for (int d = 0; d <= 2 * SEARCH_WINDOW && match < 0; d++) {
-				int j = i + shift + (((d & 1) == 0) ? -(d >> 1) : (d + 1) >> 1);
-				if (j >= 0 && j < lastVersions.length && lastVersions[j] == version) {
-					match = j;
-				}
-			}
-			copyFrom[i] = match;
-			if (match >= 0) {
-				shift = match - i;
-				reusable += body.segmentEnd(i) - body.segmentStart(i);
-			}
-		}
-		return (body.length() == 0) ? 1 : (double) reusable / body.length();
 	}
 
 	/**
@@ -612,7 +542,7 @@ final class KeptBodies {
 	 * A kept plain body with the version of each of its segments, and the share of its
 	 * bytes in segments that were as they were in the body before it.
 	 */
-	static final class Plain implements Reference {
+	static final class Plain implements SegmentVersions.Reference {
 
 		final PooledBody body;
 
@@ -658,37 +588,6 @@ final class KeptBodies {
 	}
 
 	/**
-	 * The last body of a kind, as a new body's segments are compared with it: the body
-	 * itself, or the gzip form standing in for it.
-	 */
-	private interface Reference {
-
-		/**
-		 * Return the version of each of the last body's segments.
-		 * @return the versions
-		 */
-		long[] versions();
-
-		/**
-		 * Return how long a segment of the last body was.
-		 * @param segment the segment
-		 * @return its length in bytes
-		 */
-		long segmentLength(int segment);
-
-		/**
-		 * Return whether a segment of the last body held exactly a range of a new one.
-		 * @param segment the segment, as long as the range
-		 * @param body the new body
-		 * @param start where the range starts
-		 * @param length its length
-		 * @return {@code true} when the bytes are equal
-		 */
-		boolean holds(int segment, PooledBody body, long start, long length);
-
-	}
-
-	/**
 	 * What is left of a kind's last body once it was dropped to make room for a rendering
 	 * of another kind: the gzip form kept to stand in for it, where the segments of the
 	 * body that form encodes ended, and what counts for keeping the kind's bodies.
@@ -710,51 +609,6 @@ final class KeptBodies {
 			this.segmentEnds = segmentEnds;
 			this.unchangedShare = plain.unchangedShare;
 			this.used = plain.used;
-		}
-
-	}
-
-	/**
-	 * A dropped body, compared by inflating the segments of the gzip form it was sent in.
-	 */
-	private static final class StandIn implements Reference {
-
-		final Dropped dropped;
-
-		/** The gzip form; the caller holds a reference to it. */
-		final EncodedBody gzip;
-
-		private @Nullable GzipSegmentReader reader;
-
-		StandIn(Dropped dropped, EncodedBody gzip) {
-			this.dropped = dropped;
-			this.gzip = gzip;
-		}
-
-		/**
-		 * Return this stand-in reading its segments with a reader.
-		 * @param reader the reader, closed by the caller
-		 * @return this
-		 */
-		StandIn reading(GzipSegmentReader reader) {
-			this.reader = reader;
-			return this;
-		}
-
-		@Override
-		public long[] versions() {
-			return this.dropped.gzip.versions;
-		}
-
-		@Override
-		public long segmentLength(int segment) {
-			long[] ends = this.dropped.segmentEnds;
-			return ends[segment] - ((segment == 0) ? 0 : ends[segment - 1]);
-		}
-
-		@Override
-		public boolean holds(int segment, PooledBody body, long start, long length) {
-			return Objects.requireNonNull(this.reader).decodesTo(this.gzip, segment, body, start, length);
 		}
 
 	}

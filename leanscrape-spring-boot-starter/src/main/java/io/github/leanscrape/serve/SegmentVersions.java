@@ -1,0 +1,177 @@
+package io.github.leanscrape.serve;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.leanscrape.compression.EncodedBody;
+import io.github.leanscrape.compression.GzipSegmentReader;
+import io.github.leanscrape.exposition.PooledBody;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Gives each segment of a new body a version, equal versions meaning equal bytes: that of
+ * the last body's segment with the same bytes, looked for within {@value #SEARCH_WINDOW}
+ * segments of where it was (a family added or removed moves those after it by a few), or
+ * a new one; and finds, for each segment of a body, the segment of an earlier compressed
+ * form with its version. The last body is a {@link Reference}: the kept body itself, or a
+ * gzip form standing in for it ({@link GzipStandIn}).
+ *
+ * @author leanscrape
+ */
+final class SegmentVersions {
+
+	/** How many segments around the expected one are compared with a new segment. */
+	private static final int SEARCH_WINDOW = 8;
+
+	/** Versions are never reused: equal versions are equal bytes. */
+	private final AtomicLong versions = new AtomicLong();
+
+	/**
+	 * Give each segment of a body a version.
+	 * @param body the body
+	 * @param last the last body of its kind, or {@code null}
+	 * @param versions where the version of each of the body's segments goes
+	 * @return the share of the body's bytes in segments as they were in the last body,
+	 * from 0 to 1, or -1 when there is no last body
+	 */
+	double version(PooledBody body, @Nullable Reference last, long[] versions) {
+		int segments = versions.length;
+		if (last == null) {
+			for (int i = 0; i < segments; i++) {
+				versions[i] = this.versions.incrementAndGet();
+			}
+			return -1;
+		}
+		long[] lastVersions = last.versions();
+		long unchanged = 0;
+		// Where the last body's segments are, relative to this one's.
+		int shift = 0;
+		for (int i = 0; i < segments; i++) {
+			long start = body.segmentStart(i);
+			long length = body.segmentEnd(i) - start;
+			int match = -1;
+			for (int d = 0; d <= 2 * SEARCH_WINDOW && match < 0; d++) {
+				// 0, +1, -1, +2, -2, ...
+				int j = i + shift + (((d & 1) == 0) ? -(d >> 1) : (d + 1) >> 1);
+				if (j >= 0 && j < lastVersions.length && last.segmentLength(j) == length
+						&& last.holds(j, body, start, length)) {
+					match = j;
+				}
+			}
+			if (match >= 0) {
+				versions[i] = lastVersions[match];
+				unchanged += length;
+				shift = match - i;
+			}
+			else {
+				versions[i] = this.versions.incrementAndGet();
+			}
+		}
+		return (body.length() == 0) ? 1 : (double) unchanged / body.length();
+	}
+
+	/**
+	 * Find, for each segment of a body, the segment of an earlier compressed form with
+	 * the same version.
+	 * @param versions the versions of the body's segments
+	 * @param lastVersions the versions of the segments the earlier form encodes
+	 * @param body the body
+	 * @param copyFrom where to note, for each segment, the one to copy or {@code -1}
+	 * @return the share of the body's bytes that can be copied
+	 */
+	static double match(long[] versions, long[] lastVersions, PooledBody body, int[] copyFrom) {
+		long reusable = 0;
+		int shift = 0;
+		for (int i = 0; i < copyFrom.length; i++) {
+			int match = -1;
+			long version = versions[i];
+			for (int d = 0; d <= 2 * SEARCH_WINDOW && match < 0; d++) {
+				int j = i + shift + (((d & 1) == 0) ? -(d >> 1) : (d + 1) >> 1);
+				if (j >= 0 && j < lastVersions.length && lastVersions[j] == version) {
+					match = j;
+				}
+			}
+			copyFrom[i] = match;
+			if (match >= 0) {
+				shift = match - i;
+				reusable += body.segmentEnd(i) - body.segmentStart(i);
+			}
+		}
+		return (body.length() == 0) ? 1 : (double) reusable / body.length();
+	}
+
+	/**
+	 * The last body of a kind, as a new body's segments are compared with it.
+	 */
+	interface Reference {
+
+		/**
+		 * Return the version of each of the last body's segments.
+		 * @return the versions
+		 */
+		long[] versions();
+
+		/**
+		 * Return how long a segment of the last body was.
+		 * @param segment the segment
+		 * @return its length in bytes
+		 */
+		long segmentLength(int segment);
+
+		/**
+		 * Return whether a segment of the last body held exactly a range of a new one.
+		 * @param segment the segment, as long as the range
+		 * @param body the new body
+		 * @param start where the range starts
+		 * @param length its length
+		 * @return {@code true} when the bytes are equal
+		 */
+		boolean holds(int segment, PooledBody body, long start, long length);
+
+	}
+
+	/**
+	 * A gzip form compressed segment by segment, standing in for the body it encodes,
+	 * once that body was dropped: its segments are inflated to be compared.
+	 */
+	static final class GzipStandIn implements Reference {
+
+		private final EncodedBody gzip;
+
+		private final long[] versions;
+
+		private final long[] segmentEnds;
+
+		private final GzipSegmentReader reader;
+
+		/**
+		 * Create a stand-in.
+		 * @param gzip the gzip form, which the caller holds a reference to
+		 * @param versions the versions of the segments it encodes
+		 * @param segmentEnds where the segments of the body it encodes end
+		 * @param reader the reader that inflates them
+		 */
+		GzipStandIn(EncodedBody gzip, long[] versions, long[] segmentEnds, GzipSegmentReader reader) {
+			this.gzip = gzip;
+			this.versions = versions;
+			this.segmentEnds = segmentEnds;
+			this.reader = reader;
+		}
+
+		@Override
+		public long[] versions() {
+			return this.versions;
+		}
+
+		@Override
+		public long segmentLength(int segment) {
+			return this.segmentEnds[segment] - ((segment == 0) ? 0 : this.segmentEnds[segment - 1]);
+		}
+
+		@Override
+		public boolean holds(int segment, PooledBody body, long start, long length) {
+			return this.reader.decodesTo(this.gzip, segment, body, start, length);
+		}
+
+	}
+
+}
