@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.github.leanscrape.support.RunRecord;
 import org.openjdk.jmh.runner.Runner;
@@ -37,6 +38,13 @@ import tools.jackson.databind.node.ObjectNode;
  * @author leanscrape
  */
 public final class InterleavedTrials {
+
+	/**
+	 * The metrics of JMH's GC profiler that a fork without a collection leaves out: a
+	 * trial without one has an empty fork in their place, so that fork {@code i} stays
+	 * trial {@code i}.
+	 */
+	private static final Set<String> OMITTED_WHEN_NONE = Set.of("gc.count", "gc.time");
 
 	private InterleavedTrials() {
 	}
@@ -105,12 +113,30 @@ public final class InterleavedTrials {
 					merged.put(key, ((ObjectNode) result).deepCopy());
 					continue;
 				}
+				int forksBefore = into.get("primaryMetric").get("rawData").size();
 				append(into.get("primaryMetric"), result.get("primaryMetric"));
-				JsonNode secondaries = into.get("secondaryMetrics");
-				for (Map.Entry<String, JsonNode> secondary : result.get("secondaryMetrics").properties()) {
+				ObjectNode secondaries = (ObjectNode) into.get("secondaryMetrics");
+				JsonNode resultSecondaries = result.get("secondaryMetrics");
+				for (Map.Entry<String, JsonNode> secondary : resultSecondaries.properties()) {
 					JsonNode metric = secondaries.get(secondary.getKey());
+					if (metric == null && OMITTED_WHEN_NONE.contains(secondary.getKey())) {
+						// First seen in this trial: the trials before it had none.
+						ObjectNode added = ((ObjectNode) secondary.getValue()).deepCopy();
+						ArrayNode forks = added.putArray("rawData");
+						for (int fork = 0; fork < forksBefore; fork++) {
+							forks.addArray();
+						}
+						secondaries.set(secondary.getKey(), added);
+						metric = added;
+					}
 					if (metric != null) {
 						append(metric, secondary.getValue());
+					}
+				}
+				for (String omitted : OMITTED_WHEN_NONE) {
+					JsonNode metric = secondaries.get(omitted);
+					if (metric != null && !resultSecondaries.has(omitted)) {
+						((ArrayNode) metric.get("rawData")).addArray();
 					}
 				}
 			}

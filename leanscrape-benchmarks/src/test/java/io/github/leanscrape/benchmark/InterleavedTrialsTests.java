@@ -51,6 +51,31 @@ class InterleavedTrialsTests {
 			.withMessageContaining("1 forks in 2 trials");
 	}
 
+	@Test
+	void aTrialWithoutACollectionHasAnEmptyForkOfTheGcTime() throws IOException {
+		// JMH's GC profiler leaves gc.time out of a fork in which nothing was collected.
+		Path first = trial("first", result("true", 1.0, 2.0));
+		Path second = trial("second", withGcTime(result("true", 3.0, 3.0), 5.0));
+		Path third = trial("third", result("true", 4.0, 4.0));
+		JsonNode merged = new JsonMapper().readTree(InterleavedTrials.merge(List.of(first, second, third)));
+		JsonNode secondaries = merged.get(0).get("secondaryMetrics");
+		assertThat(secondaries.get("gc.time").get("rawData").toString()).isEqualTo("[[],[5.0],[]]");
+		assertThat(secondaries.get("gc.alloc.rate.norm").get("rawData").size()).isEqualTo(3);
+	}
+
+	@Test
+	void anotherSecondaryMetricMissingFromATrialIsRefused() throws IOException {
+		Path first = trial("first", result("true", 1.0, 2.0));
+		Path second = trial("second", result("true", 3.0, 3.0).replace("gc.alloc.rate.norm", "other"));
+		assertThatIllegalStateException().isThrownBy(() -> InterleavedTrials.merge(List.of(first, second)))
+			.withMessageContaining("gc.alloc.rate.norm has 1 forks in 2 trials");
+	}
+
+	private static String withGcTime(String result, double time) {
+		return result.replace("\"secondaryMetrics\":{",
+				"\"secondaryMetrics\":{\"gc.time\":{\"score\":0,\"rawData\":[[" + time + "]]},");
+	}
+
 	private Path trial(String name, String results) throws IOException {
 		Path file = this.directory.resolve(name + ".json");
 		Files.writeString(file, "[" + results + "]", StandardCharsets.UTF_8);
