@@ -149,7 +149,9 @@ final class KeptBodies {
 		if (!this.enabled) {
 			return;
 		}
-		List<Entry> dropped = new ArrayList<>(1);
+		// Room for every kind that can be dropped here, so that adding one, once it is
+		// out of the map, never allocates.
+		List<Entry> dropped = new ArrayList<>(MAX_KINDS + 1);
 		Dropped standsIn = null;
 		EncodedBody form = null;
 		synchronized (this) {
@@ -181,58 +183,70 @@ final class KeptBodies {
 		else {
 			share = this.segmentVersions.version(body, previous, versions);
 		}
-		Plain plain = new Plain(body.retain(), versions, share);
+		// The body's reference is taken only where it is stored, after everything that
+		// allocates: an OutOfMemoryError on the way leaves no reference behind.
+		Plain plain = new Plain(body, versions, share);
 		RenderRecord record = body.record();
 		boolean copiesPay = previous != null && record != null
 				&& record.copiedBytes() * 100 >= body.length() * COPIES_PAY_PERCENT;
 		Plain replaced = null;
-		synchronized (this) {
-			long now = this.nanoClock.getAsLong();
-			expire(now, dropped);
-			Entry entry = this.entries.get(kind);
-			if (entry != null && entry.credit.rests()) {
-				// Dropped for room (makeRoomFor) while this body was compared: the
-				// rest that ordered holds, and this body is not kept.
-				entry.credit.notKept();
-				replaced = plain;
-			}
-			else if (entry == null) {
-				entry = new Entry();
-				entry.plain = plain;
-				this.entries.put(kind, entry);
-				if (this.entries.size() > MAX_KINDS) {
-					// Each name filter is a kind of its own: a scraper asking for many
-					// would otherwise have a body kept for each.
-					dropped.add(removeEldest());
+		try {
+			synchronized (this) {
+				long now = this.nanoClock.getAsLong();
+				expire(now, dropped);
+				Entry entry = this.entries.get(kind);
+				if (entry != null && entry.credit.rests()) {
+					// Dropped for room (makeRoomFor) while this body was compared: the
+					// rest that ordered holds, and this body is not kept.
+					entry.credit.notKept();
 				}
-			}
-			else {
-				replaced = entry.plain;
-				Dropped before = entry.dropped;
-				entry.plain = plain;
-				entry.dropped = null;
-				if (copiesPay && replaced != null && previous == replaced) {
-					replaced.used = true;
-				}
-				// A body with nothing before it to copy from counts only when a coding
-				// used it: the first of a kind, or the first after a rest. A body dropped
-				// for room counts as it would have.
-				if (replaced != null) {
-					entry.credit.kept(replaced.unchangedShare >= 0 || replaced.used, replaced.used);
-				}
-				else if (before != null) {
-					entry.credit.kept(before.unchangedShare >= 0 || before.used, before.used);
+				else if (entry == null) {
+					entry = new Entry();
+					entry.plain = plain;
+					this.entries.put(kind, entry);
+					body.retain();
+					if (this.entries.size() > MAX_KINDS) {
+						// Each name filter is a kind of its own: a scraper asking for
+						// many
+						// would otherwise have a body kept for each.
+						dropped.add(removeEldest());
+					}
 				}
 				else {
-					entry.credit.kept(false, false);
+					replaced = entry.plain;
+					Dropped before = entry.dropped;
+					entry.plain = plain;
+					body.retain();
+					entry.dropped = null;
+					if (copiesPay && replaced != null && previous == replaced) {
+						replaced.used = true;
+					}
+					// A body with nothing before it to copy from counts only when a
+					// coding
+					// used it: the first of a kind, or the first after a rest. A body
+					// dropped
+					// for room counts as it would have.
+					if (replaced != null) {
+						entry.credit.kept(replaced.unchangedShare >= 0 || replaced.used, replaced.used);
+					}
+					else if (before != null) {
+						entry.credit.kept(before.unchangedShare >= 0 || before.used, before.used);
+					}
+					else {
+						entry.credit.kept(false, false);
+					}
 				}
+				entry.renderedNanos = now;
 			}
-			entry.renderedNanos = now;
 		}
-		if (replaced != null) {
-			replaced.release();
+		finally {
+			// Expired or evicted kinds, and the body replaced, go back even where an
+			// Error was thrown on the way.
+			if (replaced != null) {
+				replaced.release();
+			}
+			release(dropped);
 		}
-		release(dropped);
 	}
 
 	/**
@@ -318,10 +332,21 @@ final class KeptBodies {
 			boolean segmented = encoder.compressesSegments()
 					&& (share >= encoder.minReusedShare() || (!compared && crowded && slot == GZIP_SLOT));
 			encoded = encoder.encode(body, kind, expectedSize, segmented, lastEncoded, segmented ? copyFrom : null);
-			double measured = (lastEncoded != null) ? share : ((last != null) ? last.measuredShare : -1);
-			long[] plainEnds = (segmented && crowded && slot == GZIP_SLOT) ? segmentEnds(body) : null;
-			next = new Encoding(segmented ? encoded.retain() : null, plain.versions, plainEnds, measured,
-					segmented ? 0 : wholeStreak);
+			try {
+				double measured = (lastEncoded != null) ? share : ((last != null) ? last.measuredShare : -1);
+				long[] plainEnds = (segmented && crowded && slot == GZIP_SLOT) ? segmentEnds(body) : null;
+				next = new Encoding(segmented ? encoded : null, plain.versions, plainEnds, measured,
+						segmented ? 0 : wholeStreak);
+			}
+			catch (RuntimeException | Error ex) {
+				// The caller never gets the compressed body: give it back.
+				encoded.release();
+				throw ex;
+			}
+			if (segmented) {
+				// The kept form's reference, taken once nothing is left to allocate.
+				encoded.retain();
+			}
 		}
 		finally {
 			if (lastEncoded != null) {

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.GZIPInputStream;
 
@@ -239,6 +240,40 @@ class KeptBodiesTests {
 			assertThatExceptionOfType(OutOfMemoryError.class).isThrownBy(() -> scrape(failing, OPENMETRICS, segments));
 			long kept = this.kept.heldChunks();
 			assertThat(this.pool.leasedChunks()).isEqualTo(kept);
+			assertThat(gunzip(scrape(gzip, OPENMETRICS, segments))).isEqualTo(join(segments));
+		}
+	}
+
+	@Test
+	void anErrorWhileKeepingABodyLeaksNothing() throws IOException {
+		AtomicBoolean failing = new AtomicBoolean();
+		this.kept = new KeptBodies(true, () -> {
+			if (failing.get()) {
+				throw new OutOfMemoryError("planted");
+			}
+			return this.clock.get();
+		});
+		try (GzipEncoder gzip = new GzipEncoder(this.pool, 1)) {
+			List<byte[]> segments = segments(new Random(16), 8);
+			scrape(gzip, OPENMETRICS, segments);
+			scrape(gzip, OPENMETRICS, segments);
+			long held = this.pool.leasedChunks();
+			ChunkedOutput output = new ChunkedOutput(this.pool, OPENMETRICS, 0);
+			for (byte[] segment : segments) {
+				output.write(segment);
+				output.endSegment(1);
+			}
+			PooledBody body = output.toBody();
+			failing.set(true);
+			try {
+				assertThatExceptionOfType(OutOfMemoryError.class)
+					.isThrownBy(() -> this.kept.rendered(OPENMETRICS, body, null));
+			}
+			finally {
+				failing.set(false);
+				body.release();
+			}
+			assertThat(this.pool.leasedChunks()).as("the new body went back").isEqualTo(held);
 			assertThat(gunzip(scrape(gzip, OPENMETRICS, segments))).isEqualTo(join(segments));
 		}
 	}
