@@ -220,10 +220,11 @@ public class LeanscrapeProperties {
 		 * recent body. A rendering starts only when the bodies still being sent, cached
 		 * or kept to reuse their segments and the renderings under way, with what it
 		 * expects to need (its compressed copy included), stay within it; otherwise the
-		 * bodies kept for other kinds are dropped, then the cached ones and its own
-		 * kind's, and it waits for the others to be released, and its scrapes are
-		 * answered 503 when their timeout passes first. A rendering always starts when no
-		 * body is held. Zero turns the limit off.
+		 * bodies kept for other kinds are dropped, then the gzip forms kept to stand in
+		 * for them (those kinds rest), then the cached bodies and its own kind's, and it
+		 * waits for the others to be released, and its scrapes are answered 503 when
+		 * their timeout passes first. A rendering always starts when no body is held.
+		 * Zero turns the limit off.
 		 */
 		private double maxHeldBodies = 2.5;
 
@@ -274,12 +275,15 @@ public class LeanscrapeProperties {
 		 * coding it was sent in, and its last compressed form in each coding, so that a
 		 * block of series whose values did not change is copied rather than formatted
 		 * again (uncompressed scrapes too) and a segment whose bytes did not change is
-		 * sent compressed as it was. What is kept counts within buffer.max-held-bodies;
-		 * at its default, one kind scraped in any mix of codings keeps its body, and of
-		 * two large kinds in turn (OpenMetrics and text) one keeps its body and the
-		 * other, its body dropped for room, keeps its gzip form to compare the next body
-		 * with; sent only uncompressed or in zstd, that kind rests, formatted whole and
-		 * trying again now and then (3.5 keeps both bodies).
+		 * sent compressed as it was. A coding compresses segment by segment where enough
+		 * can be copied (gzip a tenth of the body, zstd three tenths), else whole, but
+		 * for the gzip forms of a kind whose body was dropped for room, compressed by
+		 * segment so that they can stand in for it. What is kept counts within
+		 * buffer.max-held-bodies; at its default, one kind scraped in any mix of codings
+		 * keeps its body, and of two large kinds in turn (OpenMetrics and text) one keeps
+		 * its body and the other, its body dropped for room, keeps its gzip form to
+		 * compare the next body with; sent only uncompressed or in zstd, that kind rests,
+		 * formatted whole and trying again now and then (3.5 keeps both bodies).
 		 */
 		private boolean reuseSegments = true;
 
