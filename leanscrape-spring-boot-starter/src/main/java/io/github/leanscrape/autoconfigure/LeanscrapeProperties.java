@@ -283,7 +283,8 @@ public class LeanscrapeProperties {
 		 * keeps its body, and of two large kinds in turn (OpenMetrics and text) one keeps
 		 * its body and the other, its body dropped for room, keeps its gzip form to
 		 * compare the next body with; sent only uncompressed or in zstd, that kind rests,
-		 * formatted whole and trying again now and then (3.5 keeps both bodies).
+		 * formatted whole and trying again now and then (3.5 keeps both bodies). At most
+		 * four kinds are kept: scraped in turn, more kinds than that reuse nothing.
 		 */
 		private boolean reuseSegments = true;
 

@@ -7,7 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
+import io.github.leanscrape.compression.BodyEncoder;
 import io.github.leanscrape.exposition.ChunkPool;
+import io.github.leanscrape.exposition.ContentCoding;
+import io.github.leanscrape.exposition.direct.DirectRenderer;
 import io.github.leanscrape.serve.Scraper;
 import io.github.leanscrape.support.DecodingTools;
 import io.github.leanscrape.support.HttpScraper;
@@ -37,7 +40,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * scrape before are those a fresh compression would have decoded to. The changes are
  * none, a cluster of series, series scattered evenly, every series, meters added and
  * removed; every step is scraped whole and through a name filter, each of which is a kind
- * of body of its own.
+ * of body of its own. Each client starts with nothing kept, and its scrapes copy
+ * unchanged blocks and, in gzip, unchanged segments; in zstd, one frame by default, none.
  *
  * @author leanscrape
  */
@@ -67,6 +71,9 @@ abstract class AbstractChangingScrapesHttpTests {
 	@Autowired
 	Scraper scraper;
 
+	@Autowired
+	DirectRenderer renderer;
+
 	private HttpScraper http;
 
 	private PrometheusScrapeEndpoint bootEndpoint;
@@ -78,6 +85,8 @@ abstract class AbstractChangingScrapesHttpTests {
 		this.http = new HttpScraper(this.serverPort);
 		this.bootEndpoint = new PrometheusScrapeEndpoint(this.prometheusRegistry,
 				this.prometheusConfig.prometheusProperties());
+		// What a client reuses is then what its own scrapes kept, whatever ran before.
+		this.scraper.forgetKeptSegments();
 	}
 
 	@AfterEach
@@ -96,6 +105,9 @@ abstract class AbstractChangingScrapesHttpTests {
 			bulk.add((Counter) meter);
 		}
 		assertThat(bulk).as("bulk counters").hasSizeGreaterThan(5_000);
+		long copied = this.renderer.copiedBlocks();
+		long gzipReused = segmentsReused(ContentCoding.GZIP);
+		long zstdReused = segmentsReused(ContentCoding.ZSTD);
 		for (Change change : Change.values()) {
 			change(change, bulk);
 			for (PrometheusOutputFormat format : client.formats()) {
@@ -107,6 +119,29 @@ abstract class AbstractChangingScrapesHttpTests {
 				}
 			}
 		}
+		if (client.formats().length > 1) {
+			// Six kinds in turn, three of them large: more kinds than are kept (four),
+			// and more than the memory limit holds. They decode; reuse is not promised.
+			return;
+		}
+		// Reuse happened, not only decoding: the steps without change copy what the step
+		// before kept.
+		assertThat(this.renderer.copiedBlocks() - copied).as("blocks copied").isPositive();
+		if (client.coding() == ContentCoding.GZIP) {
+			assertThat(segmentsReused(ContentCoding.GZIP) - gzipReused).as("gzip segments reused").isPositive();
+		}
+		else {
+			assertThat(segmentsReused(ContentCoding.ZSTD) - zstdReused).as("zstd segments reused, one frame").isZero();
+		}
+	}
+
+	private long segmentsReused(ContentCoding coding) {
+		for (BodyEncoder encoder : this.scraper.encoders()) {
+			if (encoder.coding() == coding) {
+				return encoder.segmentsReused();
+			}
+		}
+		throw new IllegalStateException("No " + coding + " encoder");
 	}
 
 	private void change(Change change, List<Counter> bulk) {
@@ -220,6 +255,11 @@ abstract class AbstractChangingScrapesHttpTests {
 				return DecodingTools.zstd(test.get(format, filter, "zstd"));
 			}
 
+			@Override
+			ContentCoding coding() {
+				return ContentCoding.ZSTD;
+			}
+
 		},
 
 		/**
@@ -247,10 +287,23 @@ abstract class AbstractChangingScrapesHttpTests {
 				return DecodingTools.curlCompressed(test.url(filter), accept(format));
 			}
 
+			@Override
+			ContentCoding coding() {
+				return ContentCoding.ZSTD;
+			}
+
 		};
 
 		abstract byte[] scrape(AbstractChangingScrapesHttpTests test, PrometheusOutputFormat format,
 				@Nullable String filter);
+
+		/**
+		 * Return the coding the starter answers this client in.
+		 * @return the coding
+		 */
+		ContentCoding coding() {
+			return ContentCoding.GZIP;
+		}
 
 		/**
 		 * Return the formats this client scrapes in: OpenMetrics, what Prometheus asks
