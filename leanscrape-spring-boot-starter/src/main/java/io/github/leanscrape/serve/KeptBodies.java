@@ -206,9 +206,8 @@ final class KeptBodies {
 					this.entries.put(kind, entry);
 					body.retain();
 					if (this.entries.size() > MAX_KINDS) {
-						// Each name filter is a kind of its own: a scraper asking for
-						// many
-						// would otherwise have a body kept for each.
+						// Each name filter is a kind of its own: a scraper asking
+						// for many would otherwise have a body kept for each.
 						dropped.add(removeEldest());
 					}
 				}
@@ -221,11 +220,9 @@ final class KeptBodies {
 					if (copiesPay && replaced != null && previous == replaced) {
 						replaced.used = true;
 					}
-					// A body with nothing before it to copy from counts only when a
-					// coding
-					// used it: the first of a kind, or the first after a rest. A body
-					// dropped
-					// for room counts as it would have.
+					// A body with nothing before it to copy from counts only when
+					// a coding used it: the first of a kind, or the first after a
+					// rest. A body dropped for room counts as it would have.
 					if (replaced != null) {
 						entry.credit.kept(replaced.unchangedShare >= 0 || replaced.used, replaced.used);
 					}
