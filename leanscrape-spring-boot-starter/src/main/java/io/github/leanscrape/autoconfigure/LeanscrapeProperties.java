@@ -276,9 +276,10 @@ public class LeanscrapeProperties {
 		 * block of series whose values did not change is copied rather than formatted
 		 * again (uncompressed scrapes too) and a segment whose bytes did not change is
 		 * sent compressed as it was. A coding compresses segment by segment where enough
-		 * can be copied (gzip a tenth of the body, zstd three tenths), else whole, but
-		 * for the gzip forms of a kind whose body was dropped for room, compressed by
-		 * segment so that they can stand in for it. What is kept counts within
+		 * can be copied (gzip a tenth of the body; zstd, where frames per segment are
+		 * allowed, three tenths), else whole; a kind whose body was dropped for room has
+		 * its gzip forms compressed by segment when there is nothing to compare with, so
+		 * that they can stand in for it. What is kept counts within
 		 * buffer.max-held-bodies; at its default, one kind scraped in any mix of codings
 		 * keeps its body, and of two large kinds in turn (OpenMetrics and text) one keeps
 		 * its body and the other, its body dropped for room, keeps its gzip form to

@@ -469,9 +469,12 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	 */
 	public PooledBody toBody() {
 		assertNotHandedOver();
+		// Handed over once the body exists: where making it fails, discard() still gives
+		// the chunks back.
+		PooledBody body = new PooledBody(this.pool, this.kind, this.chunks, this.chunkCount, this.position,
+				this.segmentEnds, this.segmentCount, this.record);
 		this.handedOver = true;
-		return new PooledBody(this.pool, this.kind, this.chunks, this.chunkCount, this.position, this.segmentEnds,
-				this.segmentCount, this.record);
+		return body;
 	}
 
 	/**

@@ -382,56 +382,64 @@ final class KeptBodies {
 	 * @param kind the kind whose bodies stay
 	 */
 	void makeRoomFor(BodyKind kind) {
-		List<Plain> plains = new ArrayList<>();
-		List<Encoding> encodings = new ArrayList<>();
-		synchronized (this) {
-			for (Map.Entry<BodyKind, Entry> kept : this.entries.entrySet()) {
-				Entry entry = kept.getValue();
-				if (kept.getKey().equals(kind) || entry.dropped != null) {
-					continue;
-				}
-				Plain plain = entry.plain;
-				Encoding gzip = entry.encodings[GZIP_SLOT];
-				long[] gzipEnds = null;
-				if (plain != null && gzip != null && gzip.encoded != null) {
-					// The form of this body, or of the one before it where a new body
-					// was kept before its gzip form was made: a crowded kind's forms
-					// know where their segments end.
-					gzipEnds = (gzip.versions == plain.versions) ? segmentEnds(plain.body) : gzip.plainEnds;
-				}
-				boolean standsIn = gzip != null && gzip.encoded != null && gzipEnds != null
-						&& gzipEnds.length == gzip.encoded.segmentCount();
-				if (plain != null) {
-					plains.add(plain);
-					entry.dropped = (standsIn && gzip != null && gzipEnds != null) ? new Dropped(gzip, gzipEnds, plain)
-							: null;
-					entry.plain = null;
-				}
-				for (int i = 0; i < entry.encodings.length; i++) {
-					Encoding encoding = entry.encodings[i];
-					if (encoding != null && !(standsIn && i == GZIP_SLOT)) {
-						encodings.add(encoding);
-						entry.encodings[i] = null;
+		// Room for all that can be dropped, so that adding to these lists never allocates
+		// once something is out of its entry.
+		List<Plain> plains = new ArrayList<>(MAX_KINDS);
+		List<Encoding> encodings = new ArrayList<>(MAX_KINDS * CODINGS.length);
+		try {
+			synchronized (this) {
+				for (Map.Entry<BodyKind, Entry> kept : this.entries.entrySet()) {
+					Entry entry = kept.getValue();
+					if (kept.getKey().equals(kind) || entry.dropped != null) {
+						continue;
 					}
-				}
-				if (!standsIn && plain != null) {
-					if (!entry.crowded) {
-						// Its next gzip forms are compressed by segment, to stand in for
-						// its body the next time (encode).
-						entry.crowded = true;
+					Plain plain = entry.plain;
+					Encoding gzip = entry.encodings[GZIP_SLOT];
+					long[] gzipEnds = null;
+					if (plain != null && gzip != null && gzip.encoded != null) {
+						// The form of this body, or of the one before it where a new body
+						// was kept before its gzip form was made: a crowded kind's forms
+						// know where their segments end.
+						gzipEnds = (gzip.versions == plain.versions) ? segmentEnds(plain.body) : gzip.plainEnds;
 					}
-					else if (!entry.credit.rests()) {
-						// A kind that already rests goes on with its rest.
-						entry.credit.rest();
+					boolean standsIn = gzip != null && gzip.encoded != null && gzipEnds != null
+							&& gzipEnds.length == gzip.encoded.segmentCount();
+					Dropped dropped = (plain != null && standsIn && gzip != null && gzipEnds != null)
+							? new Dropped(gzip, gzipEnds, plain) : null;
+					// Nothing below allocates.
+					if (plain != null) {
+						plains.add(plain);
+						entry.dropped = dropped;
+						entry.plain = null;
+					}
+					for (int i = 0; i < entry.encodings.length; i++) {
+						Encoding encoding = entry.encodings[i];
+						if (encoding != null && !(standsIn && i == GZIP_SLOT)) {
+							encodings.add(encoding);
+							entry.encodings[i] = null;
+						}
+					}
+					if (!standsIn && plain != null) {
+						if (!entry.crowded) {
+							// Its next gzip forms are compressed by segment, to stand in
+							// for its body the next time (encode).
+							entry.crowded = true;
+						}
+						else if (!entry.credit.rests()) {
+							// A kind that already rests goes on with its rest.
+							entry.credit.rest();
+						}
 					}
 				}
 			}
 		}
-		for (Plain plain : plains) {
-			plain.release();
-		}
-		for (Encoding encoding : encodings) {
-			encoding.release();
+		finally {
+			for (Plain plain : plains) {
+				plain.release();
+			}
+			for (Encoding encoding : encodings) {
+				encoding.release();
+			}
 		}
 	}
 
@@ -450,28 +458,33 @@ final class KeptBodies {
 	 * @param kind the kind whose bodies stay
 	 */
 	void dropStandInsFor(BodyKind kind) {
-		List<Encoding> encodings = new ArrayList<>();
-		synchronized (this) {
-			for (Map.Entry<BodyKind, Entry> kept : this.entries.entrySet()) {
-				Entry entry = kept.getValue();
-				Dropped dropped = entry.dropped;
-				if (dropped != null && !kept.getKey().equals(kind)) {
-					entry.dropped = null;
-					if (entry.encodings[GZIP_SLOT] == dropped.gzip) {
-						entry.encodings[GZIP_SLOT] = null;
-						encodings.add(dropped.gzip);
-					}
-					if (!entry.credit.rests()) {
-						// As a drop without a form to stand in: where a body and a
-						// form do not fit beside a rendering, the kind would otherwise
-						// compress by segment and note what can be copied for nothing.
-						entry.credit.rest();
+		List<Encoding> encodings = new ArrayList<>(MAX_KINDS);
+		try {
+			synchronized (this) {
+				for (Map.Entry<BodyKind, Entry> kept : this.entries.entrySet()) {
+					Entry entry = kept.getValue();
+					Dropped dropped = entry.dropped;
+					if (dropped != null && !kept.getKey().equals(kind)) {
+						entry.dropped = null;
+						if (entry.encodings[GZIP_SLOT] == dropped.gzip) {
+							entry.encodings[GZIP_SLOT] = null;
+							encodings.add(dropped.gzip);
+						}
+						if (!entry.credit.rests()) {
+							// As a drop without a form to stand in: where a body and a
+							// form do not fit beside a rendering, the kind would
+							// otherwise compress by segment and note what can be copied
+							// for nothing.
+							entry.credit.rest();
+						}
 					}
 				}
 			}
 		}
-		for (Encoding encoding : encodings) {
-			encoding.release();
+		finally {
+			for (Encoding encoding : encodings) {
+				encoding.release();
+			}
 		}
 	}
 

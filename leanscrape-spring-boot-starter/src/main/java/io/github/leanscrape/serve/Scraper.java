@@ -176,11 +176,11 @@ public final class Scraper {
 			output.setPrevious(previous);
 			output.setKept(keep);
 			this.renderer.render(kind.format(), kind.includedNames(), output);
-			PooledBody body = output.toBody();
 			// The pool keeps what the next rendering of this kind will lease: its output
-			// and the working buffer it wrote beside it (protobuf's families).
-			this.sizeHints.record(kind, body.length() + output.workingBytes());
-			return body;
+			// and the working buffer it wrote beside it (protobuf's families). Recorded
+			// before the chunks become a body, which an Error here would leak.
+			this.sizeHints.record(kind, output.size() + output.workingBytes());
+			return output.toBody();
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Writing metrics failed", ex);
@@ -213,7 +213,13 @@ public final class Scraper {
 		return body.encoded(coding, (plain) -> {
 			BodyKind kind = plain.kind().encoded(coding);
 			PooledBody encoded = this.kept.encode(plain, kind, encoder, this.sizeHints.expectedSize(kind));
-			this.sizeHints.record(kind, encoded.length());
+			try {
+				this.sizeHints.record(kind, encoded.length());
+			}
+			catch (RuntimeException | Error ex) {
+				encoded.release();
+				throw ex;
+			}
 			return encoded;
 		});
 	}
