@@ -414,18 +414,20 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	}
 
 	/**
-	 * Offer the renderer the last body of this output's kind: where the renderer finds in
-	 * that body's {@link PooledBody#record() record} that part of it was written from
-	 * exactly the inputs it reads now, it may copy those bytes rather than write them
-	 * again. The caller keeps a reference to the body until the rendering is done.
-	 * @param previous the last body of the same kind, or {@code null}
+	 * Offer the renderer a last body to copy from: of this output's kind, or of another
+	 * format with the same name filter. Where the renderer finds in that body's
+	 * {@link PooledBody#record() record} that part of it was written from exactly the
+	 * inputs it reads now, into bytes this output's format writes alike, it may copy
+	 * those bytes rather than write them again. The caller keeps a reference to the body
+	 * until the rendering is done.
+	 * @param previous the last body, or {@code null}
 	 */
 	public void setPrevious(@Nullable PooledBody previous) {
 		this.previous = previous;
 	}
 
 	/**
-	 * Return the last body of this output's kind, if the caller offered one.
+	 * Return the last body the caller offered, if any.
 	 * @return the body, or {@code null}
 	 * @see #setPrevious(PooledBody)
 	 */

@@ -18,27 +18,29 @@ import io.github.leanscrape.exposition.RenderRecord;
 import io.github.leanscrape.serve.SegmentVersions.GzipStandIn;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
+
 /**
  * The one owner of what is kept between scrapes. Per kind (format and name filter): the
- * last plain body, whose unchanged blocks of series the next rendering copies, with a
- * version per segment (equal versions mean equal bytes). Per content coding: the last
- * compressed form and the versions it encodes, copied for unchanged segments. A coding
- * compresses by segment only when enough can be copied
- * ({@link BodyEncoder#minReusedShare()}), else whole, retrying every
- * {@value #RETRY_AFTER_WHOLE}th body. A body is kept for something when a coding
- * compressed it by segment or the next rendering copied {@value #COPIES_PAY_PERCENT}% of
- * it; a kind whose bodies are kept for nothing too often rests ({@link KeepCredit}): its
- * bodies are written and compressed whole and not kept for a while. What is kept stays as
- * it is, so that the pool does not refill when the kind keeps again. Where a kind's body
- * is dropped to make room for a rendering of another ({@link #makeRoomFor}), its gzip
- * form by segment stands in for it: the next body is compared with it by inflating its
- * segments, and its unchanged segments are copied as they were. A kind dropped without
- * such a form is crowded (its gzip forms are compressed by segment even with nothing to
- * compare with), and rests when dropped again without one: two large kinds scraped in
- * turn beyond the memory limit would otherwise drop each other's body at every rendering,
- * and one of them pay for keeping bodies that are never used. At most {@value #MAX_KINDS}
- * kinds are kept; one idle for {@value #TIME_TO_LIVE_MINUTES} minutes is dropped at the
- * next scrape.
+ * last plain body, whose unchanged blocks of series the next rendering copies (or the
+ * next of the other text format, where that kind has no body of its own), with a version
+ * per segment (equal versions mean equal bytes). Per content coding: the last compressed
+ * form and the versions it encodes, copied for unchanged segments. A coding compresses by
+ * segment only when enough can be copied ({@link BodyEncoder#minReusedShare()}), else
+ * whole, retrying every {@value #RETRY_AFTER_WHOLE}th body. A body is kept for something
+ * when a coding compressed it by segment or the next rendering copied
+ * {@value #COPIES_PAY_PERCENT}% of it; a kind whose bodies are kept for nothing too often
+ * rests ({@link KeepCredit}): its bodies are written and compressed whole and not kept
+ * for a while. What is kept stays as it is, so that the pool does not refill when the
+ * kind keeps again. Where a kind's body is dropped to make room for a rendering of
+ * another ({@link #makeRoomFor}), its gzip form by segment stands in for it: the next
+ * body is compared with it by inflating its segments, and its unchanged segments are
+ * copied as they were. A kind dropped without such a form is crowded (its gzip forms are
+ * compressed by segment even with nothing to compare with), and rests when dropped again
+ * without one: two large kinds scraped in turn beyond the memory limit would otherwise
+ * drop each other's body at every rendering, and one of them pay for keeping bodies that
+ * are never used. At most {@value #MAX_KINDS} kinds are kept; one idle for
+ * {@value #TIME_TO_LIVE_MINUTES} minutes is dropped at the next scrape.
  *
  * @author leanscrape
  */
@@ -118,6 +120,43 @@ final class KeptBodies {
 		}
 		release(expired);
 		return plain;
+	}
+
+	/**
+	 * Return the last plain body of the other text format with the same name filter, for
+	 * a rendering of a text kind with no body of its own to copy from (its first, or one
+	 * whose body was dropped for room): a block of series is written alike in text 0.0.4
+	 * and OpenMetrics wherever the values it was written from are equal, so the renderer
+	 * copies from either. Offered to a resting kind too, which keeps nothing of its own:
+	 * the other body is kept anyway. Nothing while the other kind rests. With a reference
+	 * the caller must release.
+	 * @param kind the kind, uncompressed
+	 * @return the other format's kept body, or {@code null}
+	 */
+	@Nullable PooledBody otherFormatsBody(BodyKind kind) {
+		PrometheusOutputFormat format = kind.format();
+		if (!this.enabled || format == PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF) {
+			return null;
+		}
+		BodyKind other = BodyKind.of(
+				(format == PrometheusOutputFormat.CONTENT_TYPE_004)
+						? PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100 : PrometheusOutputFormat.CONTENT_TYPE_004,
+				kind.includedNames());
+		synchronized (this) {
+			Entry sibling = null;
+			// Looked up without get(), which would count as a rendering of the other kind
+			// in the order kinds are evicted in.
+			for (Map.Entry<BodyKind, Entry> each : this.entries.entrySet()) {
+				if (each.getKey().equals(other)) {
+					sibling = each.getValue();
+				}
+			}
+			if (sibling == null || sibling.credit.rests()) {
+				return null;
+			}
+			Plain plain = sibling.plain;
+			return (plain != null && plain.body.tryRetain()) ? plain.body : null;
+		}
 	}
 
 	/**

@@ -152,8 +152,9 @@ public final class Scraper {
 
 	private PooledBody render(BodyKind kind) {
 		KeptBodies.Plain previous = this.kept.previous(kind);
+		PooledBody copiedFrom = (previous != null) ? previous.body : this.kept.otherFormatsBody(kind);
 		try {
-			PooledBody body = render(kind, (previous != null) ? previous.body : null, this.kept.keeps(kind));
+			PooledBody body = render(kind, copiedFrom, this.kept.keeps(kind));
 			try {
 				this.kept.rendered(kind, body, previous);
 			}
@@ -166,6 +167,9 @@ public final class Scraper {
 		finally {
 			if (previous != null) {
 				previous.release();
+			}
+			else if (copiedFrom != null) {
+				copiedFrom.release();
 			}
 		}
 	}

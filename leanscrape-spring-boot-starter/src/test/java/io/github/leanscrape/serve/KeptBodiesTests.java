@@ -175,6 +175,34 @@ class KeptBodiesTests {
 	}
 
 	@Test
+	void aTextKindIsOfferedTheOtherTextFormatsBodyWithTheSameNamesUnlessThatKindRests() throws IOException {
+		try (ZstdEncoder zstd = new ZstdEncoder(this.pool, 1, true)) {
+			assertThat(this.kept.otherFormatsBody(TEXT)).isNull();
+			Random random = new Random(19);
+			List<byte[]> segments = segments(random, 12);
+			scrape(zstd, OPENMETRICS, segments);
+			PooledBody offered = this.kept.otherFormatsBody(TEXT);
+			assertThat(offered).isNotNull();
+			assertThat(offered.kind()).isEqualTo(OPENMETRICS);
+			offered.release();
+			// Not to OpenMetrics, with no text body kept, nor to protobuf or another
+			// name filter.
+			assertThat(this.kept.otherFormatsBody(OPENMETRICS)).isNull();
+			assertThat(this.kept.otherFormatsBody(BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF, null)))
+				.isNull();
+			assertThat(this.kept.otherFormatsBody(BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_004, Set.of("f"))))
+				.isNull();
+			// Every segment changes before every body: the OpenMetrics kind rests.
+			for (int i = 0; i < 4; i++) {
+				segments.replaceAll((segment) -> segment(random));
+				scrape(zstd, OPENMETRICS, segments);
+			}
+			assertThat(this.kept.keeps(OPENMETRICS)).isFalse();
+			assertThat(this.kept.otherFormatsBody(TEXT)).isNull();
+		}
+	}
+
+	@Test
 	void atMostFourKindsAreKept() throws IOException {
 		try (GzipEncoder encoder = new GzipEncoder(this.pool, 1)) {
 			List<byte[]> segments = segments(new Random(10), 3);

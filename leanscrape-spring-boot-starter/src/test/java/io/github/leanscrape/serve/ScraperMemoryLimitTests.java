@@ -235,8 +235,12 @@ class ScraperMemoryLimitTests {
 		// its gzip form, one chunk, stands in for it.
 		ChunkPool pool = new ChunkPool(CHUNK, 64 << 20);
 		Map<PrometheusOutputFormat, List<Boolean>> offered = new EnumMap<>(PrometheusOutputFormat.class);
+		List<Boolean> offeredText = new ArrayList<>();
 		ExpositionRenderer renderer = (format, includedNames, out) -> {
-			offered.computeIfAbsent(format, (key) -> new ArrayList<>()).add(out.previous() != null);
+			offered.computeIfAbsent(format, (key) -> new ArrayList<>()).add(offeredItsOwn(out, format));
+			if (format == OPENMETRICS) {
+				offeredText.add(out.previous() != null && !offeredItsOwn(out, format));
+			}
 			FORTY_CHUNKS.render(format, includedNames, out);
 		};
 		try (GzipEncoder gzip = new GzipEncoder(pool, 1)) {
@@ -249,6 +253,9 @@ class ScraperMemoryLimitTests {
 			assertThat(offered.get(TEXT).subList(1, 40)).containsOnly(true);
 			assertThat(offered.get(OPENMETRICS)).as("its body dropped before each of its renderings")
 				.containsOnly(false);
+			// It copies blocks from the text body instead (where a renderer wrote
+			// blocks).
+			assertThat(offeredText.subList(1, 40)).containsOnly(true);
 			assertThat(gzip.segmentsCompressed()).as("no segment of either kind compressed again")
 				.isEqualTo(compressed);
 			assertThat(gzip.segmentsReused()).isEqualTo(reused + 72);
@@ -306,7 +313,7 @@ class ScraperMemoryLimitTests {
 		Map<PrometheusOutputFormat, List<Boolean>> offered = new EnumMap<>(PrometheusOutputFormat.class);
 		Map<PrometheusOutputFormat, List<Boolean>> noted = new EnumMap<>(PrometheusOutputFormat.class);
 		ExpositionRenderer renderer = (format, includedNames, out) -> {
-			offered.computeIfAbsent(format, (key) -> new ArrayList<>()).add(out.previous() != null);
+			offered.computeIfAbsent(format, (key) -> new ArrayList<>()).add(offeredItsOwn(out, format));
 			noted.computeIfAbsent(format, (key) -> new ArrayList<>()).add(out.isKept());
 			FORTY_CHUNKS.render(format, includedNames, out);
 		};
@@ -337,7 +344,7 @@ class ScraperMemoryLimitTests {
 		ChunkPool pool = new ChunkPool(CHUNK, 64 << 20);
 		Map<PrometheusOutputFormat, List<Boolean>> offered = new EnumMap<>(PrometheusOutputFormat.class);
 		ExpositionRenderer renderer = (format, includedNames, out) -> {
-			offered.computeIfAbsent(format, (key) -> new ArrayList<>()).add(out.previous() != null);
+			offered.computeIfAbsent(format, (key) -> new ArrayList<>()).add(offeredItsOwn(out, format));
 			FORTY_CHUNKS.render(format, includedNames, out);
 		};
 		Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(new GzipEncoder(pool, 1)), 2,
@@ -460,6 +467,15 @@ class ScraperMemoryLimitTests {
 
 	private static long deadline(Duration timeout) {
 		return System.nanoTime() + TimeUnit.NANOSECONDS.convert(timeout);
+	}
+
+	/**
+	 * Return whether a rendering was offered the last body of its own kind, rather than
+	 * none or the other text format's.
+	 */
+	private static boolean offeredItsOwn(ChunkedOutput out, PrometheusOutputFormat format) {
+		PooledBody previous = out.previous();
+		return previous != null && previous.kind().format() == format;
 	}
 
 }

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.zip.GZIPInputStream;
 
 import com.github.luben.zstd.Zstd;
@@ -32,8 +33,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * compresses no segment and copies every block of series, one after one counter changed
  * compresses one segment; three scrapers asking gzip, zstd (a frame per segment allowed)
  * and nothing in turn each reuse what did not change since their own last scrape, the
- * uncompressed one copying blocks; zstd by default is one frame; and every compressed
- * body decodes to the body of the same scrape.
+ * uncompressed one copying blocks; a first text scrape copies the blocks of the
+ * OpenMetrics body; zstd by default is one frame; and every compressed body decodes to
+ * the body of the same scrape.
  */
 class SegmentReuseTests {
 
@@ -135,6 +137,22 @@ class SegmentReuseTests {
 	}
 
 	@Test
+	void aTextScraperBesideAnOpenMetricsOneCopiesTheBlocksOfItsBody() throws Exception {
+		DirectRenderer renderer = this.starter.bean(DirectRenderer.class);
+		scrape(ContentCoding.GZIP);
+		long copied = renderer.copiedBlocks();
+		this.counters.get(0).increment();
+		// A first text scrape, as VictoriaMetrics or curl asks, has no body of its own
+		// kind: it copies from the OpenMetrics body every block but the changed one.
+		scrape(PrometheusOutputFormat.CONTENT_TYPE_004, null, ContentCoding.GZIP);
+		assertThat(renderer.copiedBlocks() - copied).isEqualTo(6000 / 50 - 1);
+		copied = renderer.copiedBlocks();
+		// A name filter is a kind of its own, with nothing of the same names kept.
+		scrape(PrometheusOutputFormat.CONTENT_TYPE_004, Set.of("requests_1_total", "requests_7_total"), null);
+		assertThat(renderer.copiedBlocks()).isEqualTo(copied);
+	}
+
+	@Test
 	void zstdIsOneFrameByDefault() throws Exception {
 		everyChunkGoesBack();
 		this.closed = true;
@@ -177,8 +195,12 @@ class SegmentReuseTests {
 	 * the compressed body decodes to the plain one.
 	 */
 	private void scrape(@Nullable ContentCoding coding) throws Exception {
-		Served served = this.scraper.scrape(PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100, null,
-				System.nanoTime() + Duration.ofSeconds(10).toNanos());
+		scrape(PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100, null, coding);
+	}
+
+	private void scrape(PrometheusOutputFormat format, @Nullable Set<String> names, @Nullable ContentCoding coding)
+			throws Exception {
+		Served served = this.scraper.scrape(format, names, System.nanoTime() + Duration.ofSeconds(10).toNanos());
 		PooledBody plain = served.body();
 		if (coding == null) {
 			plain.release();

@@ -7,14 +7,16 @@ import io.github.leanscrape.exposition.PooledBody;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Copies, in one text rendering, the blocks of series whose bytes the last body of the
- * same kind already holds, and notes every block in the rendering's own
- * {@link BlockRecord} for the next one.
+ * Copies, in one text rendering, the blocks of series whose bytes the last body offered
+ * (of the same kind, or of the other text format with the same name filter) already
+ * holds, and notes every block in the rendering's own {@link BlockRecord} for the next
+ * one.
  * <p>
  * A writer {@linkplain #begin begins} a block, {@linkplain #addValue adds} each value its
- * lines are written from (and anything else that can change); if the last body has a
- * block of the same family, series array, start and values (compared, never hashed), it
- * {@linkplain #copy copies} it, else writes it, then {@linkplain #end ends} it.
+ * lines are written from (and anything else that can change, or that the format decides);
+ * if the last body has a block of the same family, series array, start and values
+ * (compared, never hashed), it {@linkplain #copy copies} it, else writes it, then
+ * {@linkplain #end ends} it.
  *
  * @author leanscrape
  */
@@ -48,7 +50,7 @@ final class BlockCopier {
 
 	/**
 	 * Create the copier of one rendering.
-	 * @param previousBody the last body of the rendering's kind, or {@code null}
+	 * @param previousBody the last body offered, or {@code null}
 	 * @param previous that body's record, or {@code null} when it has none this rendering
 	 * can use
 	 * @param current the rendering's own record, empty

@@ -9,19 +9,21 @@ import org.jspecify.annotations.Nullable;
 /**
  * The blocks of series that a text rendering wrote, in order: for each, the family, the
  * plan's array of its series and the block's start, every value read for them, and where
- * their bytes lie in the body. Kept with the body, it lets the next rendering of the same
- * kind copy an unchanged block ({@link BlockCopier}). A record holds 8 bytes per value,
- * so records are reused: when its body is released, a record goes back to the
- * {@link Pool} of the renderer that wrote it.
+ * their bytes lie in the body. Kept with the body, it lets the next rendering with the
+ * same name filter copy an unchanged block ({@link BlockCopier}), in either text format:
+ * a block's lines are the same in text 0.0.4 and OpenMetrics (one sample name, the same
+ * labels and numbers), and what a format writes otherwise is recorded as values, which
+ * then differ: a histogram's {@code _count} and {@code _sum} where the sum is NaN, and
+ * the {@code _created} lines OpenMetrics has inline. Blocks with exemplars are neither
+ * recorded nor copied where exemplars are written. A record holds 8 bytes per value, so
+ * records are reused: when its body is released, a record goes back to the {@link Pool}
+ * of the renderer that wrote it.
  *
  * @author leanscrape
  */
 final class BlockRecord implements RenderRecord {
 
 	private final Pool pool;
-
-	/** The format the body is in. */
-	@Nullable TextFormat format;
 
 	/** Each block's family. */
 	@Nullable Family[] families = new Family[64];
@@ -64,14 +66,12 @@ final class BlockRecord implements RenderRecord {
 	}
 
 	/**
-	 * Return whether this record describes a body that a renderer owning a pool wrote in
-	 * a format.
+	 * Return whether this record describes a body that a renderer owning a pool wrote.
 	 * @param pool the renderer's pool
-	 * @param format the format
-	 * @return {@code true} when its blocks can be copied into a body of that format
+	 * @return {@code true} when its blocks can be copied into that renderer's bodies
 	 */
-	boolean isOf(Pool pool, TextFormat format) {
-		return this.pool == pool && this.format == format;
+	boolean isOf(Pool pool) {
+		return this.pool == pool;
 	}
 
 	/**
@@ -141,11 +141,10 @@ final class BlockRecord implements RenderRecord {
 		private final ArrayDeque<BlockRecord> idle = new ArrayDeque<>();
 
 		/**
-		 * Take an empty record for a rendering in a format.
-		 * @param format the format
+		 * Take an empty record for a rendering.
 		 * @return the record
 		 */
-		BlockRecord take(TextFormat format) {
+		BlockRecord take() {
 			BlockRecord record;
 			synchronized (this.idle) {
 				record = this.idle.pollFirst();
@@ -153,7 +152,6 @@ final class BlockRecord implements RenderRecord {
 			if (record == null) {
 				record = new BlockRecord(this);
 			}
-			record.format = format;
 			return record;
 		}
 
@@ -165,7 +163,6 @@ final class BlockRecord implements RenderRecord {
 			record.blockCount = 0;
 			record.valueCount = 0;
 			record.copiedBytes = 0;
-			record.format = null;
 			synchronized (this.idle) {
 				if (this.idle.size() < MAX_IDLE) {
 					this.idle.addFirst(record);

@@ -162,8 +162,7 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 		long samples = 0;
 		ExemplarScrape exemplars = (this.writesExemplars && textFormat != TextFormat.TEXT_004)
 				? new ExemplarScrape(System.currentTimeMillis(), this.exemplarsOnAllMetricTypes) : null;
-		BlockCopier blocks = (textFormat != null && (out.isKept() || out.previous() != null))
-				? blockCopier(textFormat, out) : null;
+		BlockCopier blocks = (textFormat != null && (out.isKept() || out.previous() != null)) ? blockCopier(out) : null;
 		try (ScrapeWorkspace workspace = new ScrapeWorkspace(out, exemplars, this.createdInText, blocks)) {
 			for (int i = 0; i < families.length; i++) {
 				Family family = families[i];
@@ -214,20 +213,19 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 	}
 
 	/**
-	 * Make the copier of a text scrape offered the last body of its kind: its record goes
-	 * with the output, and the last body is copied from where this renderer wrote it in
-	 * the same format. A scrape whose body is not kept and that is offered no last body
-	 * records nothing: its record would never be read.
-	 * @param format the scrape's format
+	 * Make the copier of a text scrape offered a last body: its record goes with the
+	 * output, and the last body is copied from where this renderer wrote it, in either
+	 * text format ({@link BlockRecord}). A scrape whose body is not kept and that is
+	 * offered no last body records nothing: its record would never be read.
 	 * @param out the output
 	 * @return the copier
 	 */
-	private BlockCopier blockCopier(TextFormat format, ChunkedOutput out) {
-		BlockRecord record = this.records.take(format);
+	private BlockCopier blockCopier(ChunkedOutput out) {
+		BlockRecord record = this.records.take();
 		out.setRecord(record);
 		PooledBody previousBody = out.previous();
 		BlockRecord previous = (previousBody != null && previousBody.record() instanceof BlockRecord last
-				&& last.isOf(this.records, format)) ? last : null;
+				&& last.isOf(this.records)) ? last : null;
 		return new BlockCopier(previousBody, previous, record);
 	}
 

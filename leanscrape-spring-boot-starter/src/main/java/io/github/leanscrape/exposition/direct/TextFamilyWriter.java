@@ -107,6 +107,8 @@ final class TextFamilyWriter {
 				if (copier != null) {
 					copier.addValue(value);
 					if (created) {
+						// Twice the values of a block without _created lines: never
+						// equal to those of a body of the other text format.
 						copier.addValue(series[i].created);
 					}
 				}
@@ -241,6 +243,9 @@ final class TextFamilyWriter {
 				}
 				copier.addValue(values.count);
 				copier.addValue(values.sum);
+				// What the format decides, recorded with the values: a block is copied
+				// into a body of the other text format too (BlockRecord).
+				copier.addValue(created ? 1 : 0);
 				copier.addValue(created ? each.created : 0);
 				int copied = copier.copyIfUnchanged(out);
 				if (copied >= 0) {
@@ -333,6 +338,10 @@ final class TextFamilyWriter {
 				}
 				copier.addValue(values.count());
 				copier.addValue(values.sum);
+				// What the format decides, recorded with the values: a block is copied
+				// into a body of the other text format too (BlockRecord).
+				copier.addValue(format.writesCountAndSum(values.sum) ? 1 : 0);
+				copier.addValue(created ? 1 : 0);
 				copier.addValue(created ? each.created : 0);
 				int copied = copier.copyIfUnchanged(out);
 				if (copied >= 0) {

@@ -30,8 +30,9 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A text rendering offered the last body of its kind copies the blocks of series whose
- * values did not change, writes the others, and sends Spring Boot's bytes either way.
+ * A text rendering offered the last body of its kind, or of the other text format, copies
+ * the blocks of series whose values did not change and that both formats write alike,
+ * writes the others, and sends Spring Boot's bytes either way.
  */
 class BlockCopyTests {
 
@@ -96,12 +97,46 @@ class BlockCopyTests {
 	}
 
 	@Test
-	void aBodyOfAnotherFormatIsNotCopiedFrom() throws Exception {
+	void aBodyOfTheOtherTextFormatIsCopiedFromBothWays() throws Exception {
 		DirectRenderer renderer = renderer();
 		render(renderer, PrometheusOutputFormat.CONTENT_TYPE_004);
-		render(renderer, PrometheusOutputFormat.CONTENT_TYPE_004);
+		// Offered a body without a record: it records.
 		render(renderer, OPENMETRICS);
 		assertThat(renderer.copiedBlocks()).isZero();
+		// Every block is written alike in both formats: the text body copies them all
+		// from the OpenMetrics one, and the next OpenMetrics body from the text one.
+		render(renderer, PrometheusOutputFormat.CONTENT_TYPE_004);
+		assertThat(renderer.copiedBlocks()).isEqualTo(3 + 1 + 1 + 1);
+		this.counters.get(0).increment();
+		render(renderer, OPENMETRICS);
+		assertThat(renderer.copiedBlocks()).isEqualTo(2 * (3 + 1 + 1 + 1) - 1);
+	}
+
+	@Test
+	void withCreatedTimestampsOnlyBlocksWrittenAlikeAreCopiedAcrossFormats() throws Exception {
+		Properties properties = PrometheusConfig.DEFAULT.prometheusProperties();
+		properties.setProperty("io.prometheus.exporter.includeCreatedTimestamps", "true");
+		PrometheusConfig config = SpringBootsBytes.config(properties);
+		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(config, new PrometheusRegistry(),
+				new FrozenClock());
+		Counter.builder("jobs.done").register(registry).increment();
+		Gauge.builder("queue.size", this.gaugeValue, AtomicInteger::get).register(registry);
+		Timer.builder("calls").publishPercentileHistogram().register(registry).record(Duration.ofMillis(3));
+		DistributionSummary.builder("payload").publishPercentiles(0.5).register(registry).record(12);
+		PrometheusScrapeEndpoint boot = new PrometheusScrapeEndpoint(registry.getPrometheusRegistry(), properties);
+		DirectRenderer renderer = new DirectRenderer(registry, config, properties,
+				new ReferenceRenderer(registry.getPrometheusRegistry(), properties), Long.MAX_VALUE);
+		for (int i = 0; i < 3; i++) {
+			render(renderer, boot, OPENMETRICS);
+		}
+		assertThat(renderer.copiedBlocks()).isEqualTo(1 + 1 + 1 + 1);
+		// OpenMetrics has each series' _created line inline, text 0.0.4 in families of
+		// their own at the end: of the counter, histogram and summary blocks, the values
+		// recorded differ, and only the gauge's is copied.
+		render(renderer, boot, PrometheusOutputFormat.CONTENT_TYPE_004);
+		assertThat(renderer.copiedBlocks()).isEqualTo(4 + 1);
+		render(renderer, boot, OPENMETRICS);
+		assertThat(renderer.copiedBlocks()).isEqualTo(4 + 1 + 1);
 	}
 
 	@Test
@@ -187,11 +222,16 @@ class BlockCopyTests {
 	 * keep it as the last body.
 	 */
 	private void render(DirectRenderer renderer, PrometheusOutputFormat format) throws Exception {
+		render(renderer, this.boot, format);
+	}
+
+	private void render(DirectRenderer renderer, PrometheusScrapeEndpoint boot, PrometheusOutputFormat format)
+			throws Exception {
 		ChunkedOutput output = new ChunkedOutput(this.pool, BodyKind.of(format, null), 0);
 		output.setPrevious(this.last);
 		renderer.render(format, null, output);
 		PooledBody body = output.toBody();
-		SpringBootsBytes.assertSameBytes(body.toByteArray(), this.boot.scrape(format, null).getBody(), format, null);
+		SpringBootsBytes.assertSameBytes(body.toByteArray(), boot.scrape(format, null).getBody(), format, null);
 		if (this.last != null) {
 			this.last.release();
 		}

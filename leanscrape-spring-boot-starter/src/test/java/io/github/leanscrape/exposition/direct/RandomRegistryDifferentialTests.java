@@ -129,6 +129,8 @@ class RandomRegistryDifferentialTests {
 
 	private long copiedBlocks;
 
+	private long copiedAcrossFormats;
+
 	@Test
 	void directPathEqualsSpringBootsEndpointOnRandomRegistries() {
 		Long only = Long.getLong("leanscrape.random.seed");
@@ -152,6 +154,7 @@ class RandomRegistryDifferentialTests {
 			assertThat(this.referenceFamilies).isPositive();
 			assertThat(this.scrapesWithExemplars).as("scrapes with exemplars").isPositive();
 			assertThat(this.scrapesWithCreated).as("text scrapes with created timestamps").isPositive();
+			assertThat(this.copiedAcrossFormats).as("blocks copied from the other text format's body").isPositive();
 		}
 		assertThat(this.copiedBlocks).as("blocks copied from the last body").isPositive();
 		// Bodies were compressed segment by segment (segment reuse is KeptBodiesTests').
@@ -268,13 +271,18 @@ class RandomRegistryDifferentialTests {
 			}
 		}
 		for (PrometheusOutputFormat format : PrometheusOutputFormat.values()) {
-			compare(direct, boot, format, null);
-			compare(direct, boot, format, names);
+			compare(direct, boot, format, null, random.nextBoolean());
+			compare(direct, boot, format, names, random.nextBoolean());
 		}
 	}
 
+	/**
+	 * Render a scrape offered the last body of its kind, or, where asked and one is
+	 * there, the last body of the other text format with the same names, as the scraper
+	 * offers it to a kind with no body of its own.
+	 */
 	private void compare(DirectRenderer direct, PrometheusScrapeEndpoint boot, PrometheusOutputFormat format,
-			Set<String> names) {
+			@Nullable Set<String> names, boolean otherFormat) {
 		byte[] expected;
 		RuntimeException bootFailure = null;
 		try {
@@ -287,10 +295,21 @@ class RandomRegistryDifferentialTests {
 		BodyKind kind = BodyKind.of(format, names);
 		ChunkedOutput buffer = new ChunkedOutput(this.bodyPool, kind, 0);
 		PooledBody last = this.lastBodies.remove(kind);
-		buffer.setPrevious(last);
+		PooledBody offered = last;
+		if (otherFormat && format != PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF) {
+			PooledBody other = this.lastBodies.get(BodyKind.of((format == PrometheusOutputFormat.CONTENT_TYPE_004)
+					? PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100 : PrometheusOutputFormat.CONTENT_TYPE_004,
+					names));
+			offered = (other != null) ? other : last;
+		}
+		buffer.setPrevious(offered);
+		long copiedBefore = direct.copiedBlocks();
 		byte[] actual;
 		try {
 			direct.render(format, names, buffer);
+			if (offered != last) {
+				this.copiedAcrossFormats += direct.copiedBlocks() - copiedBefore;
+			}
 			PooledBody body = buffer.toBody();
 			actual = body.toByteArray();
 			this.lastBodies.put(kind, body);
