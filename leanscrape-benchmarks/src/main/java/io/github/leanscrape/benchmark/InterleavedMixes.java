@@ -39,7 +39,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
 public final class InterleavedMixes {
 
 	private static final String[] MIXES = { "gzip-zstd-identity", "gzip-zstd", "zstd", "identity", "gzip",
-			"gzip-gzip/text", "control:gzip-zstd-identity" };
+			"gzip-gzip/text", "gzip-identity/text", "control:gzip-zstd-identity" };
 
 	private InterleavedMixes() {
 	}

@@ -127,9 +127,12 @@ final class KeptBodies {
 	 * a rendering of a text kind with no body of its own to copy from (its first, or one
 	 * whose body was dropped for room): a block of series is written alike in text 0.0.4
 	 * and OpenMetrics wherever the values it was written from are equal, so the renderer
-	 * copies from either. Offered to a resting kind too, which keeps nothing of its own:
-	 * the other body is kept anyway. Nothing while the other kind rests. With a reference
-	 * the caller must release.
+	 * copies from either. Offered only where the other kind's last rendering copied
+	 * {@value #COPIES_PAY_PERCENT}% of its body: where change is scattered over every
+	 * block, noting and comparing every block to copy a tenth costs what it saves. Then
+	 * to a resting kind too, which keeps nothing of its own: the other body is kept
+	 * anyway. Nothing while the other kind rests. With a reference the caller must
+	 * release.
 	 * @param kind the kind, uncompressed
 	 * @return the other format's kept body, or {@code null}
 	 */
@@ -155,7 +158,12 @@ final class KeptBodies {
 				return null;
 			}
 			Plain plain = sibling.plain;
-			return (plain != null && plain.body.tryRetain()) ? plain.body : null;
+			RenderRecord record = (plain != null) ? plain.body.record() : null;
+			if (plain == null || record == null
+					|| record.copiedBytes() * 100 < plain.body.length() * COPIES_PAY_PERCENT) {
+				return null;
+			}
+			return plain.body.tryRetain() ? plain.body : null;
 		}
 	}
 

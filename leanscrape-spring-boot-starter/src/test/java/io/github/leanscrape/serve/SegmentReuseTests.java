@@ -140,10 +140,16 @@ class SegmentReuseTests {
 	void aTextScraperBesideAnOpenMetricsOneCopiesTheBlocksOfItsBody() throws Exception {
 		DirectRenderer renderer = this.starter.bean(DirectRenderer.class);
 		scrape(ContentCoding.GZIP);
+		scrape(PrometheusOutputFormat.CONTENT_TYPE_004, null, ContentCoding.GZIP);
+		assertThat(renderer.copiedBlocks()).as("not offered a first body, which copied nothing").isZero();
+		this.scraper.forgetKeptSegments();
+		scrape(ContentCoding.GZIP);
+		scrape(ContentCoding.GZIP);
 		long copied = renderer.copiedBlocks();
 		this.counters.get(0).increment();
 		// A first text scrape, as VictoriaMetrics or curl asks, has no body of its own
-		// kind: it copies from the OpenMetrics body every block but the changed one.
+		// kind: it copies from the OpenMetrics body, which copied from the one before
+		// it, every block but the changed one.
 		scrape(PrometheusOutputFormat.CONTENT_TYPE_004, null, ContentCoding.GZIP);
 		assertThat(renderer.copiedBlocks() - copied).isEqualTo(6000 / 50 - 1);
 		copied = renderer.copiedBlocks();
