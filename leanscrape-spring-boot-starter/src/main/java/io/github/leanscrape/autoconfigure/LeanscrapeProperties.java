@@ -283,10 +283,11 @@ public class LeanscrapeProperties {
 		 * buffer.max-held-bodies; at its default, one kind scraped in any mix of codings
 		 * keeps its body, and of two large kinds in turn (OpenMetrics and text) one keeps
 		 * its body and the other, its body dropped for room, keeps its gzip form to
-		 * compare the next body with and copies its unchanged blocks from the other's
-		 * body; sent only uncompressed or in zstd, that kind rests, compressed whole and
-		 * trying again now and then (3.5 keeps both bodies). At most four kinds are kept:
-		 * scraped in turn, more kinds than that reuse nothing.
+		 * compare the next body with and, where the other kind copied a quarter of its
+		 * own, copies its unchanged blocks from the other's body; sent only uncompressed
+		 * or in zstd, that kind rests, compressed whole and trying again now and then
+		 * (3.5 keeps both bodies). At most four kinds are kept: scraped in turn, more
+		 * kinds than that reuse nothing.
 		 */
 		private boolean reuseSegments = true;
 

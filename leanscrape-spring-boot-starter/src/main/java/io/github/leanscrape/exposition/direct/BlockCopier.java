@@ -25,7 +25,8 @@ final class BlockCopier {
 	/**
 	 * How many blocks of the last body past the expected one are looked at for the block
 	 * being written: the blocks come in the plan's order, so after families were added or
-	 * removed the two bodies line up again a few blocks on.
+	 * removed the two bodies line up again a few blocks on. Farther on, the block is
+	 * looked for by its family's name ({@link #find}).
 	 */
 	private static final int LOOK_AHEAD = 64;
 
@@ -103,27 +104,74 @@ final class BlockCopier {
 		if (previous == null || previousBody == null) {
 			return -1;
 		}
+		int block = find(previous);
+		if (block < 0) {
+			return -1;
+		}
+		this.next = block + 1;
+		int valueStart = this.current.valueStart(this.current.blockCount);
+		if (!Arrays.equals(this.current.values, valueStart, this.current.valueCount, previous.values,
+				previous.valueStart(block), previous.valueEnds[block])) {
+			return -1;
+		}
+		long from = previous.starts[block];
+		long length = previous.ends[block] - from;
+		previousBody.writeRange(from, length, out);
+		this.current.copiedBytes += length;
+		this.copied++;
+		int lines = previous.lines[block];
+		end(out.size(), lines);
+		return lines;
+	}
+
+	/**
+	 * Find the block being written among the last body's, from the one expected next.
+	 * @param previous the last body's record
+	 * @return the block, or {@code -1} when the last body has none of the same family,
+	 * series array and start
+	 */
+	private int find(BlockRecord previous) {
 		int last = Math.min(previous.blockCount, this.next + LOOK_AHEAD);
 		for (int block = this.next; block < last; block++) {
-			if (previous.series[block] == this.series && previous.froms[block] == this.from
-					&& previous.families[block] == this.family) {
-				this.next = block + 1;
-				int valueStart = this.current.valueStart(this.current.blockCount);
-				if (!Arrays.equals(this.current.values, valueStart, this.current.valueCount, previous.values,
-						previous.valueStart(block), previous.valueEnds[block])) {
-					return -1;
-				}
-				long from = previous.starts[block];
-				long length = previous.ends[block] - from;
-				previousBody.writeRange(from, length, out);
-				this.current.copiedBytes += length;
-				this.copied++;
-				int lines = previous.lines[block];
-				end(out.size(), lines);
-				return lines;
+			if (isBeingWritten(previous, block)) {
+				return block;
 			}
 		}
-		return -1;
+		Family family = this.family;
+		if (family == null || last == previous.blockCount) {
+			return -1;
+		}
+		// Farther on than a few families added or removed: many blocks this rendering
+		// skips (a large family removed, or, in a body of the other text format, blocks
+		// of series with exemplars or of gauge histograms) would otherwise leave every
+		// block after them written. The blocks follow their families' names and, within
+		// a family, their starts, so the block is found by bisection.
+		int low = last;
+		int high = previous.blockCount;
+		while (low < high) {
+			int middle = (low + high) >>> 1;
+			if (isBefore(previous, middle, family)) {
+				low = middle + 1;
+			}
+			else {
+				high = middle;
+			}
+		}
+		return (low < previous.blockCount && isBeingWritten(previous, low)) ? low : -1;
+	}
+
+	private boolean isBefore(BlockRecord previous, int block, Family family) {
+		Family other = previous.families[block];
+		if (other == null) {
+			return false;
+		}
+		int order = other.name.compareTo(family.name);
+		return (order != 0) ? order < 0 : previous.froms[block] < this.from;
+	}
+
+	private boolean isBeingWritten(BlockRecord previous, int block) {
+		return previous.series[block] == this.series && previous.froms[block] == this.from
+				&& previous.families[block] == this.family;
 	}
 
 	/**

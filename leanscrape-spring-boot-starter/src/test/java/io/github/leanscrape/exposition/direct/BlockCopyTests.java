@@ -163,6 +163,24 @@ class BlockCopyTests {
 	}
 
 	@Test
+	void theBlocksAfterALargeFamilyRemovedAreCopied() throws Exception {
+		// More blocks than are looked at past the one expected: found by their names.
+		List<Counter> large = new ArrayList<>();
+		for (int i = 0; i < 65 * ScrapeWorkspace.VALUE_BLOCK; i++) {
+			large.add(Counter.builder("big.family").tag("n", "n" + i).register(this.registry));
+		}
+		DirectRenderer renderer = renderer();
+		render(renderer, OPENMETRICS);
+		render(renderer, OPENMETRICS);
+		long copied = renderer.copiedBlocks();
+		for (Counter counter : large) {
+			this.registry.remove(counter);
+		}
+		render(renderer, OPENMETRICS);
+		assertThat(renderer.copiedBlocks() - copied).isEqualTo(3 + 1 + 1 + 1);
+	}
+
+	@Test
 	void aValueFromZeroToNegativeZeroAGaugeAndALongTaskTimerAreWrittenAgain() throws Exception {
 		double[] level = { 0.0 };
 		Gauge.builder("level", level, (holder) -> holder[0]).register(this.registry);
