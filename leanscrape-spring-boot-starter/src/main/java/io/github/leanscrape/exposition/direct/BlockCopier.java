@@ -14,9 +14,9 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * A writer {@linkplain #begin begins} a block, {@linkplain #addValue adds} each value its
  * lines are written from (and anything else that can change, or that the format decides);
- * if the last body has a block of the same family, series array, start and values
- * (compared, never hashed), it {@linkplain #copy copies} it, else writes it, then
- * {@linkplain #end ends} it.
+ * if the last body has a block of the same family and series (the same array, or the same
+ * series at the same places of a newer one) and values (compared, never hashed), it
+ * {@linkplain #copy copies} it, else writes it, then {@linkplain #end ends} it.
  *
  * @author leanscrape
  */
@@ -45,6 +45,8 @@ final class BlockCopier {
 
 	private int from;
 
+	private int to;
+
 	private long start;
 
 	private int copied;
@@ -67,12 +69,14 @@ final class BlockCopier {
 	 * @param family the family
 	 * @param series the plan's array of the family's series
 	 * @param from where in it the block starts
+	 * @param to where in it the block ends
 	 * @param position where the block's bytes start in the output
 	 */
-	void begin(Family family, Series[] series, int from, long position) {
+	void begin(Family family, Series[] series, int from, int to, long position) {
 		this.family = family;
 		this.series = series;
 		this.from = from;
+		this.to = to;
 		this.start = position;
 	}
 
@@ -128,7 +132,7 @@ final class BlockCopier {
 	 * Find the block being written among the last body's, from the one expected next.
 	 * @param previous the last body's record
 	 * @return the block, or {@code -1} when the last body has none of the same family,
-	 * series array and start
+	 * series and start
 	 */
 	private int find(BlockRecord previous) {
 		int last = Math.min(previous.blockCount, this.next + LOOK_AHEAD);
@@ -170,8 +174,27 @@ final class BlockCopier {
 	}
 
 	private boolean isBeingWritten(BlockRecord previous, int block) {
-		return previous.series[block] == this.series && previous.froms[block] == this.from
-				&& previous.families[block] == this.family;
+		if (previous.families[block] != this.family || previous.froms[block] != this.from
+				|| previous.tos[block] != this.to) {
+			return false;
+		}
+		Series[] kept = previous.series[block];
+		Series[] series = this.series;
+		if (kept == series) {
+			return true;
+		}
+		if (kept == null || series == null) {
+			return false;
+		}
+		// Series were added to the family or removed since: its series array is new, and
+		// a block is the same where it holds the same series (those before the first
+		// added or removed).
+		for (int i = this.from; i < this.to; i++) {
+			if (kept[i] != series[i]) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/**
@@ -185,7 +208,7 @@ final class BlockCopier {
 		if (family == null || series == null) {
 			throw new IllegalStateException("No block begun");
 		}
-		this.current.addBlock(family, series, this.from, this.start, position, lines);
+		this.current.addBlock(family, series, this.from, this.to, this.start, position, lines);
 		this.family = null;
 		this.series = null;
 	}

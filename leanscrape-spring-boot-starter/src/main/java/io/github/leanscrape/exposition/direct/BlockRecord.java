@@ -34,6 +34,9 @@ final class BlockRecord implements RenderRecord {
 	/** Where in that array each block starts. */
 	int[] froms = new int[64];
 
+	/** Where in that array each block ends. */
+	int[] tos = new int[64];
+
 	/** Where each block's bytes start in the body. */
 	long[] starts = new long[64];
 
@@ -90,17 +93,19 @@ final class BlockRecord implements RenderRecord {
 	 * @param family its family
 	 * @param series the plan's array of the family's series
 	 * @param from where in it the block starts
+	 * @param to where in it the block ends
 	 * @param start where the block's bytes start in the body
 	 * @param end where they end
 	 * @param lineCount the sample lines in the block
 	 */
-	void addBlock(Family family, Series[] series, int from, long start, long end, int lineCount) {
+	void addBlock(Family family, Series[] series, int from, int to, long start, long end, int lineCount) {
 		int block = this.blockCount;
 		if (block == this.starts.length) {
 			int larger = block * 2;
 			this.families = Arrays.copyOf(this.families, larger);
 			this.series = Arrays.copyOf(this.series, larger);
 			this.froms = Arrays.copyOf(this.froms, larger);
+			this.tos = Arrays.copyOf(this.tos, larger);
 			this.starts = Arrays.copyOf(this.starts, larger);
 			this.ends = Arrays.copyOf(this.ends, larger);
 			this.lines = Arrays.copyOf(this.lines, larger);
@@ -109,6 +114,7 @@ final class BlockRecord implements RenderRecord {
 		this.families[block] = family;
 		this.series[block] = series;
 		this.froms[block] = from;
+		this.tos[block] = to;
 		this.starts[block] = start;
 		this.ends[block] = end;
 		this.lines[block] = lineCount;

@@ -99,7 +99,7 @@ final class TextFamilyWriter {
 			// A block with exemplars is always written: its exemplars are not compared.
 			BlockCopier copier = sampled ? null : blocks;
 			if (copier != null) {
-				copier.begin(family, series, start, out.size());
+				copier.begin(family, series, start, end, out.size());
 			}
 			for (int i = start; i < end; i++) {
 				double value = values[i - start];
@@ -164,7 +164,7 @@ final class TextFamilyWriter {
 			}
 			BlockCopier copier = workspace.blocks;
 			if (copier != null) {
-				copier.begin(family, series, start, out.size());
+				copier.begin(family, series, start, end, out.size());
 				for (int i = start; i < end; i++) {
 					copier.addValue(values[i - start]);
 				}
@@ -235,7 +235,7 @@ final class TextFamilyWriter {
 			values.read(each);
 			BlockCopier copier = (slots != null) ? null : blocks;
 			if (copier != null) {
-				copier.begin(family, series, s, out.size());
+				copier.begin(family, series, s, s + 1, out.size());
 				copier.addValue(values.quantiles.length);
 				for (ValueAtPercentile quantile : values.quantiles) {
 					copier.addValue(quantile.percentile());
@@ -330,7 +330,7 @@ final class TextFamilyWriter {
 			// written.
 			BlockCopier copier = (slots == null && !totalsApart) ? workspace.blocks : null;
 			if (copier != null) {
-				copier.begin(family, series, s, out.size());
+				copier.begin(family, series, s, s + 1, out.size());
 				copier.addValue(values.buckets);
 				for (int i = 0; i < values.buckets; i++) {
 					copier.addValue(values.bounds[i]);

@@ -163,6 +163,25 @@ class BlockCopyTests {
 	}
 
 	@Test
+	void aSeriesAddedToAFamilyLeavesItsBlocksBeforeTheNewSeriesCopied() throws Exception {
+		DirectRenderer renderer = renderer();
+		render(renderer, OPENMETRICS);
+		render(renderer, OPENMETRICS);
+		long copied = renderer.copiedBlocks();
+		// After every other series of jobs_done: its three blocks hold the same series
+		// in a new array, and the new series starts a fourth.
+		Counter.builder("jobs.done").tag("job", "zzz").register(this.registry);
+		render(renderer, OPENMETRICS);
+		assertThat(renderer.copiedBlocks() - copied).isEqualTo(3 + 1 + 1 + 1);
+		copied = renderer.copiedBlocks();
+		// Before every other: each series moves one place, no block of the family is the
+		// same.
+		Counter.builder("jobs.done").tag("job", "aaa").register(this.registry);
+		render(renderer, OPENMETRICS);
+		assertThat(renderer.copiedBlocks() - copied).isEqualTo(1 + 1 + 1);
+	}
+
+	@Test
 	void theBlocksAfterALargeFamilyRemovedAreCopied() throws Exception {
 		// More blocks than are looked at past the one expected: found by their names.
 		List<Counter> large = new ArrayList<>();
