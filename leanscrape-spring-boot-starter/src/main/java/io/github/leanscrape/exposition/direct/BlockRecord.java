@@ -8,16 +8,16 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The blocks of series that a text rendering wrote, in order: for each, the family, the
- * plan's array of its series and the block's start, every value read for them, and where
- * their bytes lie in the body. Kept with the body, it lets the next rendering with the
- * same name filter copy an unchanged block ({@link BlockCopier}), in either text format:
- * a block's lines are the same in text 0.0.4 and OpenMetrics (one sample name, the same
- * labels and numbers), and what a format writes otherwise is recorded as values, which
- * then differ: a histogram's {@code _count} and {@code _sum} where the sum is NaN, and
- * the {@code _created} lines OpenMetrics has inline. Blocks with exemplars are neither
- * recorded nor copied where exemplars are written. A record holds 8 bytes per value, so
- * records are reused: when its body is released, a record goes back to the {@link Pool}
- * of the renderer that wrote it.
+ * plan's array of its series and where the block starts and ends in it, every value read
+ * for them, and where their bytes lie in the body. Kept with the body, it lets the next
+ * rendering with the same name filter copy an unchanged block ({@link BlockCopier}), in
+ * either text format: a block's lines are the same in text 0.0.4 and OpenMetrics (one
+ * sample name, the same labels and numbers), and what a format writes otherwise is
+ * recorded as values, which then differ: a histogram's {@code _count} and {@code _sum}
+ * where the sum is NaN, and the {@code _created} lines OpenMetrics has inline. Blocks
+ * with exemplars are neither recorded nor copied where exemplars are written. A record
+ * holds 8 bytes per value, so records are reused: when its body is released, a record
+ * goes back to the {@link Pool} of the renderer that wrote it.
  *
  * @author leanscrape
  */
