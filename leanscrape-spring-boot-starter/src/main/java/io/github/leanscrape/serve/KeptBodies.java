@@ -5,6 +5,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -141,26 +142,20 @@ final class KeptBodies {
 		if (!this.enabled || format == PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF) {
 			return null;
 		}
-		BodyKind other = BodyKind.of(
-				(format == PrometheusOutputFormat.CONTENT_TYPE_004)
-						? PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100 : PrometheusOutputFormat.CONTENT_TYPE_004,
-				kind.includedNames());
+		PrometheusOutputFormat other = (format == PrometheusOutputFormat.CONTENT_TYPE_004)
+				? PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100 : PrometheusOutputFormat.CONTENT_TYPE_004;
 		synchronized (this) {
 			Entry sibling = null;
 			// Looked up without get(), which would count as a rendering of the other kind
 			// in the order kinds are evicted in.
 			for (Map.Entry<BodyKind, Entry> each : this.entries.entrySet()) {
-				if (each.getKey().equals(other)) {
+				BodyKind kept = each.getKey();
+				if (kept.format() == other && Objects.equals(kept.includedNames(), kind.includedNames())) {
 					sibling = each.getValue();
 				}
 			}
-			if (sibling == null || sibling.credit.rests()) {
-				return null;
-			}
-			Plain plain = sibling.plain;
-			RenderRecord record = (plain != null) ? plain.body.record() : null;
-			if (plain == null || record == null
-					|| record.copiedBytes() * 100 < plain.body.length() * COPIES_PAY_PERCENT) {
+			Plain plain = (sibling != null && !sibling.credit.rests()) ? sibling.plain : null;
+			if (plain == null || !copiedAQuarter(plain.body)) {
 				return null;
 			}
 			return plain.body.tryRetain() ? plain.body : null;
@@ -233,9 +228,7 @@ final class KeptBodies {
 		// The body's reference is taken only where it is stored, after everything that
 		// allocates: an OutOfMemoryError on the way leaves no reference behind.
 		Plain plain = new Plain(body, versions, share);
-		RenderRecord record = body.record();
-		boolean copiesPay = previous != null && record != null
-				&& record.copiedBytes() * 100 >= body.length() * COPIES_PAY_PERCENT;
+		boolean copiesPay = previous != null && copiedAQuarter(body);
 		Plain replaced = null;
 		try {
 			synchronized (this) {
@@ -291,6 +284,17 @@ final class KeptBodies {
 			}
 			release(dropped);
 		}
+	}
+
+	/**
+	 * Return whether a body's rendering copied enough of the last body for copying to
+	 * pay.
+	 * @param body the body
+	 * @return whether it copied {@value #COPIES_PAY_PERCENT}% of its bytes
+	 */
+	private static boolean copiedAQuarter(PooledBody body) {
+		RenderRecord record = body.record();
+		return record != null && record.copiedBytes() * 100 >= body.length() * COPIES_PAY_PERCENT;
 	}
 
 	/**
