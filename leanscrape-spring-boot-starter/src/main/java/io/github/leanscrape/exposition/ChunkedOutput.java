@@ -100,6 +100,9 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	/** What the renderer notes about this output, handed over with it. */
 	private @Nullable RenderRecord record;
 
+	/** Told of each segment as it ends, or {@code null}. */
+	private @Nullable SegmentObserver segmentObserver;
+
 	/**
 	 * Create a buffer expecting about {@code expectedSize} bytes of output.
 	 * @param pool the pool to take chunks from
@@ -372,6 +375,59 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 			this.segmentEnds = Arrays.copyOf(this.segmentEnds, Math.max(16, this.segmentCount * 2));
 		}
 		this.segmentEnds[this.segmentCount++] = size;
+		SegmentObserver observer = this.segmentObserver;
+		if (observer != null) {
+			observer.segmentEnded(this, last, size);
+		}
+	}
+
+	/**
+	 * Tell an observer of each segment as it ends, while the output is written (the last
+	 * one, which ends with the output, is not told). Not for an output that is
+	 * {@linkplain #clear() cleared}.
+	 * @param observer the observer, or {@code null}
+	 */
+	public void setSegmentObserver(@Nullable SegmentObserver observer) {
+		this.segmentObserver = observer;
+	}
+
+	/**
+	 * Return where the last segment ended, or zero.
+	 * @return the offset after the last segment's last byte
+	 */
+	public long lastSegmentEnd() {
+		return (this.segmentCount > 0) ? this.segmentEnds[this.segmentCount - 1] : 0;
+	}
+
+	/**
+	 * Return whether a range of what was written holds the same bytes as a range of a
+	 * body.
+	 * @param start where the range of this output starts
+	 * @param other the body, whose range the caller checked it
+	 * {@linkplain PooledBody#holds holds}
+	 * @param otherStart where the range of the body starts
+	 * @param length the length of both ranges, within what was written
+	 * @return {@code true} when the bytes are equal
+	 */
+	public boolean rangeEquals(long start, PooledBody other, long otherStart, long length) {
+		int chunkSize = this.pool.chunkSize();
+		long done = 0;
+		while (done < length) {
+			long here = start + done;
+			long there = otherStart + done;
+			int chunk = (int) (here / chunkSize);
+			int offset = (int) (here % chunkSize);
+			int otherChunk = other.chunkIndex(there);
+			int otherOffset = other.chunkOffset(there);
+			int n = (int) Math.min(length - done,
+					Math.min(chunkSize - offset, other.chunkLength(otherChunk) - otherOffset));
+			if (!Arrays.equals(Objects.requireNonNull(this.chunks[chunk]), offset, offset + n, other.chunk(otherChunk),
+					otherOffset, otherOffset + n)) {
+				return false;
+			}
+			done += n;
+		}
+		return true;
 	}
 
 	/**
@@ -379,6 +435,9 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	 */
 	public void clear() {
 		assertNotHandedOver();
+		if (this.segmentObserver != null) {
+			throw new IllegalStateException("An observed output is never cleared");
+		}
 		this.segmentCount = 0;
 		for (int i = 1; i < this.chunkCount; i++) {
 			this.pool.release(Objects.requireNonNull(this.chunks[i]));
@@ -406,6 +465,11 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 			byte[] @Nullable [] larger = new byte[this.chunks.length * 2][];
 			System.arraycopy(this.chunks, 0, larger, 0, this.chunkCount);
 			this.chunks = larger;
+		}
+		SegmentObserver observer = this.segmentObserver;
+		if (observer != null) {
+			// Before taking the next chunk, so that one given back can be it.
+			observer.chunkFilled(size());
 		}
 		this.chunk = this.pool.acquire();
 		this.chunks[this.chunkCount++] = this.chunk;

@@ -44,6 +44,13 @@ public final class PooledBody {
 	private final AtomicInteger references = new AtomicInteger(1);
 
 	/**
+	 * How many chunks from the first went back to the pool ahead of the body, while its
+	 * only holder {@linkplain #releaseBefore read past them}. Written by that holder
+	 * only.
+	 */
+	private volatile int releasedChunks;
+
+	/**
 	 * This body in each content coding, made when first asked for; each slot guarded by
 	 * its lock in {@link #encodingLocks}, so that two codings compress at the same time.
 	 */
@@ -234,7 +241,7 @@ public final class PooledBody {
 		if (isReleased()) {
 			return 0;
 		}
-		long chunks = this.chunkCount;
+		long chunks = this.chunkCount - this.releasedChunks;
 		for (int slot = 0; slot < this.encoded.length; slot++) {
 			synchronized (this.encodingLocks[slot]) {
 				PooledBody encodedBody = this.encoded[slot];
@@ -259,6 +266,14 @@ public final class PooledBody {
 			}
 		}
 		return false;
+	}
+
+	/**
+	 * Return how many bytes each chunk but the last holds.
+	 * @return the pool's chunk size
+	 */
+	public int chunkSize() {
+		return this.pool.chunkSize();
 	}
 
 	/**
@@ -400,7 +415,7 @@ public final class PooledBody {
 					encodedBody.release();
 				}
 			}
-			for (int i = 0; i < this.chunkCount; i++) {
+			for (int i = this.releasedChunks; i < this.chunkCount; i++) {
 				this.pool.release(chunkAt(i));
 				this.chunks[i] = null;
 			}
@@ -408,6 +423,47 @@ public final class PooledBody {
 				this.record.bodyReleased();
 			}
 		}
+	}
+
+	/**
+	 * Return whether this body's only reference is the caller's: no reader, cache or
+	 * keeper holds it, and none can take one but through the caller.
+	 * @return {@code true} when one reference is held
+	 */
+	public boolean isHeldOnce() {
+		return this.references.get() == 1;
+	}
+
+	/**
+	 * Give the chunks wholly before a position back to the pool now, ahead of the rest,
+	 * for a holder that reads this body from start to end and holds its only reference (a
+	 * kept body that the next rendering of its kind reads as it writes, so that the two
+	 * together hold about one body). The bytes before the chunk holding {@code position}
+	 * can no longer be read ({@link #holds(long)}).
+	 * @param position where the bytes still needed start
+	 */
+	public void releaseBefore(long position) {
+		if (this.references.get() != 1) {
+			throw new IllegalStateException("Body held by others, or released");
+		}
+		int before = (int) Math.min(this.chunkCount - 1L, position / this.pool.chunkSize());
+		for (int i = this.releasedChunks; i < before; i++) {
+			this.pool.release(chunkAt(i));
+			this.chunks[i] = null;
+		}
+		if (before > this.releasedChunks) {
+			this.releasedChunks = before;
+		}
+	}
+
+	/**
+	 * Return whether the bytes from a position on can still be read: none went back to
+	 * the pool ahead of the body ({@link #releaseBefore(long)}).
+	 * @param position the offset of a byte in the body
+	 * @return {@code true} when it and every byte after it can be read
+	 */
+	public boolean holds(long position) {
+		return position / this.pool.chunkSize() >= this.releasedChunks;
 	}
 
 	/**

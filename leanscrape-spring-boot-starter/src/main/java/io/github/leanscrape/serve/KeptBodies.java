@@ -124,6 +124,36 @@ final class KeptBodies {
 	}
 
 	/**
+	 * Take the last plain body of a kind out of what is kept, for the rendering that
+	 * replaces it to read as it writes and give back to the pool as it goes
+	 * ({@link ReplacedBody}): only where what is kept holds the body's only reference, so
+	 * that no reader, cache or other rendering holds it or can take it. The caller owns
+	 * that reference and must release it; the kind's compressed forms stay.
+	 * @param kind the kind, uncompressed
+	 * @return the kept body, or {@code null} where none can be taken
+	 */
+	@Nullable Plain take(BodyKind kind) {
+		if (!this.enabled) {
+			return null;
+		}
+		List<Entry> expired = new ArrayList<>(0);
+		Plain plain = null;
+		synchronized (this) {
+			expire(this.nanoClock.getAsLong(), expired);
+			Entry entry = this.entries.get(kind);
+			Plain kept = (entry != null) ? entry.plain : null;
+			// Anyone else with a reference found the body through this object, under its
+			// lock, or holds one already: with one reference, nobody else can read it.
+			if (entry != null && kept != null && !entry.credit.rests() && kept.body.isHeldOnce()) {
+				entry.plain = null;
+				plain = kept;
+			}
+		}
+		release(expired);
+		return plain;
+	}
+
+	/**
 	 * Return the last plain body of the other text format with the same name filter, for
 	 * a rendering of a text kind with no body of its own to copy from (its first, or one
 	 * whose body was dropped for room): a block of series is written alike in text 0.0.4
@@ -163,6 +193,15 @@ final class KeptBodies {
 	}
 
 	/**
+	 * Return where the versions of segments come from, for a rendering that versions its
+	 * segments as it writes them ({@link ReplacedBody}).
+	 * @return the segment versions
+	 */
+	SegmentVersions segmentVersions() {
+		return this.segmentVersions;
+	}
+
+	/**
 	 * Return whether the next body of a kind will be kept, for its rendering to note what
 	 * the one after it can copy: not while the kind rests.
 	 * @param kind the kind, uncompressed
@@ -191,9 +230,6 @@ final class KeptBodies {
 		if (!this.enabled) {
 			return;
 		}
-		// Room for every kind that can be dropped here, so that adding one, once it is
-		// out of the map, never allocates.
-		List<Entry> dropped = new ArrayList<>(MAX_KINDS + 1);
 		Dropped standsIn = null;
 		EncodedBody form = null;
 		synchronized (this) {
@@ -225,6 +261,30 @@ final class KeptBodies {
 		else {
 			share = this.segmentVersions.version(body, previous, versions);
 		}
+		keep(kind, body, previous, false, versions, share);
+	}
+
+	/**
+	 * Keep a new body of a kind in place of the last one, which its rendering
+	 * {@linkplain #take took} and versioned the new body's segments against as it wrote
+	 * them ({@link ReplacedBody}); while the kind rests, keep nothing.
+	 * @param kind the kind, uncompressed
+	 * @param body the new body; this object takes a reference of its own
+	 * @param replaced the body taken, which the caller releases
+	 * @param versions the version of each of the new body's segments
+	 * @param share the share of its bytes in segments as they were in the one taken
+	 */
+	void replaced(BodyKind kind, PooledBody body, Plain replaced, long[] versions, double share) {
+		if (this.enabled) {
+			keep(kind, body, replaced, true, versions, share);
+		}
+	}
+
+	private void keep(BodyKind kind, PooledBody body, @Nullable Plain previous, boolean taken, long[] versions,
+			double share) {
+		// Room for every kind that can be dropped here, so that adding one, once it is
+		// out of the map, never allocates.
+		List<Entry> dropped = new ArrayList<>(MAX_KINDS + 1);
 		// The body's reference is taken only where it is stored, after everything that
 		// allocates: an OutOfMemoryError on the way leaves no reference behind.
 		Plain plain = new Plain(body, versions, share);
@@ -253,18 +313,20 @@ final class KeptBodies {
 				}
 				else {
 					replaced = entry.plain;
+					// The body taken by this rendering counts as the one replaced.
+					Plain last = (replaced == null && taken) ? previous : replaced;
 					Dropped before = entry.dropped;
 					entry.plain = plain;
 					body.retain();
 					entry.dropped = null;
-					if (copiesPay && replaced != null && previous == replaced) {
-						replaced.used = true;
+					if (copiesPay && last != null && previous == last) {
+						last.used = true;
 					}
 					// A body with nothing before it to copy from counts only when
 					// a coding used it: the first of a kind, or the first after a
 					// rest. A body dropped for room counts as it would have.
-					if (replaced != null) {
-						entry.credit.kept(replaced.unchangedShare >= 0 || replaced.used, replaced.used);
+					if (last != null) {
+						entry.credit.kept(last.unchangedShare >= 0 || last.used, last.used);
 					}
 					else if (before != null) {
 						entry.credit.kept(before.unchangedShare >= 0 || before.used, before.used);

@@ -10,6 +10,8 @@ import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.SizeHints;
+import io.github.leanscrape.serve.KeptBodies.Plain;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Decides when a rendering may start: at most a fixed number run at once, and the memory
@@ -111,11 +113,28 @@ final class RenderAdmission {
 	 * @throws ScrapeRejectedException when the deadline passes first
 	 */
 	long enter(BodyKind kind, long deadlineNanos) throws ScrapeRejectedException {
+		return enter(kind, deadlineNanos, null);
+	}
+
+	/**
+	 * Wait for a rendering slot, then for the memory a rendering of a kind is expected to
+	 * need beyond what it gives back as it goes: the kept body of its kind that it reads
+	 * as it writes and gives back behind it ({@link ReplacedBody}). Where even dropping
+	 * every body kept and cached does not make room, that body is given back at once and
+	 * the rendering reserves all it needs: the one way left to make room.
+	 * @param kind the kind to render
+	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
+	 * @param replaced the kept body the rendering replaces, whose only reference the
+	 * caller holds, or {@code null}; released here where it is given back
+	 * @return the chunks reserved, to give back with {@link #leave}
+	 * @throws ScrapeRejectedException when the deadline passes first
+	 */
+	long enter(BodyKind kind, long deadlineNanos, @Nullable Plain replaced) throws ScrapeRejectedException {
 		if (!acquirePermit(deadlineNanos)) {
 			throw new ScrapeRejectedException(
 					"All " + this.maxConcurrentRenders + " rendering slots stayed busy until the scrape timeout");
 		}
-		long reserved = reserveMemory(kind, deadlineNanos);
+		long reserved = reserveMemory(kind, deadlineNanos, replaced);
 		if (reserved == REJECTED) {
 			this.permits.release();
 			throw new ScrapeRejectedException("Scrape bodies held too much memory until the scrape timeout");
@@ -160,10 +179,11 @@ final class RenderAdmission {
 	 * expected to need, waiting while bodies hold too much.
 	 * @param kind the kind to render
 	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
+	 * @param replaced the kept body the rendering replaces, or {@code null}
 	 * @return the chunks reserved, {@link #UNSIZED} when no size is known yet, or
 	 * {@link #REJECTED} when the deadline passed first
 	 */
-	private long reserveMemory(BodyKind kind, long deadlineNanos) {
+	private long reserveMemory(BodyKind kind, long deadlineNanos, @Nullable Plain replaced) {
 		if (this.maxHeldBodies <= 0) {
 			return 0;
 		}
@@ -194,7 +214,16 @@ final class RenderAdmission {
 				encoded = Math.max(encoded, chunks(this.sizeHints.expectedSize(encodedKind), chunkSize));
 			}
 		}
-		wanted += encoded;
+		long whole = wanted + encoded;
+		if (replaced != null) {
+			// The kept body that the rendering gives back behind it is leased already,
+			// all of it gone once the compressed copy is made.
+			wanted = Math.max(0, Math.max(wanted - ReplacedBody.givenBackChunks(replaced.body),
+					wanted - replaced.body.chunkCount() + encoded));
+		}
+		else {
+			wanted = whole;
+		}
 		// Never less than what the rendering expects, twice from two bodies up: the last
 		// body of its kind, kept to reuse its segments, and the rendering fit together.
 		// Only small bodies need it, a few chunks each, where rounding to whole chunks
@@ -233,6 +262,13 @@ final class RenderAdmission {
 					// rendering back for their whole time to live.
 					this.cache.clear();
 					this.forgetKept.run();
+					if (replaced != null && !replaced.body.isReleased()) {
+						// Else the rendering could wait on the body it holds itself.
+						replaced.release();
+						wanted = whole;
+						limit = Math.max((long) (this.maxHeldBodies * largestChunks),
+								(long) Math.ceil(Math.min(this.maxHeldBodies, 2) * wanted));
+					}
 				}
 			}
 		}

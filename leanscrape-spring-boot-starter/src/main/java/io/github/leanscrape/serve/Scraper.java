@@ -122,9 +122,22 @@ public final class Scraper {
 		}
 		PooledBody body;
 		try {
-			long reserved = this.admission.enter(kind, deadlineNanos);
+			// The kept body of this kind, where nothing else holds it, is read as the
+			// rendering writes and given back behind it: not reserved twice.
+			KeptBodies.Plain replaced = this.kept.take(kind);
+			long reserved;
 			try {
-				body = render(kind);
+				reserved = this.admission.enter(kind, deadlineNanos, replaced);
+			}
+			catch (ScrapeRejectedException | RuntimeException | Error ex) {
+				if (replaced != null) {
+					replaced.release();
+				}
+				throw ex;
+			}
+			try {
+				// Given back where the admission found no other room.
+				body = (replaced != null && !replaced.body.isReleased()) ? replace(kind, replaced) : render(kind);
 			}
 			finally {
 				this.admission.leave(reserved);
@@ -171,6 +184,41 @@ public final class Scraper {
 			else if (copiedFrom != null) {
 				copiedFrom.release();
 			}
+		}
+	}
+
+	private PooledBody replace(BodyKind kind, KeptBodies.Plain replaced) {
+		try {
+			ReplacedBody reader = new ReplacedBody(replaced, this.kept.segmentVersions());
+			ChunkedOutput output = new ChunkedOutput(this.pool, kind, this.sizeHints.expectedSize(kind));
+			PooledBody body;
+			long[] versions;
+			try {
+				output.setPrevious(replaced.body);
+				output.setKept(true);
+				output.setSegmentObserver(reader);
+				this.renderer.render(kind.format(), kind.includedNames(), output);
+				versions = reader.finish(output);
+				this.sizeHints.record(kind, output.size() + output.workingBytes());
+				body = output.toBody();
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException("Writing metrics failed", ex);
+			}
+			finally {
+				output.discard();
+			}
+			try {
+				this.kept.replaced(kind, body, replaced, versions, reader.unchangedShare(body.length()));
+			}
+			catch (RuntimeException | Error ex) {
+				body.release();
+				throw ex;
+			}
+			return body;
+		}
+		finally {
+			replaced.release();
 		}
 	}
 

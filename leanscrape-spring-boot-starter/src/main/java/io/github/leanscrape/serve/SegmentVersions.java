@@ -20,7 +20,10 @@ import org.jspecify.annotations.Nullable;
 final class SegmentVersions {
 
 	/** How many segments around the expected one are compared with a new segment. */
-	private static final int SEARCH_WINDOW = 8;
+	static final int SEARCH_WINDOW = 8;
+
+	/** How many segments are compared with a new one at most. */
+	static final int CANDIDATES = 2 * SEARCH_WINDOW + 1;
 
 	/** Versions are never reused: equal versions are equal bytes. */
 	private final AtomicLong versions = new AtomicLong();
@@ -37,7 +40,7 @@ final class SegmentVersions {
 		int segments = versions.length;
 		if (last == null) {
 			for (int i = 0; i < segments; i++) {
-				versions[i] = this.versions.incrementAndGet();
+				versions[i] = newVersion();
 			}
 			return -1;
 		}
@@ -49,9 +52,8 @@ final class SegmentVersions {
 			long start = body.segmentStart(i);
 			long length = body.segmentEnd(i) - start;
 			int match = -1;
-			for (int d = 0; d <= 2 * SEARCH_WINDOW && match < 0; d++) {
-				// 0, +1, -1, +2, -2, ...
-				int j = i + shift + (((d & 1) == 0) ? -(d >> 1) : (d + 1) >> 1);
+			for (int d = 0; d < CANDIDATES && match < 0; d++) {
+				int j = candidate(i + shift, d);
 				if (j >= 0 && j < lastVersions.length && last.segmentLength(j) == length
 						&& last.holds(j, body, start, length)) {
 					match = j;
@@ -63,10 +65,29 @@ final class SegmentVersions {
 				shift = match - i;
 			}
 			else {
-				versions[i] = this.versions.incrementAndGet();
+				versions[i] = newVersion();
 			}
 		}
 		return (body.length() == 0) ? 1 : (double) unchanged / body.length();
+	}
+
+	/**
+	 * Return a version no segment had before.
+	 * @return the version
+	 */
+	long newVersion() {
+		return this.versions.incrementAndGet();
+	}
+
+	/**
+	 * Return the {@code d}th segment of the last body to compare a new segment with: the
+	 * expected one, then one after, one before, two after, two before...
+	 * @param expected the segment expected
+	 * @param d from 0, below {@link #CANDIDATES}
+	 * @return the segment, which may be out of range
+	 */
+	static int candidate(int expected, int d) {
+		return expected + (((d & 1) == 0) ? -(d >> 1) : (d + 1) >> 1);
 	}
 
 	/**
@@ -84,8 +105,8 @@ final class SegmentVersions {
 		for (int i = 0; i < copyFrom.length; i++) {
 			int match = -1;
 			long version = versions[i];
-			for (int d = 0; d <= 2 * SEARCH_WINDOW && match < 0; d++) {
-				int j = i + shift + (((d & 1) == 0) ? -(d >> 1) : (d + 1) >> 1);
+			for (int d = 0; d < CANDIDATES && match < 0; d++) {
+				int j = candidate(i + shift, d);
 				if (j >= 0 && j < lastVersions.length && lastVersions[j] == version) {
 					match = j;
 				}

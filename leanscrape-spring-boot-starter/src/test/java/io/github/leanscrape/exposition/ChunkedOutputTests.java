@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * The number formatting of {@link ChunkedOutput} against the JDK's own, on this JVM.
@@ -45,6 +46,33 @@ class ChunkedOutputTests {
 		}
 		PooledBody body = buffer.toBody();
 		assertThat(new String(body.toByteArray(), StandardCharsets.US_ASCII)).isEqualTo(expected.toString());
+		body.release();
+		assertThat(pool.leasedChunks()).isZero();
+	}
+
+	@Test
+	void aBodyHeldOnceGivesBackTheChunksBehindItsReaderAndTheRestWhenReleased() {
+		ChunkPool pool = new ChunkPool(64, 1 << 20);
+		ChunkedOutput output = new ChunkedOutput(pool, BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_004, null), 0);
+		for (int i = 0; i < 640; i++) {
+			output.write('a' + i % 26);
+		}
+		PooledBody body = output.toBody();
+		assertThat(pool.leasedChunks()).isEqualTo(10);
+		body.retain();
+		assertThatIllegalStateException().as("another holder reads it too").isThrownBy(() -> body.releaseBefore(300));
+		body.release();
+		body.releaseBefore(300);
+		assertThat(pool.leasedChunks()).isEqualTo(6);
+		assertThat(body.heldChunks()).isEqualTo(6);
+		assertThat(body.holds(255)).isFalse();
+		assertThat(body.holds(256)).isTrue();
+		assertThat(body.rangeEquals(256, "wxyzabcd".getBytes(StandardCharsets.US_ASCII), 0, 8)).isTrue();
+		assertThatIllegalStateException().isThrownBy(() -> body.chunk(3));
+		body.releaseBefore(100);
+		assertThat(pool.leasedChunks()).isEqualTo(6);
+		body.releaseBefore(10_000);
+		assertThat(pool.leasedChunks()).as("the last chunk stays until the body is released").isEqualTo(1);
 		body.release();
 		assertThat(pool.leasedChunks()).isZero();
 	}

@@ -49,9 +49,15 @@ class ScraperMemoryLimitTests {
 		}
 	};
 
+	/**
+	 * Forty chunks of output in ten segments.
+	 */
 	private static final ExpositionRenderer FORTY_CHUNKS = (format, includedNames, out) -> {
 		for (int i = 0; i < 40 * CHUNK; i++) {
 			out.write('x');
+			if ((i + 1) % (4 * CHUNK) == 0) {
+				out.endSegment(1);
+			}
 		}
 	};
 
@@ -229,10 +235,12 @@ class ScraperMemoryLimitTests {
 
 	@Test
 	void ofTwoKindsBeyondTheLimitInGzipTheOneDroppedForRoomReusesItsSegmentsAllTheSame() throws Exception {
-		// Prometheus (OpenMetrics) and VictoriaMetrics (text) in turn, both asking gzip:
-		// both bodies kept and the next rendering, 123 chunks, do not fit within 2.5
-		// bodies (100), so each rendering of the text kind drops the other's body, and
-		// its gzip form, one chunk, stands in for it.
+		// Prometheus (OpenMetrics) and VictoriaMetrics (text) in turn, both asking gzip,
+		// within 2.1 bodies (84 chunks): both bodies kept, their forms and what a
+		// rendering of one of them needs beside the body it gives back as it goes (five
+		// chunks), 87, do not fit, so each rendering of the text kind drops the other's
+		// body, and its gzip form, one chunk, stands in for it. The OpenMetrics kind,
+		// whose body is gone, renders beside the text kind's (83).
 		ChunkPool pool = new ChunkPool(CHUNK, 64 << 20);
 		Map<PrometheusOutputFormat, List<Boolean>> offered = new EnumMap<>(PrometheusOutputFormat.class);
 		ExpositionRenderer renderer = (format, includedNames, out) -> {
@@ -240,7 +248,7 @@ class ScraperMemoryLimitTests {
 			FORTY_CHUNKS.render(format, includedNames, out);
 		};
 		try (GzipEncoder gzip = new GzipEncoder(pool, 1)) {
-			Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(gzip), 2, Duration.ZERO, 2.5);
+			Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(gzip), 2, Duration.ZERO, 2.1);
 			scrapeTextAndOpenMetricsInTurn(scraper, 8, ContentCoding.GZIP);
 			long allocated = pool.allocatedChunks();
 			long compressed = gzip.segmentsCompressed();
@@ -251,8 +259,8 @@ class ScraperMemoryLimitTests {
 				.containsOnly(false);
 			assertThat(gzip.segmentsCompressed()).as("no segment of either kind compressed again")
 				.isEqualTo(compressed);
-			assertThat(gzip.segmentsReused()).isEqualTo(reused + 72);
-			assertThat(pool.peakLeasedChunks()).isLessThanOrEqualTo(100);
+			assertThat(gzip.segmentsReused()).isEqualTo(reused + 720);
+			assertThat(pool.peakLeasedChunks()).isLessThanOrEqualTo(84);
 			assertThat(pool.allocatedChunks()).as("no chunk allocated after the first rounds").isEqualTo(allocated);
 			scraper.forgetKeptSegments();
 			assertThat(pool.leasedChunks()).isZero();
@@ -261,8 +269,9 @@ class ScraperMemoryLimitTests {
 
 	@Test
 	void whereABodyAndAGzipFormDoNotFitBesideARenderingTheKindDroppedRests() throws Exception {
-		// Bodies of seven 64 KiB chunks, compressed into two: the limit, 18 chunks, holds
-		// one body and its form beside a rendering of nine, not the other kind's form
+		// Bodies of seven 64 KiB chunks, compressed into two: the limit, 1.9 bodies (13
+		// chunks), holds one body and its form beside a rendering of it, which gives the
+		// body back as it goes and needs three chunks more, not the other kind's form
 		// too.
 		ChunkPool pool = new ChunkPool(64 * 1024, 64 << 20);
 		ExpositionRenderer renderer = (format, includedNames, out) -> {
@@ -277,7 +286,7 @@ class ScraperMemoryLimitTests {
 		};
 		try (GzipEncoder gzip = new GzipEncoder(pool, 1)) {
 			Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 16 * 1024), List.of(gzip), 2,
-					Duration.ZERO, 2.5);
+					Duration.ZERO, 1.9);
 			scrapeTextAndOpenMetricsInTurn(scraper, 8, ContentCoding.GZIP);
 			long compressed = gzip.segmentsCompressed();
 			long reused = gzip.segmentsReused();
@@ -293,6 +302,8 @@ class ScraperMemoryLimitTests {
 			assertThat(segments).isGreaterThan(4);
 			assertThat(gzip.segmentsReused()).isEqualTo(reused + 4 * segments);
 			assertThat(gzip.segmentsCompressed()).isEqualTo(compressed + 4);
+			// Two bodies and their forms at most: a rendering of a kind whose body was
+			// dropped is admitted within 1.9 times what it expects (ten chunks).
 			assertThat(pool.peakLeasedChunks()).isLessThanOrEqualTo(18);
 			scraper.forgetKeptSegments();
 			assertThat(pool.leasedChunks()).isZero();
@@ -311,7 +322,7 @@ class ScraperMemoryLimitTests {
 			FORTY_CHUNKS.render(format, includedNames, out);
 		};
 		Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(new ZstdEncoder(pool, 1, true)),
-				2, Duration.ZERO, 2.5);
+				2, Duration.ZERO, 2.1);
 		scrapeTextAndOpenMetricsInTurn(scraper, 4, ContentCoding.ZSTD);
 		long allocated = pool.allocatedChunks();
 		scrapeTextAndOpenMetricsInTurn(scraper, 76, ContentCoding.ZSTD);
@@ -324,30 +335,38 @@ class ScraperMemoryLimitTests {
 		// every rendering for nothing.
 		assertThat(offered.get(OPENMETRICS)).containsOnly(false);
 		assertThat(noted.get(OPENMETRICS).stream().filter((kept) -> kept).count()).isEqualTo(3);
-		assertThat(pool.peakLeasedChunks()).isLessThanOrEqualTo(100);
+		assertThat(pool.peakLeasedChunks()).isLessThanOrEqualTo(84);
 		assertThat(pool.allocatedChunks()).as("no chunk allocated after the first rounds").isEqualTo(allocated);
 		scraper.forgetKeptSegments();
 		assertThat(pool.leasedChunks()).isZero();
 	}
 
 	@Test
-	void atThreeAndAHalfBodiesTwoLargeKindsInTurnBothKeepTheirBody() throws Exception {
-		// Forty chunks a body, compressed into one: both kept bodies and the next
-		// rendering, 123 chunks, fit within 3.5 bodies (140), not within 2.5 (100).
+	void atTwoAndAHalfBodiesTwoLargeKindsInTurnBothKeepTheirBody() throws Exception {
+		// Forty chunks a body, compressed into one: both kept bodies with their forms
+		// (82 chunks) and a rendering, which gives back the body of its kind as it goes
+		// past it, fit within 2.5 bodies (100): no more than 87 chunks held at once.
 		ChunkPool pool = new ChunkPool(CHUNK, 64 << 20);
 		Map<PrometheusOutputFormat, List<Boolean>> offered = new EnumMap<>(PrometheusOutputFormat.class);
 		ExpositionRenderer renderer = (format, includedNames, out) -> {
 			offered.computeIfAbsent(format, (key) -> new ArrayList<>()).add(offeredItsOwn(out, format));
 			FORTY_CHUNKS.render(format, includedNames, out);
 		};
-		Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(new GzipEncoder(pool, 1)), 2,
-				Duration.ZERO, 3.5);
-		scrapeTextAndOpenMetricsInTurn(scraper, 20, ContentCoding.GZIP);
-		assertThat(offered.get(TEXT).subList(1, 10)).containsOnly(true);
-		assertThat(offered.get(OPENMETRICS).subList(1, 10)).containsOnly(true);
-		assertThat(pool.peakLeasedChunks()).isLessThanOrEqualTo(140);
-		scraper.forgetKeptSegments();
-		assertThat(pool.leasedChunks()).isZero();
+		try (GzipEncoder gzip = new GzipEncoder(pool, 1)) {
+			Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(gzip), 2, Duration.ZERO, 2.5);
+			scrapeTextAndOpenMetricsInTurn(scraper, 4, ContentCoding.GZIP);
+			long allocated = pool.allocatedChunks();
+			long compressed = gzip.segmentsCompressed();
+			scrapeTextAndOpenMetricsInTurn(scraper, 16, ContentCoding.GZIP);
+			assertThat(offered.get(TEXT).subList(1, 10)).containsOnly(true);
+			assertThat(offered.get(OPENMETRICS).subList(1, 10)).containsOnly(true);
+			assertThat(gzip.segmentsCompressed()).as("no segment of either kind compressed again")
+				.isEqualTo(compressed);
+			assertThat(pool.peakLeasedChunks()).isLessThanOrEqualTo(87);
+			assertThat(pool.allocatedChunks()).as("no chunk allocated after the first rounds").isEqualTo(allocated);
+			scraper.forgetKeptSegments();
+			assertThat(pool.leasedChunks()).isZero();
+		}
 	}
 
 	@Test

@@ -13,6 +13,7 @@ import io.github.leanscrape.compression.BodyEncoder;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.exposition.SizeHints;
 import io.github.leanscrape.exposition.direct.DirectRenderer;
 import io.github.leanscrape.support.DecodingTools;
 import io.github.leanscrape.support.StarterContext;
@@ -156,6 +157,70 @@ class SegmentReuseTests {
 		// A name filter is a kind of its own, with nothing of the same names kept.
 		scrape(PrometheusOutputFormat.CONTENT_TYPE_004, Set.of("requests_1_total", "requests_7_total"), null);
 		assertThat(renderer.copiedBlocks()).isEqualTo(copied);
+	}
+
+	@Test
+	void aPrometheusAndAVictoriaMetricsInTurnBothKeepTheirBodyWithinTheLimit() throws Exception {
+		everyChunkGoesBack();
+		this.closed = true;
+		// Bodies of 2.4 MB: the limit's rounding to whole chunks is small beside them.
+		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		List<Counter> counters = new ArrayList<>();
+		for (int i = 0; i < 40_000; i++) {
+			counters.add(Counter.builder("requests." + (i / 50))
+				.tag("method", (i % 2 == 0) ? "GET" : "POST")
+				.tag("uri", "/api/v1/items/" + (i % 50))
+				.register(registry));
+		}
+		StarterContext starter = StarterContext.start(registry, PrometheusConfig.DEFAULT, new Class<?>[0],
+				"leanscrape.metrics.enabled=false");
+		try {
+			Scraper scraper = starter.bean(Scraper.class);
+			DirectRenderer renderer = starter.bean(DirectRenderer.class);
+			ChunkPool pool = starter.bean(ChunkPool.class);
+			BodyEncoder gzip = null;
+			for (BodyEncoder encoder : scraper.encoders()) {
+				gzip = (encoder.coding() == ContentCoding.GZIP) ? encoder : gzip;
+			}
+			assertThat(gzip).isNotNull();
+			PrometheusOutputFormat text = PrometheusOutputFormat.CONTENT_TYPE_004;
+			PrometheusOutputFormat openMetrics = PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100;
+			for (int round = 0; round < 2; round++) {
+				scrapeGzip(scraper, openMetrics);
+				scrapeGzip(scraper, text);
+			}
+			for (int round = 0; round < 4; round++) {
+				counters.get(round * 1000).increment();
+				long copied = renderer.copiedBlocks();
+				long compressed = gzip.segmentsCompressed();
+				scrapeGzip(scraper, openMetrics);
+				// Each kind copies from its own body, which its rendering gave back to
+				// the pool as it went past it: all but the block of the counter changed
+				// since (the other kind's body has that change too).
+				assertThat(renderer.copiedBlocks() - copied).as("OpenMetrics blocks copied").isEqualTo(799);
+				assertThat(gzip.segmentsCompressed() - compressed).isOne();
+				copied = renderer.copiedBlocks();
+				compressed = gzip.segmentsCompressed();
+				scrapeGzip(scraper, text);
+				assertThat(renderer.copiedBlocks() - copied).as("text blocks copied").isEqualTo(799);
+				assertThat(gzip.segmentsCompressed() - compressed).isOne();
+			}
+			long body = starter.bean(SizeHints.class).largest();
+			assertThat(scraper.keptChunks() * pool.chunkSize()).as("both bodies kept").isGreaterThan(2 * body);
+			assertThat(pool.peakLeasedChunks() * pool.chunkSize()).as("the most memory bodies held")
+				.isLessThanOrEqualTo((long) (2.5 * body));
+			scraper.forgetKeptSegments();
+			assertThat(pool.leasedChunks()).isZero();
+		}
+		finally {
+			starter.close();
+		}
+	}
+
+	private static void scrapeGzip(Scraper scraper, PrometheusOutputFormat format) throws Exception {
+		Served served = scraper.scrape(format, null, System.nanoTime() + Duration.ofSeconds(10).toNanos());
+		scraper.encode(served.body(), ContentCoding.GZIP).release();
+		served.body().release();
 	}
 
 	@Test

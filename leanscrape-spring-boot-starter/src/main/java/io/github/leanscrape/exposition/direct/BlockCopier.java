@@ -113,12 +113,17 @@ final class BlockCopier {
 			return -1;
 		}
 		this.next = block + 1;
+		long from = previous.starts[block];
+		if (!previousBody.holds(from)) {
+			// The last body of this kind is given back to the pool as this rendering
+			// goes past it, and this block's bytes are gone already.
+			return -1;
+		}
 		int valueStart = this.current.valueStart(this.current.blockCount);
 		if (!Arrays.equals(this.current.values, valueStart, this.current.valueCount, previous.values,
 				previous.valueStart(block), previous.valueEnds[block])) {
 			return -1;
 		}
-		long from = previous.starts[block];
 		long length = previous.ends[block] - from;
 		previousBody.writeRange(from, length, out);
 		this.current.copiedBytes += length;
