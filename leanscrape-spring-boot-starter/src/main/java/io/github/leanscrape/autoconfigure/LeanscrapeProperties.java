@@ -280,14 +280,16 @@ public class LeanscrapeProperties {
 		 * allowed, three tenths), else whole; a kind whose body was dropped for room has
 		 * its gzip forms compressed by segment when there is nothing to compare with, so
 		 * that they can stand in for it. What is kept counts within
-		 * buffer.max-held-bodies; at its default, one kind scraped in any mix of codings
-		 * keeps its body, and of two large kinds in turn (OpenMetrics and text) one keeps
-		 * its body and the other, its body dropped for room, keeps its gzip form to
-		 * compare the next body with and, where the other kind copied a quarter of its
-		 * own, copies its unchanged blocks from the other's body; sent only uncompressed
-		 * or in zstd, that kind rests, compressed whole and trying again now and then
-		 * (3.5 keeps both bodies). At most four kinds are kept: scraped in turn, more
-		 * kinds than that reuse nothing.
+		 * buffer.max-held-bodies; a rendering reads the kept body of its kind as it
+		 * writes and gives it back behind it, so that at the default one kind scraped in
+		 * any mix of codings keeps its body, and so do both of two large kinds in turn
+		 * (OpenMetrics and text). Where a body does not fit (more kinds, or bodies of a
+		 * few chunks, which the limit counts in whole chunks), it is dropped for room and
+		 * its kind keeps its gzip form to compare the next body with and, where the other
+		 * text format's kind copied a quarter of its own, copies its unchanged blocks
+		 * from that body; sent only uncompressed or in zstd, that kind rests, compressed
+		 * whole and trying again now and then. At most four kinds are kept: scraped in
+		 * turn, more kinds than that reuse nothing.
 		 */
 		private boolean reuseSegments = true;
 

@@ -103,6 +103,9 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	/** Told of each segment as it ends, or {@code null}. */
 	private @Nullable SegmentObserver segmentObserver;
 
+	/** Whether a range of a body is being copied in ({@link #copy}). */
+	private boolean copying;
+
 	/**
 	 * Create a buffer expecting about {@code expectedSize} bytes of output.
 	 * @param pool the pool to take chunks from
@@ -392,6 +395,23 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	}
 
 	/**
+	 * Append a range of a body, such as a block of series unchanged since the body the
+	 * renderer copies from.
+	 * @param body the body
+	 * @param start where the range starts
+	 * @param length its length
+	 */
+	public void copy(PooledBody body, long start, long length) {
+		this.copying = true;
+		try {
+			body.writeRange(start, length, this);
+		}
+		finally {
+			this.copying = false;
+		}
+	}
+
+	/**
 	 * Return where the last segment ended, or zero.
 	 * @return the offset after the last segment's last byte
 	 */
@@ -467,8 +487,9 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 			this.chunks = larger;
 		}
 		SegmentObserver observer = this.segmentObserver;
-		if (observer != null) {
-			// Before taking the next chunk, so that one given back can be it.
+		if (observer != null && !this.copying) {
+			// Before taking the next chunk, so that one given back can be it; not while
+			// a body's chunk is being copied in, which the observer may give back.
 			observer.chunkFilled(size());
 		}
 		this.chunk = this.pool.acquire();

@@ -41,6 +41,12 @@ public final class PooledBody {
 
 	private final long length;
 
+	/**
+	 * {@link #CLAIMED} stands for one reference, held by a holder that
+	 * {@linkplain #claim() claimed} the body: no other can be taken.
+	 */
+	private static final int CLAIMED = Integer.MAX_VALUE;
+
 	private final AtomicInteger references = new AtomicInteger(1);
 
 	/**
@@ -343,8 +349,8 @@ public final class PooledBody {
 		int current;
 		do {
 			current = this.references.get();
-			if (current <= 0) {
-				throw new IllegalStateException("Body already released");
+			if (current <= 0 || current == CLAIMED) {
+				throw new IllegalStateException("Body already released, or claimed");
 			}
 		}
 		while (!this.references.compareAndSet(current, current + 1));
@@ -360,7 +366,7 @@ public final class PooledBody {
 		int current;
 		do {
 			current = this.references.get();
-			if (current <= 0) {
+			if (current <= 0 || current == CLAIMED) {
 				return false;
 			}
 		}
@@ -403,8 +409,8 @@ public final class PooledBody {
 				return;
 			}
 		}
-		while (!this.references.compareAndSet(current, current - 1));
-		if (current == 1) {
+		while (!this.references.compareAndSet(current, (current == CLAIMED) ? 0 : current - 1));
+		if (current == 1 || current == CLAIMED) {
 			for (int slot = 0; slot < this.encoded.length; slot++) {
 				PooledBody encodedBody;
 				synchronized (this.encodingLocks[slot]) {
@@ -426,25 +432,37 @@ public final class PooledBody {
 	}
 
 	/**
-	 * Return whether this body's only reference is the caller's: no reader, cache or
-	 * keeper holds it, and none can take one but through the caller.
-	 * @return {@code true} when one reference is held
+	 * Claim this body for the holder of its only reference: from now on no other
+	 * reference can be taken ({@link #tryRetain()} fails), so that the holder may give
+	 * its chunks back as it reads it ({@link #releaseBefore(long)}).
+	 * @return {@code true} when claimed, {@code false} when others hold it too, or it was
+	 * released
 	 */
-	public boolean isHeldOnce() {
-		return this.references.get() == 1;
+	public boolean claim() {
+		return this.references.compareAndSet(1, CLAIMED);
+	}
+
+	/**
+	 * Undo a {@linkplain #claim() claim} of a body whose chunks were all kept: others may
+	 * take references again.
+	 */
+	public void unclaim() {
+		if (!this.references.compareAndSet(CLAIMED, 1) || this.releasedChunks > 0) {
+			throw new IllegalStateException("Body not claimed, or read in part");
+		}
 	}
 
 	/**
 	 * Give the chunks wholly before a position back to the pool now, ahead of the rest,
-	 * for a holder that reads this body from start to end and holds its only reference (a
-	 * kept body that the next rendering of its kind reads as it writes, so that the two
-	 * together hold about one body). The bytes before the chunk holding {@code position}
-	 * can no longer be read ({@link #holds(long)}).
+	 * for a holder that reads this body from start to end and {@linkplain #claim()
+	 * claimed} it (a kept body that the next rendering of its kind reads as it writes, so
+	 * that the two together hold about one body). The bytes before the chunk holding
+	 * {@code position} can no longer be read ({@link #holds(long)}).
 	 * @param position where the bytes still needed start
 	 */
 	public void releaseBefore(long position) {
-		if (this.references.get() != 1) {
-			throw new IllegalStateException("Body held by others, or released");
+		if (this.references.get() != CLAIMED) {
+			throw new IllegalStateException("Body not claimed, or released");
 		}
 		int before = (int) Math.min(this.chunkCount - 1L, position / this.pool.chunkSize());
 		for (int i = this.releasedChunks; i < before; i++) {

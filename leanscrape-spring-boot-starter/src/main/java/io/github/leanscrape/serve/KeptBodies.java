@@ -126,9 +126,10 @@ final class KeptBodies {
 	/**
 	 * Take the last plain body of a kind out of what is kept, for the rendering that
 	 * replaces it to read as it writes and give back to the pool as it goes
-	 * ({@link ReplacedBody}): only where what is kept holds the body's only reference, so
-	 * that no reader, cache or other rendering holds it or can take it. The caller owns
-	 * that reference and must release it; the kind's compressed forms stay.
+	 * ({@link ReplacedBody}): only where what is kept holds the body's only reference,
+	 * which it {@linkplain PooledBody#claim() claims}, so that no reader, cache or other
+	 * rendering holds it or can take it. The caller owns that reference and must release
+	 * it, or {@linkplain #giveBack give it back}; the kind's compressed forms stay.
 	 * @param kind the kind, uncompressed
 	 * @return the kept body, or {@code null} where none can be taken
 	 */
@@ -142,15 +143,32 @@ final class KeptBodies {
 			expire(this.nanoClock.getAsLong(), expired);
 			Entry entry = this.entries.get(kind);
 			Plain kept = (entry != null) ? entry.plain : null;
-			// Anyone else with a reference found the body through this object, under its
-			// lock, or holds one already: with one reference, nobody else can read it.
-			if (entry != null && kept != null && !entry.credit.rests() && kept.body.isHeldOnce()) {
+			// Claimed, no reader (the cache's included) can take a reference any more.
+			if (entry != null && kept != null && !entry.credit.rests() && kept.body.claim()) {
 				entry.plain = null;
 				plain = kept;
 			}
 		}
 		release(expired);
 		return plain;
+	}
+
+	/**
+	 * Give back a body {@linkplain #take taken} and not read, where its rendering was
+	 * rejected: kept again where nothing took its place, else released.
+	 * @param kind the kind, uncompressed
+	 * @param plain the body taken
+	 */
+	void giveBack(BodyKind kind, Plain plain) {
+		synchronized (this) {
+			Entry entry = this.entries.get(kind);
+			if (entry != null && entry.plain == null && entry.dropped == null && !plain.body.isReleased()) {
+				plain.body.unclaim();
+				entry.plain = plain;
+				return;
+			}
+		}
+		plain.release();
 	}
 
 	/**
@@ -168,6 +186,23 @@ final class KeptBodies {
 	 * @return the other format's kept body, or {@code null}
 	 */
 	@Nullable PooledBody otherFormatsBody(BodyKind kind) {
+		return otherFormatsBody(kind, false);
+	}
+
+	/**
+	 * Return the last plain body of the other text format with the same name filter, as
+	 * {@link #otherFormatsBody(BodyKind)} does, where it was rendered after the kind's
+	 * own last body: for the blocks of a rendering that took its own ({@link #take}),
+	 * which the other body holds with fewer changes since (scraped in turn, its own is a
+	 * turn older).
+	 * @param kind the kind, uncompressed
+	 * @return the other format's kept body, or {@code null}
+	 */
+	@Nullable PooledBody newerOtherFormatsBody(BodyKind kind) {
+		return otherFormatsBody(kind, true);
+	}
+
+	private @Nullable PooledBody otherFormatsBody(BodyKind kind, boolean newerOnly) {
 		PrometheusOutputFormat format = kind.format();
 		if (!this.enabled || format == PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF) {
 			return null;
@@ -176,6 +211,7 @@ final class KeptBodies {
 				? PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100 : PrometheusOutputFormat.CONTENT_TYPE_004;
 		synchronized (this) {
 			Entry sibling = null;
+			Entry own = null;
 			// Looked up without get(), which would count as a rendering of the other kind
 			// in the order kinds are evicted in.
 			for (Map.Entry<BodyKind, Entry> each : this.entries.entrySet()) {
@@ -183,8 +219,15 @@ final class KeptBodies {
 				if (kept.format() == other && Objects.equals(kept.includedNames(), kind.includedNames())) {
 					sibling = each.getValue();
 				}
+				else if (newerOnly && kept.equals(kind)) {
+					own = each.getValue();
+				}
 			}
-			Plain plain = (sibling != null && !sibling.credit.rests()) ? sibling.plain : null;
+			if (sibling == null || sibling.credit.rests()
+					|| (newerOnly && (own == null || sibling.renderedNanos - own.renderedNanos <= 0))) {
+				return null;
+			}
+			Plain plain = sibling.plain;
 			if (plain == null || !copiedAQuarter(plain.body)) {
 				return null;
 			}

@@ -113,27 +113,37 @@ final class RenderAdmission {
 	 * @throws ScrapeRejectedException when the deadline passes first
 	 */
 	long enter(BodyKind kind, long deadlineNanos) throws ScrapeRejectedException {
-		return enter(kind, deadlineNanos, null);
+		acquireSlot(deadlineNanos);
+		return reserve(kind, deadlineNanos, null);
 	}
 
 	/**
-	 * Wait for a rendering slot, then for the memory a rendering of a kind is expected to
-	 * need beyond what it gives back as it goes: the kept body of its kind that it reads
-	 * as it writes and gives back behind it ({@link ReplacedBody}). Where even dropping
-	 * every body kept and cached does not make room, that body is given back at once and
-	 * the rendering reserves all it needs: the one way left to make room.
-	 * @param kind the kind to render
+	 * Wait for a rendering slot; then {@link #reserve}.
 	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
-	 * @param replaced the kept body the rendering replaces, whose only reference the
-	 * caller holds, or {@code null}; released here where it is given back
-	 * @return the chunks reserved, to give back with {@link #leave}
 	 * @throws ScrapeRejectedException when the deadline passes first
 	 */
-	long enter(BodyKind kind, long deadlineNanos, @Nullable Plain replaced) throws ScrapeRejectedException {
+	void acquireSlot(long deadlineNanos) throws ScrapeRejectedException {
 		if (!acquirePermit(deadlineNanos)) {
 			throw new ScrapeRejectedException(
 					"All " + this.maxConcurrentRenders + " rendering slots stayed busy until the scrape timeout");
 		}
+	}
+
+	/**
+	 * Having a slot, wait for the memory a rendering of a kind is expected to need beyond
+	 * what it gives back as it goes: the kept body of its kind that it reads as it writes
+	 * and gives back behind it ({@link ReplacedBody}). Where even dropping every body
+	 * kept and cached does not make room, that body is given back at once and the
+	 * rendering reserves all it needs: the one way left to make room. Gives the slot back
+	 * when the deadline passes first.
+	 * @param kind the kind to render
+	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
+	 * @param replaced the kept body the rendering replaces, which the caller claimed, or
+	 * {@code null}; released here where it is given back
+	 * @return the chunks reserved, to give back with {@link #leave}
+	 * @throws ScrapeRejectedException when the deadline passes first
+	 */
+	long reserve(BodyKind kind, long deadlineNanos, @Nullable Plain replaced) throws ScrapeRejectedException {
 		long reserved = reserveMemory(kind, deadlineNanos, replaced);
 		if (reserved == REJECTED) {
 			this.permits.release();

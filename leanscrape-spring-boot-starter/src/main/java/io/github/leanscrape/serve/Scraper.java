@@ -122,16 +122,17 @@ public final class Scraper {
 		}
 		PooledBody body;
 		try {
+			this.admission.acquireSlot(deadlineNanos);
 			// The kept body of this kind, where nothing else holds it, is read as the
 			// rendering writes and given back behind it: not reserved twice.
 			KeptBodies.Plain replaced = this.kept.take(kind);
 			long reserved;
 			try {
-				reserved = this.admission.enter(kind, deadlineNanos, replaced);
+				reserved = this.admission.reserve(kind, deadlineNanos, replaced);
 			}
 			catch (ScrapeRejectedException | RuntimeException | Error ex) {
 				if (replaced != null) {
-					replaced.release();
+					this.kept.giveBack(kind, replaced);
 				}
 				throw ex;
 			}
@@ -188,13 +189,17 @@ public final class Scraper {
 	}
 
 	private PooledBody replace(BodyKind kind, KeptBodies.Plain replaced) {
+		// Blocks are copied from the other text format's body where it is the newer, its
+		// segments compared with the kind's own.
+		PooledBody newer = null;
 		try {
+			newer = this.kept.newerOtherFormatsBody(kind);
 			ReplacedBody reader = new ReplacedBody(replaced, this.kept.segmentVersions());
 			ChunkedOutput output = new ChunkedOutput(this.pool, kind, this.sizeHints.expectedSize(kind));
 			PooledBody body;
 			long[] versions;
 			try {
-				output.setPrevious(replaced.body);
+				output.setPrevious((newer != null) ? newer : replaced.body);
 				output.setKept(true);
 				output.setSegmentObserver(reader);
 				this.renderer.render(kind.format(), kind.includedNames(), output);
@@ -219,6 +224,9 @@ public final class Scraper {
 		}
 		finally {
 			replaced.release();
+			if (newer != null) {
+				newer.release();
+			}
 		}
 	}
 

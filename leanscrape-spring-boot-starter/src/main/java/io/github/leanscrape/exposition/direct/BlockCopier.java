@@ -125,7 +125,7 @@ final class BlockCopier {
 			return -1;
 		}
 		long length = previous.ends[block] - from;
-		previousBody.writeRange(from, length, out);
+		out.copy(previousBody, from, length);
 		this.current.copiedBytes += length;
 		this.copied++;
 		int lines = previous.lines[block];
