@@ -30,7 +30,8 @@ final class ReplacedBody implements SegmentObserver {
 
 	private final long slack;
 
-	private long[] versions = new long[64];
+	/** Sized for as many segments as the kept body's, a few more before it grows. */
+	private long[] versions;
 
 	private int count;
 
@@ -52,6 +53,7 @@ final class ReplacedBody implements SegmentObserver {
 		this.body = replaced.body;
 		this.segmentVersions = segmentVersions;
 		this.slack = slackBytes(this.body);
+		this.versions = new long[this.body.segmentCount() + 8];
 	}
 
 	/**
@@ -99,7 +101,7 @@ final class ReplacedBody implements SegmentObserver {
 		if (this.count == 0 || last < output.size()) {
 			version(output, last, output.size());
 		}
-		return Arrays.copyOf(this.versions, this.count);
+		return (this.count == this.versions.length) ? this.versions : Arrays.copyOf(this.versions, this.count);
 	}
 
 	/**
