@@ -447,7 +447,7 @@ public final class PooledBody {
 	 * take references again.
 	 */
 	public void unclaim() {
-		if (!this.references.compareAndSet(CLAIMED, 1) || this.releasedChunks > 0) {
+		if (this.releasedChunks > 0 || !this.references.compareAndSet(CLAIMED, 1)) {
 			throw new IllegalStateException("Body not claimed, or read in part");
 		}
 	}

@@ -19,7 +19,8 @@ public interface SegmentObserver {
 	void segmentEnded(ChunkedOutput output, long start, long end);
 
 	/**
-	 * The output filled a chunk and takes another.
+	 * The output filled a chunk and takes another; not told while a range of a body is
+	 * {@linkplain ChunkedOutput#copy copied} in, whose chunk must stay where it is.
 	 * @param size how many bytes the output holds
 	 */
 	void chunkFilled(long size);

@@ -24,24 +24,27 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
 /**
  * The one owner of what is kept between scrapes. Per kind (format and name filter): the
  * last plain body, whose unchanged blocks of series the next rendering copies (or the
- * next of the other text format, where that kind has no body of its own), with a version
- * per segment (equal versions mean equal bytes). Per content coding: the last compressed
- * form and the versions it encodes, copied for unchanged segments. A coding compresses by
- * segment only when enough can be copied ({@link BodyEncoder#minReusedShare()}), else
- * whole, retrying every {@value #RETRY_AFTER_WHOLE}th body. A body is kept for something
- * when a coding compressed it by segment or the next rendering copied
- * {@value #COPIES_PAY_PERCENT}% of it; a kind whose bodies are kept for nothing too often
- * rests ({@link KeepCredit}): its bodies are written and compressed whole and not kept
- * for a while. What is kept stays as it is, so that the pool does not refill when the
- * kind keeps again. Where a kind's body is dropped to make room for a rendering of
- * another ({@link #makeRoomFor}), its gzip form by segment stands in for it: the next
- * body is compared with it by inflating its segments, and its unchanged segments are
- * copied as they were. A kind dropped without such a form is crowded (its gzip forms are
- * compressed by segment even with nothing to compare with), and rests when dropped again
- * without one: two large kinds scraped in turn beyond the memory limit would otherwise
- * drop each other's body at every rendering, and one of them pay for keeping bodies that
- * are never used. At most {@value #MAX_KINDS} kinds are kept; one idle for
- * {@value #TIME_TO_LIVE_MINUTES} minutes is dropped at the next scrape.
+ * next of the other text format, where that kind has no body of its own or its own is the
+ * older), with a version per segment (equal versions mean equal bytes); where nothing
+ * else holds it, the next rendering of its kind {@linkplain #take takes} it, to give it
+ * back to the pool as it goes past it ({@link ReplacedBody}). Per content coding: the
+ * last compressed form and the versions it encodes, copied for unchanged segments. A
+ * coding compresses by segment only when enough can be copied
+ * ({@link BodyEncoder#minReusedShare()}), else whole, retrying every
+ * {@value #RETRY_AFTER_WHOLE}th body. A body is kept for something when a coding
+ * compressed it by segment or the next rendering copied {@value #COPIES_PAY_PERCENT}% of
+ * it; a kind whose bodies are kept for nothing too often rests ({@link KeepCredit}): its
+ * bodies are written and compressed whole and not kept for a while. What is kept stays as
+ * it is, so that the pool does not refill when the kind keeps again. Where a kind's body
+ * is dropped to make room for a rendering of another ({@link #makeRoomFor}), its gzip
+ * form by segment stands in for it: the next body is compared with it by inflating its
+ * segments, and its unchanged segments are copied as they were. A kind dropped without
+ * such a form is crowded (its gzip forms are compressed by segment even with nothing to
+ * compare with), and rests when dropped again without one: two large kinds scraped in
+ * turn beyond the memory limit would otherwise drop each other's body at every rendering,
+ * and one of them pay for keeping bodies that are never used. At most {@value #MAX_KINDS}
+ * kinds are kept; one idle for {@value #TIME_TO_LIVE_MINUTES} minutes is dropped at the
+ * next scrape.
  *
  * @author leanscrape
  */
@@ -75,7 +78,7 @@ final class KeptBodies {
 	private final SegmentVersions segmentVersions = new SegmentVersions();
 
 	/** What is kept for each kind, least recently rendered first; guarded by this. */
-	private final Map<BodyKind, Entry> entries = new LinkedHashMap<>(8, 0.75f, true);
+	private final Map<BodyKind, KeptKind> entries = new LinkedHashMap<>(8, 0.75f, true);
 
 	private final LongSupplier nanoClock;
 
@@ -100,21 +103,21 @@ final class KeptBodies {
 
 	/**
 	 * Return the last plain body of a kind, for a rendering to copy from, with a
-	 * reference the caller must release ({@link Plain#release()}).
+	 * reference the caller must release ({@link KeptBody#release()}).
 	 * @param kind the kind, uncompressed
 	 * @return the kept body, or {@code null}
 	 */
-	@Nullable Plain previous(BodyKind kind) {
+	@Nullable KeptBody previous(BodyKind kind) {
 		if (!this.enabled) {
 			return null;
 		}
-		List<Entry> expired = new ArrayList<>(0);
-		Plain plain = null;
+		List<KeptKind> expired = new ArrayList<>(0);
+		KeptBody plain = null;
 		synchronized (this) {
 			expire(this.nanoClock.getAsLong(), expired);
-			Entry entry = this.entries.get(kind);
+			KeptKind entry = this.entries.get(kind);
 			// The first body after a rest is compared with the body kept before it.
-			Plain kept = (entry != null) ? entry.plain : null;
+			KeptBody kept = (entry != null) ? entry.plain : null;
 			if (entry != null && kept != null && !entry.credit.rests() && kept.body.tryRetain()) {
 				plain = kept;
 			}
@@ -129,27 +132,37 @@ final class KeptBodies {
 	 * ({@link ReplacedBody}): only where what is kept holds the body's only reference,
 	 * which it {@linkplain PooledBody#claim() claims}, so that no reader, cache or other
 	 * rendering holds it or can take it. The caller owns that reference and must release
-	 * it, or {@linkplain #giveBack give it back}; the kind's compressed forms stay.
+	 * it, or {@linkplain #giveBack give it back}; the kind's compressed forms stay,
+	 * unless a rendering of another kind drops them for room meanwhile
+	 * ({@link #makeRoomFor}).
 	 * @param kind the kind, uncompressed
 	 * @return the kept body, or {@code null} where none can be taken
 	 */
-	@Nullable Plain take(BodyKind kind) {
+	@Nullable KeptBody take(BodyKind kind) {
 		if (!this.enabled) {
 			return null;
 		}
-		List<Entry> expired = new ArrayList<>(0);
-		Plain plain = null;
+		List<KeptKind> expired = new ArrayList<>(0);
+		KeptBody plain = null;
 		synchronized (this) {
 			expire(this.nanoClock.getAsLong(), expired);
-			Entry entry = this.entries.get(kind);
-			Plain kept = (entry != null) ? entry.plain : null;
+			KeptKind entry = this.entries.get(kind);
+			KeptBody kept = (entry != null) ? entry.plain : null;
 			// Claimed, no reader (the cache's included) can take a reference any more.
 			if (entry != null && kept != null && !entry.credit.rests() && kept.body.claim()) {
 				entry.plain = null;
 				plain = kept;
 			}
 		}
-		release(expired);
+		try {
+			release(expired);
+		}
+		catch (RuntimeException | Error ex) {
+			if (plain != null) {
+				plain.release();
+			}
+			throw ex;
+		}
 		return plain;
 	}
 
@@ -159,9 +172,9 @@ final class KeptBodies {
 	 * @param kind the kind, uncompressed
 	 * @param plain the body taken
 	 */
-	void giveBack(BodyKind kind, Plain plain) {
+	void giveBack(BodyKind kind, KeptBody plain) {
 		synchronized (this) {
-			Entry entry = this.entries.get(kind);
+			KeptKind entry = this.entries.get(kind);
 			if (entry != null && entry.plain == null && entry.dropped == null && !plain.body.isReleased()) {
 				plain.body.unclaim();
 				entry.plain = plain;
@@ -210,11 +223,11 @@ final class KeptBodies {
 		PrometheusOutputFormat other = (format == PrometheusOutputFormat.CONTENT_TYPE_004)
 				? PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100 : PrometheusOutputFormat.CONTENT_TYPE_004;
 		synchronized (this) {
-			Entry sibling = null;
-			Entry own = null;
+			KeptKind sibling = null;
+			KeptKind own = null;
 			// Looked up without get(), which would count as a rendering of the other kind
 			// in the order kinds are evicted in.
-			for (Map.Entry<BodyKind, Entry> each : this.entries.entrySet()) {
+			for (Map.Entry<BodyKind, KeptKind> each : this.entries.entrySet()) {
 				BodyKind kept = each.getKey();
 				if (kept.format() == other && Objects.equals(kept.includedNames(), kind.includedNames())) {
 					sibling = each.getValue();
@@ -227,7 +240,7 @@ final class KeptBodies {
 					|| (newerOnly && (own == null || sibling.renderedNanos - own.renderedNanos <= 0))) {
 				return null;
 			}
-			Plain plain = sibling.plain;
+			KeptBody plain = sibling.plain;
 			if (plain == null || !copiedAQuarter(plain.body)) {
 				return null;
 			}
@@ -255,7 +268,7 @@ final class KeptBodies {
 			return false;
 		}
 		synchronized (this) {
-			Entry entry = this.entries.get(kind);
+			KeptKind entry = this.entries.get(kind);
 			return entry == null || !entry.credit.rests();
 		}
 	}
@@ -269,20 +282,20 @@ final class KeptBodies {
 	 * @param body the new body; this object takes a reference of its own
 	 * @param previous the body the rendering was offered, or {@code null}
 	 */
-	void rendered(BodyKind kind, PooledBody body, @Nullable Plain previous) {
+	void rendered(BodyKind kind, PooledBody body, @Nullable KeptBody previous) {
 		if (!this.enabled) {
 			return;
 		}
-		Dropped standsIn = null;
+		DroppedBody standsIn = null;
 		EncodedBody form = null;
 		synchronized (this) {
-			Entry entry = this.entries.get(kind);
+			KeptKind entry = this.entries.get(kind);
 			if (entry != null && entry.credit.rests()) {
 				entry.credit.notKept();
 				entry.renderedNanos = this.nanoClock.getAsLong();
 				return;
 			}
-			Dropped last = (entry != null) ? entry.dropped : null;
+			DroppedBody last = (entry != null) ? entry.dropped : null;
 			EncodedBody lastForm = (last != null) ? last.gzip.encoded : null;
 			if (previous == null && entry != null && last != null && lastForm != null
 					&& entry.encodings[GZIP_SLOT] == last.gzip && lastForm.tryRetain()) {
@@ -304,7 +317,7 @@ final class KeptBodies {
 		else {
 			share = this.segmentVersions.version(body, previous, versions);
 		}
-		keep(kind, body, previous, false, versions, share);
+		keep(kind, body, previous, false, true, versions, share);
 	}
 
 	/**
@@ -314,37 +327,40 @@ final class KeptBodies {
 	 * @param kind the kind, uncompressed
 	 * @param body the new body; this object takes a reference of its own
 	 * @param replaced the body taken, which the caller releases
+	 * @param copiedFromIt whether the rendering copied its blocks from the body taken,
+	 * not from the other text format's ({@link #newerOtherFormatsBody})
 	 * @param versions the version of each of the new body's segments
 	 * @param share the share of its bytes in segments as they were in the one taken
 	 */
-	void replaced(BodyKind kind, PooledBody body, Plain replaced, long[] versions, double share) {
+	void replaced(BodyKind kind, PooledBody body, KeptBody replaced, boolean copiedFromIt, long[] versions,
+			double share) {
 		if (this.enabled) {
-			keep(kind, body, replaced, true, versions, share);
+			keep(kind, body, replaced, true, copiedFromIt, versions, share);
 		}
 	}
 
-	private void keep(BodyKind kind, PooledBody body, @Nullable Plain previous, boolean taken, long[] versions,
-			double share) {
+	private void keep(BodyKind kind, PooledBody body, @Nullable KeptBody previous, boolean taken, boolean copiedFromIt,
+			long[] versions, double share) {
 		// Room for every kind that can be dropped here, so that adding one, once it is
 		// out of the map, never allocates.
-		List<Entry> dropped = new ArrayList<>(MAX_KINDS + 1);
+		List<KeptKind> dropped = new ArrayList<>(MAX_KINDS + 1);
 		// The body's reference is taken only where it is stored, after everything that
 		// allocates: an OutOfMemoryError on the way leaves no reference behind.
-		Plain plain = new Plain(body, versions, share);
-		boolean copiesPay = previous != null && copiedAQuarter(body);
-		Plain replaced = null;
+		KeptBody plain = new KeptBody(body, versions, share);
+		boolean copiesPay = previous != null && copiedFromIt && copiedAQuarter(body);
+		KeptBody replaced = null;
 		try {
 			synchronized (this) {
 				long now = this.nanoClock.getAsLong();
 				expire(now, dropped);
-				Entry entry = this.entries.get(kind);
+				KeptKind entry = this.entries.get(kind);
 				if (entry != null && entry.credit.rests()) {
 					// Dropped for room (makeRoomFor) while this body was compared: the
 					// rest that ordered holds, and this body is not kept.
 					entry.credit.notKept();
 				}
 				else if (entry == null) {
-					entry = new Entry();
+					entry = new KeptKind();
 					entry.plain = plain;
 					this.entries.put(kind, entry);
 					body.retain();
@@ -357,8 +373,8 @@ final class KeptBodies {
 				else {
 					replaced = entry.plain;
 					// The body taken by this rendering counts as the one replaced.
-					Plain last = (replaced == null && taken) ? previous : replaced;
-					Dropped before = entry.dropped;
+					KeptBody last = (replaced == null && taken) ? previous : replaced;
+					DroppedBody before = entry.dropped;
 					entry.plain = plain;
 					body.retain();
 					entry.dropped = null;
@@ -407,17 +423,17 @@ final class KeptBodies {
 	 * being dropped for room).
 	 * @return its entry
 	 */
-	private Entry removeEldest() {
-		Iterator<Entry> entries = this.entries.values().iterator();
+	private KeptKind removeEldest() {
+		Iterator<KeptKind> entries = this.entries.values().iterator();
 		while (entries.hasNext()) {
-			Entry entry = entries.next();
+			KeptKind entry = entries.next();
 			if (entry.plain == null) {
 				entries.remove();
 				return entry;
 			}
 		}
-		Iterator<Entry> eldest = this.entries.values().iterator();
-		Entry entry = eldest.next();
+		Iterator<KeptKind> eldest = this.entries.values().iterator();
+		KeptKind entry = eldest.next();
 		eldest.remove();
 		return entry;
 	}
@@ -438,13 +454,13 @@ final class KeptBodies {
 			return encoder.encode(body, kind, expectedSize);
 		}
 		int slot = encoder.coding().ordinal();
-		Plain plain = null;
-		Encoding last = null;
+		KeptBody plain = null;
+		KeptEncoding last = null;
 		EncodedBody lastEncoded = null;
 		boolean crowded = false;
 		synchronized (this) {
-			Entry entry = this.entries.get(body.kind());
-			Plain kept = (entry != null) ? entry.plain : null;
+			KeptKind entry = this.entries.get(body.kind());
+			KeptBody kept = (entry != null) ? entry.plain : null;
 			if (entry != null && kept != null && kept.body == body) {
 				plain = kept;
 				crowded = entry.crowded;
@@ -458,7 +474,7 @@ final class KeptBodies {
 			return encoder.encode(body, kind, expectedSize);
 		}
 		EncodedBody encoded;
-		Encoding next;
+		KeptEncoding next;
 		// Whether the body was compared with one before it: a first body compressed by
 		// segment is not yet kept for something.
 		boolean compared;
@@ -488,7 +504,7 @@ final class KeptBodies {
 			try {
 				double measured = (lastEncoded != null) ? share : ((last != null) ? last.measuredShare : -1);
 				long[] plainEnds = (segmented && crowded && slot == GZIP_SLOT) ? segmentEnds(body) : null;
-				next = new Encoding(segmented ? encoded : null, plain.versions, plainEnds, measured,
+				next = new KeptEncoding(segmented ? encoded : null, plain.versions, plainEnds, measured,
 						segmented ? 0 : wholeStreak);
 			}
 			catch (RuntimeException | Error ex) {
@@ -506,9 +522,9 @@ final class KeptBodies {
 				lastEncoded.release();
 			}
 		}
-		Encoding replaced = null;
+		KeptEncoding replaced = null;
 		synchronized (this) {
-			Entry entry = this.entries.get(body.kind());
+			KeptKind entry = this.entries.get(body.kind());
 			// Not where the kind's body was dropped for room meanwhile (makeRoomFor):
 			// nothing would give this back.
 			if (entry != null && entry.plain != null) {
@@ -540,17 +556,17 @@ final class KeptBodies {
 	void makeRoomFor(BodyKind kind) {
 		// Room for all that can be dropped, so that adding to these lists never allocates
 		// once something is out of its entry.
-		List<Plain> plains = new ArrayList<>(MAX_KINDS);
-		List<Encoding> encodings = new ArrayList<>(MAX_KINDS * CODINGS.length);
+		List<KeptBody> plains = new ArrayList<>(MAX_KINDS);
+		List<KeptEncoding> encodings = new ArrayList<>(MAX_KINDS * CODINGS.length);
 		try {
 			synchronized (this) {
-				for (Map.Entry<BodyKind, Entry> kept : this.entries.entrySet()) {
-					Entry entry = kept.getValue();
+				for (Map.Entry<BodyKind, KeptKind> kept : this.entries.entrySet()) {
+					KeptKind entry = kept.getValue();
 					if (kept.getKey().equals(kind) || entry.dropped != null) {
 						continue;
 					}
-					Plain plain = entry.plain;
-					Encoding gzip = entry.encodings[GZIP_SLOT];
+					KeptBody plain = entry.plain;
+					KeptEncoding gzip = entry.encodings[GZIP_SLOT];
 					long[] gzipEnds = null;
 					if (plain != null && gzip != null && gzip.encoded != null) {
 						// The form of this body, or of the one before it where a new body
@@ -560,8 +576,8 @@ final class KeptBodies {
 					}
 					boolean standsIn = gzip != null && gzip.encoded != null && gzipEnds != null
 							&& gzipEnds.length == gzip.encoded.segmentCount();
-					Dropped dropped = (plain != null && standsIn && gzip != null && gzipEnds != null)
-							? new Dropped(gzip, gzipEnds, plain) : null;
+					DroppedBody dropped = (plain != null && standsIn && gzip != null && gzipEnds != null)
+							? new DroppedBody(gzip, gzipEnds, plain) : null;
 					// Nothing below allocates.
 					if (plain != null) {
 						plains.add(plain);
@@ -569,7 +585,7 @@ final class KeptBodies {
 						entry.plain = null;
 					}
 					for (int i = 0; i < entry.encodings.length; i++) {
-						Encoding encoding = entry.encodings[i];
+						KeptEncoding encoding = entry.encodings[i];
 						if (encoding != null && !(standsIn && i == GZIP_SLOT)) {
 							encodings.add(encoding);
 							entry.encodings[i] = null;
@@ -590,10 +606,10 @@ final class KeptBodies {
 			}
 		}
 		finally {
-			for (Plain plain : plains) {
+			for (KeptBody plain : plains) {
 				plain.release();
 			}
-			for (Encoding encoding : encodings) {
+			for (KeptEncoding encoding : encodings) {
 				encoding.release();
 			}
 		}
@@ -614,12 +630,12 @@ final class KeptBodies {
 	 * @param kind the kind whose bodies stay
 	 */
 	void dropStandInsFor(BodyKind kind) {
-		List<Encoding> encodings = new ArrayList<>(MAX_KINDS);
+		List<KeptEncoding> encodings = new ArrayList<>(MAX_KINDS);
 		try {
 			synchronized (this) {
-				for (Map.Entry<BodyKind, Entry> kept : this.entries.entrySet()) {
-					Entry entry = kept.getValue();
-					Dropped dropped = entry.dropped;
+				for (Map.Entry<BodyKind, KeptKind> kept : this.entries.entrySet()) {
+					KeptKind entry = kept.getValue();
+					DroppedBody dropped = entry.dropped;
 					if (dropped != null && !kept.getKey().equals(kind)) {
 						entry.dropped = null;
 						if (entry.encodings[GZIP_SLOT] == dropped.gzip) {
@@ -638,7 +654,7 @@ final class KeptBodies {
 			}
 		}
 		finally {
-			for (Encoding encoding : encodings) {
+			for (KeptEncoding encoding : encodings) {
 				encoding.release();
 			}
 		}
@@ -648,7 +664,7 @@ final class KeptBodies {
 	 * Drop what is kept for every kind.
 	 */
 	void forgetAll() {
-		List<Entry> forgotten;
+		List<KeptKind> forgotten;
 		synchronized (this) {
 			forgotten = new ArrayList<>(this.entries.values());
 			this.entries.clear();
@@ -664,11 +680,11 @@ final class KeptBodies {
 		List<PooledBody> plains = new ArrayList<>();
 		List<PooledBody> encodings = new ArrayList<>();
 		synchronized (this) {
-			for (Entry entry : this.entries.values()) {
+			for (KeptKind entry : this.entries.values()) {
 				if (entry.plain != null) {
 					plains.add(entry.plain.body);
 				}
-				for (Encoding encoding : entry.encodings) {
+				for (KeptEncoding encoding : entry.encodings) {
 					if (encoding != null && encoding.encoded != null) {
 						encodings.add(encoding.encoded.body());
 					}
@@ -699,16 +715,16 @@ final class KeptBodies {
 	 */
 	synchronized int keptKinds() {
 		int kinds = 0;
-		for (Entry entry : this.entries.values()) {
+		for (KeptKind entry : this.entries.values()) {
 			kinds += (entry.plain != null) ? 1 : 0;
 		}
 		return kinds;
 	}
 
-	private void expire(long now, List<Entry> expired) {
-		Iterator<Entry> entries = this.entries.values().iterator();
+	private void expire(long now, List<KeptKind> expired) {
+		Iterator<KeptKind> entries = this.entries.values().iterator();
 		while (entries.hasNext()) {
-			Entry entry = entries.next();
+			KeptKind entry = entries.next();
 			if (now - entry.renderedNanos > TIME_TO_LIVE_NANOS) {
 				expired.add(entry);
 				entries.remove();
@@ -716,160 +732,17 @@ final class KeptBodies {
 		}
 	}
 
-	private static void release(List<Entry> entries) {
-		for (Entry entry : entries) {
+	private static void release(List<KeptKind> entries) {
+		for (KeptKind entry : entries) {
 			if (entry.plain != null) {
 				entry.plain.release();
 			}
-			for (Encoding encoding : entry.encodings) {
+			for (KeptEncoding encoding : entry.encodings) {
 				if (encoding != null) {
 					encoding.release();
 				}
 			}
 		}
-	}
-
-	/**
-	 * A kept plain body with the version of each of its segments, and the share of its
-	 * bytes in segments that were as they were in the body before it.
-	 */
-	static final class Plain implements SegmentVersions.Reference {
-
-		final PooledBody body;
-
-		final long[] versions;
-
-		/** From 0 to 1, or -1 when there was no body before it. */
-		final double unchangedShare;
-
-		/**
-		 * Whether keeping the body was worth it: a coding compressed it by segment, or
-		 * the next rendering copied enough of it. Guarded by the {@link KeptBodies}.
-		 */
-		boolean used;
-
-		Plain(PooledBody body, long[] versions, double unchangedShare) {
-			this.body = body;
-			this.versions = versions;
-			this.unchangedShare = unchangedShare;
-		}
-
-		/**
-		 * Drop the reference to the body that this plain body's holder took.
-		 */
-		void release() {
-			this.body.release();
-		}
-
-		@Override
-		public long[] versions() {
-			return this.versions;
-		}
-
-		@Override
-		public long segmentLength(int segment) {
-			return this.body.segmentEnd(segment) - this.body.segmentStart(segment);
-		}
-
-		@Override
-		public boolean holds(int segment, PooledBody other, long start, long length) {
-			return other.rangeEquals(start, this.body, this.body.segmentStart(segment), length);
-		}
-
-	}
-
-	/**
-	 * What is left of a kind's last body once it was dropped to make room for a rendering
-	 * of another kind: the gzip form kept to stand in for it, where the segments of the
-	 * body that form encodes ended, and what counts for keeping the kind's bodies.
-	 */
-	private static final class Dropped {
-
-		/** The gzip form that stands in, held in the kind's gzip slot. */
-		final Encoding gzip;
-
-		/** Where the segments of the plain body it encodes end. */
-		final long[] segmentEnds;
-
-		final double unchangedShare;
-
-		final boolean used;
-
-		Dropped(Encoding gzip, long[] segmentEnds, Plain plain) {
-			this.gzip = gzip;
-			this.segmentEnds = segmentEnds;
-			this.unchangedShare = plain.unchangedShare;
-			this.used = plain.used;
-		}
-
-	}
-
-	/**
-	 * The last compressed form of a kind in one coding, with the versions of the segments
-	 * it encodes; or, where it was compressed whole, only what was measured.
-	 */
-	private static final class Encoding {
-
-		final @Nullable EncodedBody encoded;
-
-		final long[] versions;
-
-		/**
-		 * Where the segments of the plain body end, for a crowded kind's gzip form by
-		 * segment, which may stand in for a body dropped before it (makeRoomFor).
-		 */
-		final long @Nullable [] plainEnds;
-
-		/** The share of the body that could be copied when last measured, or -1. */
-		final double measuredShare;
-
-		/** How many bodies in a row were compressed whole for too little to copy. */
-		final int wholeStreak;
-
-		Encoding(@Nullable EncodedBody encoded, long[] versions, long @Nullable [] plainEnds, double measuredShare,
-				int wholeStreak) {
-			this.encoded = encoded;
-			this.versions = versions;
-			this.plainEnds = plainEnds;
-			this.measuredShare = measuredShare;
-			this.wholeStreak = wholeStreak;
-		}
-
-		void release() {
-			if (this.encoded != null) {
-				this.encoded.release();
-			}
-		}
-
-	}
-
-	/**
-	 * What is kept for one kind.
-	 */
-	private static final class Entry {
-
-		/**
-		 * The last body, or {@code null} while it rests after being dropped for room, or
-		 * its gzip form stands in for it.
-		 */
-		@Nullable Plain plain;
-
-		/** What is left of the last body where its gzip form stands in for it. */
-		@Nullable Dropped dropped;
-
-		/**
-		 * Whether the kind's body was dropped for room: its gzip forms are then all
-		 * compressed by segment, to stand in for its body.
-		 */
-		boolean crowded;
-
-		final @Nullable Encoding[] encodings = new Encoding[CODINGS.length];
-
-		long renderedNanos;
-
-		/** Whether keeping the kind's bodies pays, or it rests. */
-		final KeepCredit credit = new KeepCredit();
-
 	}
 
 }

@@ -10,7 +10,6 @@ import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.SizeHints;
-import io.github.leanscrape.serve.KeptBodies.Plain;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -114,7 +113,13 @@ final class RenderAdmission {
 	 */
 	long enter(BodyKind kind, long deadlineNanos) throws ScrapeRejectedException {
 		acquireSlot(deadlineNanos);
-		return reserve(kind, deadlineNanos, null);
+		try {
+			return reserve(kind, deadlineNanos, null);
+		}
+		catch (ScrapeRejectedException | RuntimeException | Error ex) {
+			releaseSlot();
+			throw ex;
+		}
 	}
 
 	/**
@@ -134,8 +139,8 @@ final class RenderAdmission {
 	 * what it gives back as it goes: the kept body of its kind that it reads as it writes
 	 * and gives back behind it ({@link ReplacedBody}). Where even dropping every body
 	 * kept and cached does not make room, that body is given back at once and the
-	 * rendering reserves all it needs: the one way left to make room. Gives the slot back
-	 * when the deadline passes first.
+	 * rendering reserves all it needs: the one way left to make room. Where this throws,
+	 * the caller gives the slot back ({@link #releaseSlot()}).
 	 * @param kind the kind to render
 	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
 	 * @param replaced the kept body the rendering replaces, which the caller claimed, or
@@ -143,13 +148,19 @@ final class RenderAdmission {
 	 * @return the chunks reserved, to give back with {@link #leave}
 	 * @throws ScrapeRejectedException when the deadline passes first
 	 */
-	long reserve(BodyKind kind, long deadlineNanos, @Nullable Plain replaced) throws ScrapeRejectedException {
+	long reserve(BodyKind kind, long deadlineNanos, @Nullable KeptBody replaced) throws ScrapeRejectedException {
 		long reserved = reserveMemory(kind, deadlineNanos, replaced);
 		if (reserved == REJECTED) {
-			this.permits.release();
 			throw new ScrapeRejectedException("Scrape bodies held too much memory until the scrape timeout");
 		}
 		return reserved;
+	}
+
+	/**
+	 * Give back a slot taken by {@link #acquireSlot} where no memory was reserved.
+	 */
+	void releaseSlot() {
+		this.permits.release();
 	}
 
 	/**
@@ -193,7 +204,7 @@ final class RenderAdmission {
 	 * @return the chunks reserved, {@link #UNSIZED} when no size is known yet, or
 	 * {@link #REJECTED} when the deadline passed first
 	 */
-	private long reserveMemory(BodyKind kind, long deadlineNanos, @Nullable Plain replaced) {
+	private long reserveMemory(BodyKind kind, long deadlineNanos, @Nullable KeptBody replaced) {
 		if (this.maxHeldBodies <= 0) {
 			return 0;
 		}
@@ -253,12 +264,14 @@ final class RenderAdmission {
 			// unsized rendering that finished, wakes nothing.
 			for (int attempt = 0;; attempt++) {
 				long now = System.nanoTime();
-				long until = (attempt < 3) ? now
+				// The body taken is given back after the fourth try at once.
+				int tries = (replaced != null) ? 4 : 3;
+				long until = (attempt < tries) ? now
 						: ((deadlineNanos - now > RECHECK_NANOS) ? now + RECHECK_NANOS : deadlineNanos);
 				if (this.pool.reserve(wanted, limit - unsizedChunks(largestChunks), until)) {
 					return wanted;
 				}
-				if (attempt >= 3 && System.nanoTime() - deadlineNanos >= 0) {
+				if (attempt >= tries && System.nanoTime() - deadlineNanos >= 0) {
 					return REJECTED;
 				}
 				if (attempt == 0) {
@@ -267,18 +280,18 @@ final class RenderAdmission {
 				else if (attempt == 1) {
 					this.forgetStandInsExcept.accept(kind);
 				}
+				else if (attempt == 3 && replaced != null && !replaced.body.isReleased()) {
+					// Else the rendering could wait on the body it holds itself.
+					replaced.release();
+					wanted = whole;
+					limit = Math.max((long) (this.maxHeldBodies * largestChunks),
+							(long) Math.ceil(Math.min(this.maxHeldBodies, 2) * wanted));
+				}
 				else {
 					// Bodies that only the cache holds would otherwise hold this
 					// rendering back for their whole time to live.
 					this.cache.clear();
 					this.forgetKept.run();
-					if (replaced != null && !replaced.body.isReleased()) {
-						// Else the rendering could wait on the body it holds itself.
-						replaced.release();
-						wanted = whole;
-						limit = Math.max((long) (this.maxHeldBodies * largestChunks),
-								(long) Math.ceil(Math.min(this.maxHeldBodies, 2) * wanted));
-					}
 				}
 			}
 		}

@@ -5,7 +5,6 @@ import java.util.Arrays;
 import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.SegmentObserver;
-import io.github.leanscrape.serve.KeptBodies.Plain;
 
 /**
  * The kept body of a kind, read by the rendering that replaces it and given back to the
@@ -22,7 +21,7 @@ import io.github.leanscrape.serve.KeptBodies.Plain;
  */
 final class ReplacedBody implements SegmentObserver {
 
-	private final Plain replaced;
+	private final KeptBody replaced;
 
 	private final PooledBody body;
 
@@ -48,7 +47,7 @@ final class ReplacedBody implements SegmentObserver {
 	 * @param replaced the kept body
 	 * @param segmentVersions where new versions come from
 	 */
-	ReplacedBody(Plain replaced, SegmentVersions segmentVersions) {
+	ReplacedBody(KeptBody replaced, SegmentVersions segmentVersions) {
 		this.replaced = replaced;
 		this.body = replaced.body;
 		this.segmentVersions = segmentVersions;

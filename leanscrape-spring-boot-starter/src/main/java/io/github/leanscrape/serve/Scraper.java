@@ -123,14 +123,16 @@ public final class Scraper {
 		PooledBody body;
 		try {
 			this.admission.acquireSlot(deadlineNanos);
-			// The kept body of this kind, where nothing else holds it, is read as the
-			// rendering writes and given back behind it: not reserved twice.
-			KeptBodies.Plain replaced = this.kept.take(kind);
+			KeptBody replaced = null;
 			long reserved;
 			try {
+				// The kept body of this kind, where nothing else holds it, is read as
+				// the rendering writes and given back behind it: not reserved twice.
+				replaced = this.kept.take(kind);
 				reserved = this.admission.reserve(kind, deadlineNanos, replaced);
 			}
 			catch (ScrapeRejectedException | RuntimeException | Error ex) {
+				this.admission.releaseSlot();
 				if (replaced != null) {
 					this.kept.giveBack(kind, replaced);
 				}
@@ -165,7 +167,7 @@ public final class Scraper {
 	}
 
 	private PooledBody render(BodyKind kind) {
-		KeptBodies.Plain previous = this.kept.previous(kind);
+		KeptBody previous = this.kept.previous(kind);
 		PooledBody copiedFrom = (previous != null) ? previous.body : this.kept.otherFormatsBody(kind);
 		try {
 			PooledBody body = render(kind, copiedFrom, this.kept.keeps(kind));
@@ -188,7 +190,7 @@ public final class Scraper {
 		}
 	}
 
-	private PooledBody replace(BodyKind kind, KeptBodies.Plain replaced) {
+	private PooledBody replace(BodyKind kind, KeptBody replaced) {
 		// Blocks are copied from the other text format's body where it is the newer, its
 		// segments compared with the kind's own.
 		PooledBody newer = null;
@@ -214,7 +216,7 @@ public final class Scraper {
 				output.discard();
 			}
 			try {
-				this.kept.replaced(kind, body, replaced, versions, reader.unchangedShare(body.length()));
+				this.kept.replaced(kind, body, replaced, newer == null, versions, reader.unchangedShare(body.length()));
 			}
 			catch (RuntimeException | Error ex) {
 				body.release();

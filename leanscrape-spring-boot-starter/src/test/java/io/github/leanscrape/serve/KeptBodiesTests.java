@@ -642,7 +642,7 @@ class KeptBodiesTests {
 		// Dropped for room once before, with no gzip form to stand in for it.
 		this.kept.makeRoomFor(OPENMETRICS);
 		scrape(null, TEXT, segments);
-		KeptBodies.Plain previous = this.kept.previous(TEXT);
+		KeptBody previous = this.kept.previous(TEXT);
 		assertThat(previous).isNotNull();
 		ChunkedOutput output = new ChunkedOutput(this.pool, TEXT, 0);
 		for (byte[] segment : segments) {
@@ -681,23 +681,23 @@ class KeptBodiesTests {
 	void aBodyTakenByARenderingThatIsRejectedIsKeptAgain() {
 		List<byte[]> segments = segments(new Random(3), 8);
 		scrape(null, OPENMETRICS, segments);
-		KeptBodies.Plain taken = this.kept.take(OPENMETRICS);
+		KeptBody taken = this.kept.take(OPENMETRICS);
 		assertThat(taken).isNotNull();
 		assertThat(this.kept.previous(OPENMETRICS)).as("taken out").isNull();
 		assertThat(taken.body.tryRetain()).as("claimed: nobody else takes a reference").isFalse();
 		this.kept.giveBack(OPENMETRICS, taken);
-		KeptBodies.Plain previous = this.kept.previous(OPENMETRICS);
+		KeptBody previous = this.kept.previous(OPENMETRICS);
 		assertThat(previous).isSameAs(taken);
 		previous.release();
 		assertThat(this.kept.take(TEXT)).as("nothing kept of that kind").isNull();
-		KeptBodies.Plain again = this.kept.take(OPENMETRICS);
+		KeptBody again = this.kept.take(OPENMETRICS);
 		assertThat(again).isSameAs(taken);
 		again.release();
 		assertThat(this.kept.previous(OPENMETRICS)).isNull();
 	}
 
 	private byte[] scrape(@Nullable BodyEncoder encoder, BodyKind kind, List<byte[]> segments) {
-		KeptBodies.Plain previous = this.kept.previous(kind);
+		KeptBody previous = this.kept.previous(kind);
 		ChunkedOutput output = new ChunkedOutput(this.pool, kind, 0);
 		for (byte[] segment : segments) {
 			output.write(segment);
