@@ -160,7 +160,7 @@ class SegmentReuseTests {
 	}
 
 	@Test
-	void aPrometheusAndAVictoriaMetricsInTurnBothKeepTheirBodyWithinTheLimit() throws Exception {
+	void aPrometheusAndAVictoriaMetricsInTurnBothKeepTheirBodyInEveryCodingWithinTheLimit() throws Exception {
 		everyChunkGoesBack();
 		this.closed = true;
 		// Bodies of 2.4 MB: the limit's rounding to whole chunks is small beside them.
@@ -173,16 +173,19 @@ class SegmentReuseTests {
 				.register(registry));
 		}
 		StarterContext starter = StarterContext.start(registry, PrometheusConfig.DEFAULT, new Class<?>[0],
-				"leanscrape.metrics.enabled=false");
+				"leanscrape.metrics.enabled=false", "leanscrape.compression.zstd.frame-per-segment=true");
 		try {
 			Scraper scraper = starter.bean(Scraper.class);
 			DirectRenderer renderer = starter.bean(DirectRenderer.class);
 			ChunkPool pool = starter.bean(ChunkPool.class);
 			BodyEncoder gzip = null;
+			BodyEncoder zstd = null;
 			for (BodyEncoder encoder : scraper.encoders()) {
 				gzip = (encoder.coding() == ContentCoding.GZIP) ? encoder : gzip;
+				zstd = (encoder.coding() == ContentCoding.ZSTD) ? encoder : zstd;
 			}
 			assertThat(gzip).isNotNull();
+			assertThat(zstd).isNotNull();
 			PrometheusOutputFormat text = PrometheusOutputFormat.CONTENT_TYPE_004;
 			PrometheusOutputFormat openMetrics = PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100;
 			for (int round = 0; round < 2; round++) {
@@ -208,6 +211,20 @@ class SegmentReuseTests {
 			}
 			long body = starter.bean(SizeHints.class).largest();
 			assertThat(scraper.keptChunks() * pool.chunkSize()).as("both bodies kept").isGreaterThan(2 * body);
+			// Each scraper asks gzip, zstd and nothing in turn: both kinds keep their
+			// body and their forms in both codings, and reuse them.
+			List<@Nullable ContentCoding> codings = new ArrayList<>();
+			codings.add(ContentCoding.GZIP);
+			codings.add(ContentCoding.ZSTD);
+			codings.add(null);
+			long zstdReused = zstd.segmentsReused();
+			for (int round = 0; round < 9; round++) {
+				counters.get(round * 1000 + 7).increment();
+				scrapeIn(scraper, openMetrics, codings.get(round % 3));
+				scrapeIn(scraper, text, codings.get(round % 3));
+			}
+			assertThat(zstd.segmentsReused() - zstdReused).as("zstd segments reused").isGreaterThan(4L * 40);
+			assertThat(scraper.keptChunks() * pool.chunkSize()).as("both bodies kept").isGreaterThan(2 * body);
 			assertThat(pool.peakLeasedChunks() * pool.chunkSize()).as("the most memory bodies held")
 				.isLessThanOrEqualTo((long) (2.5 * body));
 			scraper.forgetKeptSegments();
@@ -219,8 +236,15 @@ class SegmentReuseTests {
 	}
 
 	private static void scrapeGzip(Scraper scraper, PrometheusOutputFormat format) throws Exception {
+		scrapeIn(scraper, format, ContentCoding.GZIP);
+	}
+
+	private static void scrapeIn(Scraper scraper, PrometheusOutputFormat format, @Nullable ContentCoding coding)
+			throws Exception {
 		Served served = scraper.scrape(format, null, System.nanoTime() + Duration.ofSeconds(10).toNanos());
-		scraper.encode(served.body(), ContentCoding.GZIP).release();
+		if (coding != null) {
+			scraper.encode(served.body(), coding).release();
+		}
 		served.body().release();
 	}
 
