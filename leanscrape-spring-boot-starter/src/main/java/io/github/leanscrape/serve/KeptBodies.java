@@ -108,22 +108,7 @@ final class KeptBodies {
 	 * @return the kept body, or {@code null}
 	 */
 	@Nullable KeptBody previous(BodyKind kind) {
-		if (!this.enabled) {
-			return null;
-		}
-		List<KeptKind> expired = new ArrayList<>(0);
-		KeptBody plain = null;
-		synchronized (this) {
-			expire(this.nanoClock.getAsLong(), expired);
-			KeptKind entry = this.entries.get(kind);
-			// The first body after a rest is compared with the body kept before it.
-			KeptBody kept = (entry != null) ? entry.plain : null;
-			if (entry != null && kept != null && !entry.credit.rests() && kept.body.tryRetain()) {
-				plain = kept;
-			}
-		}
-		release(expired);
-		return plain;
+		return lastBody(kind, false);
 	}
 
 	/**
@@ -139,6 +124,10 @@ final class KeptBodies {
 	 * @return the kept body, or {@code null} where none can be taken
 	 */
 	@Nullable KeptBody take(BodyKind kind) {
+		return lastBody(kind, true);
+	}
+
+	private @Nullable KeptBody lastBody(BodyKind kind, boolean take) {
 		if (!this.enabled) {
 			return null;
 		}
@@ -147,11 +136,17 @@ final class KeptBodies {
 		synchronized (this) {
 			expire(this.nanoClock.getAsLong(), expired);
 			KeptKind entry = this.entries.get(kind);
+			// The first body after a rest is compared with the body kept before it.
 			KeptBody kept = (entry != null) ? entry.plain : null;
-			// Claimed, no reader (the cache's included) can take a reference any more.
-			if (entry != null && kept != null && !entry.credit.rests() && kept.body.claim()) {
-				entry.plain = null;
-				plain = kept;
+			if (entry != null && kept != null && !entry.credit.rests()) {
+				if (!take && kept.body.tryRetain()) {
+					plain = kept;
+				}
+				else if (take && kept.body.claim()) {
+					// Claimed, no reader (the cache's included) can take a reference.
+					entry.plain = null;
+					plain = kept;
+				}
 			}
 		}
 		try {

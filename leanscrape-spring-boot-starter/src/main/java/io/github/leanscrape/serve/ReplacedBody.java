@@ -90,17 +90,25 @@ final class ReplacedBody implements SegmentObserver {
 	}
 
 	/**
-	 * Version the last segment, which ends with the output, and return every segment's
-	 * version.
+	 * Version the last segment, which ends with the output.
 	 * @param output the output, written to its end
-	 * @return the version of each segment of the body it becomes
 	 */
-	long[] finish(ChunkedOutput output) {
+	void finish(ChunkedOutput output) {
 		long last = output.lastSegmentEnd();
 		if (this.count == 0 || last < output.size()) {
 			version(output, last, output.size());
 		}
-		return (this.count == this.versions.length) ? this.versions : Arrays.copyOf(this.versions, this.count);
+		if (this.count != this.versions.length) {
+			this.versions = Arrays.copyOf(this.versions, this.count);
+		}
+	}
+
+	/**
+	 * Return every segment's version, once {@linkplain #finish finished}.
+	 * @return the version of each segment of the body the output became
+	 */
+	long[] versions() {
+		return this.versions;
 	}
 
 	/**

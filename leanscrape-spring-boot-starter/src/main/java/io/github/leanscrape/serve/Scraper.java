@@ -197,26 +197,10 @@ public final class Scraper {
 		try {
 			newer = this.kept.newerOtherFormatsBody(kind);
 			ReplacedBody reader = new ReplacedBody(replaced, this.kept.segmentVersions());
-			ChunkedOutput output = new ChunkedOutput(this.pool, kind, this.sizeHints.expectedSize(kind));
-			PooledBody body;
-			long[] versions;
+			PooledBody body = render(kind, (newer != null) ? newer : replaced.body, true, reader);
 			try {
-				output.setPrevious((newer != null) ? newer : replaced.body);
-				output.setKept(true);
-				output.setSegmentObserver(reader);
-				this.renderer.render(kind.format(), kind.includedNames(), output);
-				versions = reader.finish(output);
-				this.sizeHints.record(kind, output.size() + output.workingBytes());
-				body = output.toBody();
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException("Writing metrics failed", ex);
-			}
-			finally {
-				output.discard();
-			}
-			try {
-				this.kept.replaced(kind, body, replaced, newer == null, versions, reader.unchangedShare(body.length()));
+				this.kept.replaced(kind, body, replaced, newer == null, reader.versions(),
+						reader.unchangedShare(body.length()));
 			}
 			catch (RuntimeException | Error ex) {
 				body.release();
@@ -233,11 +217,20 @@ public final class Scraper {
 	}
 
 	private PooledBody render(BodyKind kind, @Nullable PooledBody previous, boolean keep) {
+		return render(kind, previous, keep, null);
+	}
+
+	private PooledBody render(BodyKind kind, @Nullable PooledBody previous, boolean keep,
+			@Nullable ReplacedBody reader) {
 		ChunkedOutput output = new ChunkedOutput(this.pool, kind, this.sizeHints.expectedSize(kind));
 		try {
 			output.setPrevious(previous);
 			output.setKept(keep);
+			output.setSegmentObserver(reader);
 			this.renderer.render(kind.format(), kind.includedNames(), output);
+			if (reader != null) {
+				reader.finish(output);
+			}
 			// The pool keeps what the next rendering of this kind will lease: its output
 			// and the working buffer it wrote beside it (protobuf's families). Recorded
 			// before the chunks become a body, which an Error here would leak.
