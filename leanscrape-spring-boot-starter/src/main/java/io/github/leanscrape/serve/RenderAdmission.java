@@ -37,7 +37,7 @@ final class RenderAdmission {
 	private static final long REJECTED = -1;
 
 	/**
-	 * What {@link #enter} returns for a rendering admitted before any body's size was
+	 * What {@link #reserve} returns for a rendering admitted before any body's size was
 	 * known: it reserved nothing.
 	 */
 	private static final long UNSIZED = -2;
@@ -104,25 +104,6 @@ final class RenderAdmission {
 	}
 
 	/**
-	 * Wait for a rendering slot, then for the memory a rendering of a kind is expected to
-	 * need.
-	 * @param kind the kind to render
-	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
-	 * @return the chunks reserved, to give back with {@link #leave}
-	 * @throws ScrapeRejectedException when the deadline passes first
-	 */
-	long enter(BodyKind kind, long deadlineNanos) throws ScrapeRejectedException {
-		acquireSlot(deadlineNanos);
-		try {
-			return reserve(kind, deadlineNanos, null);
-		}
-		catch (ScrapeRejectedException | RuntimeException | Error ex) {
-			releaseSlot();
-			throw ex;
-		}
-	}
-
-	/**
 	 * Wait for a rendering slot; then {@link #reserve}.
 	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
 	 * @throws ScrapeRejectedException when the deadline passes first
@@ -164,7 +145,7 @@ final class RenderAdmission {
 	}
 
 	/**
-	 * Give back a slot and the chunks reserved by {@link #enter}.
+	 * Give back a slot and the chunks reserved by {@link #reserve}.
 	 * @param reserved the chunks reserved
 	 */
 	void leave(long reserved) {
