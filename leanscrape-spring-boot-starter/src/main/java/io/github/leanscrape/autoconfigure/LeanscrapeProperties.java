@@ -161,8 +161,8 @@ public class LeanscrapeProperties {
 	public static class Metrics {
 
 		/**
-		 * Whether the starter records its own work (leanscrape.* meters) in the
-		 * application's meter registry.
+		 * Whether the starter records its own work (leanscrape.* meters,
+		 * leanscrape.recording.requests included) in the application's meter registry.
 		 */
 		private boolean enabled = true;
 

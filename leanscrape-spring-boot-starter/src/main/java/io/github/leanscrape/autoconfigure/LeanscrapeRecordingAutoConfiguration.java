@@ -144,7 +144,8 @@ public final class LeanscrapeRecordingAutoConfiguration {
 				.getIgnoredMeters()
 				.contains(IgnoredMeters.LONG_TASK_TIMER);
 			ServerRequestMetricsFilter filter = new ServerRequestMetricsFilter(observationRegistry, convention, handler,
-					meterRegistry, longTaskTimers, properties.getRecording().getMaxCachedMeters());
+					meterRegistry, longTaskTimers, properties.getRecording().getMaxCachedMeters(),
+					properties.getMetrics().isEnabled());
 			// Registered as Spring Boot's is typed, so that Spring Boot's backs off.
 			FilterRegistrationBean<ServerHttpObservationFilter> registration = new FilterRegistrationBean<>(filter);
 			registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
@@ -175,7 +176,8 @@ public final class LeanscrapeRecordingAutoConfiguration {
 				.getIgnoredMeters()
 				.contains(IgnoredMeters.LONG_TASK_TIMER);
 			ReactiveServerRequestRecording recording = new ReactiveServerRequestRecording(handler, meterRegistry,
-					longTaskTimers, properties.getRecording().getMaxCachedMeters());
+					longTaskTimers, properties.getRecording().getMaxCachedMeters(),
+					properties.getMetrics().isEnabled());
 			return (builder) -> builder.httpHandlerDecorator(recording);
 		}
 

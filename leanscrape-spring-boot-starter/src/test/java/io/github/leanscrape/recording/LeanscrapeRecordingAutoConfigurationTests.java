@@ -197,6 +197,17 @@ class LeanscrapeRecordingAutoConfigurationTests {
 	}
 
 	@Test
+	void directServerRequestsAreCountedAmongTheStartersOwnMeters() {
+		this.webRunner.run((context) -> assertThat(
+				context.getBean(MeterRegistry.class).find(ServerRequestMetricsFilter.REQUESTS_METER).functionCounters())
+			.hasSize(2));
+		this.webRunner.withPropertyValues("leanscrape.metrics.enabled=false")
+			.run((context) -> assertThat(context.getBean(MeterRegistry.class)
+				.find(ServerRequestMetricsFilter.REQUESTS_METER)
+				.functionCounters()).isEmpty());
+	}
+
+	@Test
 	void directServerRequestsNeedRecording() {
 		this.webRunner
 			.withPropertyValues("leanscrape.recording.direct-server-requests=true",
@@ -256,6 +267,16 @@ class LeanscrapeRecordingAutoConfigurationTests {
 			assertThat(context.getBean(MeterRegistry.class)
 				.get(ReactiveServerRequestRecording.REQUESTS_METER)
 				.functionCounters()).hasSize(2);
+		});
+	}
+
+	@Test
+	void reactiveDirectServerRequestsAreNotCountedWithoutTheStartersOwnMeters() {
+		this.reactiveRunner.withPropertyValues("leanscrape.metrics.enabled=false").run((context) -> {
+			assertThat(recordingWebHandler(context).isBypassingObservations()).isTrue();
+			assertThat(context.getBean(MeterRegistry.class)
+				.find(ReactiveServerRequestRecording.REQUESTS_METER)
+				.functionCounters()).isEmpty();
 		});
 	}
 

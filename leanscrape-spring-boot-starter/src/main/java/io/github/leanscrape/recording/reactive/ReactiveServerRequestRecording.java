@@ -79,12 +79,29 @@ public final class ReactiveServerRequestRecording implements Function<HttpHandle
 	 */
 	public ReactiveServerRequestRecording(CachingMeterObservationHandler handler, MeterRegistry meterRegistry,
 			boolean longTaskTimers, int maxCachedMeters) {
+		this(handler, meterRegistry, longTaskTimers, maxCachedMeters, true);
+	}
+
+	/**
+	 * Create a new instance.
+	 * @param handler the starter's meter handler, which must be the only one an
+	 * observation would reach
+	 * @param meterRegistry the registry to record into
+	 * @param longTaskTimers whether to record the {@code .active} long task timer
+	 * @param maxCachedMeters the most meters to cache
+	 * @param countRequests whether to count the requests recorded by each path in
+	 * {@value #REQUESTS_METER}, one of the starter's own meters
+	 */
+	public ReactiveServerRequestRecording(CachingMeterObservationHandler handler, MeterRegistry meterRegistry,
+			boolean longTaskTimers, int maxCachedMeters, boolean countRequests) {
 		this.handler = handler;
 		this.meterRegistry = meterRegistry;
 		this.longTaskTimers = longTaskTimers;
 		this.maxCachedMeters = maxCachedMeters;
-		ServerRequestMeters.registerRequestsCounter(meterRegistry, "direct", this.directRequests);
-		ServerRequestMeters.registerRequestsCounter(meterRegistry, "observation", this.observedRequests);
+		if (countRequests) {
+			ServerRequestMeters.registerRequestsCounter(meterRegistry, "direct", this.directRequests);
+			ServerRequestMeters.registerRequestsCounter(meterRegistry, "observation", this.observedRequests);
+		}
 	}
 
 	/**

@@ -105,6 +105,25 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 	public ServerRequestMetricsFilter(ObservationRegistry observationRegistry,
 			ServerRequestObservationConvention convention, CachingMeterObservationHandler handler,
 			MeterRegistry meterRegistry, boolean longTaskTimers, int maxCachedMeters) {
+		this(observationRegistry, convention, handler, meterRegistry, longTaskTimers, maxCachedMeters, true);
+	}
+
+	/**
+	 * Create a new instance.
+	 * @param observationRegistry the registry requests are observed in when they are not
+	 * recorded without observations
+	 * @param convention the convention of request observations
+	 * @param handler the starter's meter handler, which must be the only one an
+	 * observation would reach
+	 * @param meterRegistry the registry to record into
+	 * @param longTaskTimers whether to record the {@code .active} long task timer
+	 * @param maxCachedMeters the most meters to cache
+	 * @param countRequests whether to count the requests recorded by each path in
+	 * {@value #REQUESTS_METER}, one of the starter's own meters
+	 */
+	public ServerRequestMetricsFilter(ObservationRegistry observationRegistry,
+			ServerRequestObservationConvention convention, CachingMeterObservationHandler handler,
+			MeterRegistry meterRegistry, boolean longTaskTimers, int maxCachedMeters, boolean countRequests) {
 		super(observationRegistry, convention);
 		this.observationRegistry = observationRegistry;
 		this.convention = convention;
@@ -113,8 +132,10 @@ public final class ServerRequestMetricsFilter extends ServerHttpObservationFilte
 		this.longTaskTimers = longTaskTimers;
 		this.name = convention.getName();
 		this.meters = new ServerRequestMeters(meterRegistry, this.name, maxCachedMeters);
-		ServerRequestMeters.registerRequestsCounter(meterRegistry, "direct", this.directRequests);
-		ServerRequestMeters.registerRequestsCounter(meterRegistry, "observation", this.observedRequests);
+		if (countRequests) {
+			ServerRequestMeters.registerRequestsCounter(meterRegistry, "direct", this.directRequests);
+			ServerRequestMeters.registerRequestsCounter(meterRegistry, "observation", this.observedRequests);
+		}
 	}
 
 	/**
