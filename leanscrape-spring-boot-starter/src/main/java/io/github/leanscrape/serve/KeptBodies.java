@@ -145,6 +145,7 @@ final class KeptBodies {
 				else if (take && kept.body.claim()) {
 					// Claimed, no reader (the cache's included) can take a reference.
 					entry.plain = null;
+					entry.taken = kept.body;
 					plain = kept;
 				}
 			}
@@ -170,6 +171,9 @@ final class KeptBodies {
 	void giveBack(BodyKind kind, KeptBody plain) {
 		synchronized (this) {
 			KeptKind entry = this.entries.get(kind);
+			if (entry != null && entry.taken == plain.body) {
+				entry.taken = null;
+			}
 			if (entry != null && entry.plain == null && entry.dropped == null && !plain.body.isReleased()) {
 				plain.body.unclaim();
 				entry.plain = plain;
@@ -349,6 +353,9 @@ final class KeptBodies {
 				long now = this.nanoClock.getAsLong();
 				expire(now, dropped);
 				KeptKind entry = this.entries.get(kind);
+				if (entry != null) {
+					entry.taken = null;
+				}
 				if (entry != null && entry.credit.rests()) {
 					// Dropped for room (makeRoomFor) while this body was compared: the
 					// rest that ordered holds, and this body is not kept.
@@ -668,16 +675,21 @@ final class KeptBodies {
 	}
 
 	/**
-	 * Return how many pooled chunks the kept bodies hold, each counted once.
+	 * Return how many pooled chunks the kept bodies hold, each counted once; a body taken
+	 * by the rendering that replaces it counts whole until it is replaced or released.
 	 * @return the chunks
 	 */
 	long heldChunks() {
 		List<PooledBody> plains = new ArrayList<>();
+		List<PooledBody> taken = new ArrayList<>(0);
 		List<PooledBody> encodings = new ArrayList<>();
 		synchronized (this) {
 			for (KeptKind entry : this.entries.values()) {
 				if (entry.plain != null) {
 					plains.add(entry.plain.body);
+				}
+				if (entry.taken != null) {
+					taken.add(entry.taken);
 				}
 				for (KeptEncoding encoding : entry.encodings) {
 					if (encoding != null && encoding.encoded != null) {
@@ -693,6 +705,10 @@ final class KeptBodies {
 		for (PooledBody plain : plains) {
 			// The plain body holds its compressed forms too.
 			chunks += plain.heldChunks();
+		}
+		for (PooledBody body : taken) {
+			// Its chunks go back as its replacement is written: counted as they were.
+			chunks += body.isReleased() ? 0 : body.chunkCount();
 		}
 		for (PooledBody encoded : encodings) {
 			boolean counted = false;

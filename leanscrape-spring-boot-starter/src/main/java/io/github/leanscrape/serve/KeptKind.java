@@ -1,6 +1,7 @@
 package io.github.leanscrape.serve;
 
 import io.github.leanscrape.exposition.ContentCoding;
+import io.github.leanscrape.exposition.PooledBody;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,6 +18,14 @@ final class KeptKind {
 	 * ({@link KeptBodies#take}).
 	 */
 	@Nullable KeptBody plain;
+
+	/**
+	 * The last body while the rendering that replaces it reads it
+	 * ({@link KeptBodies#take}), still counted as kept until it is replaced or released,
+	 * so that what is kept reads the same during that rendering (whose body shows it,
+	 * among the starter's own metrics) as between renderings; not a reference of its own.
+	 */
+	@Nullable PooledBody taken;
 
 	/** What is left of the last body where its gzip form stands in for it. */
 	@Nullable DroppedBody dropped;

@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.leanscrape.compression.GzipEncoder;
 import io.github.leanscrape.compression.ZstdEncoder;
@@ -370,6 +371,40 @@ class ScraperMemoryLimitTests {
 	}
 
 	@Test
+	void theBodyARenderingTakesCountsAsKeptUntilItIsReplaced() throws Exception {
+		// The starter's own metrics, what is kept among them, are written into the body
+		// of a rendering that reads its kind's kept body and gives it back as it goes.
+		ChunkPool pool = new ChunkPool(CHUNK, 64 << 20);
+		AtomicReference<@Nullable Scraper> scraping = new AtomicReference<>();
+		List<Boolean> offered = new ArrayList<>();
+		List<Long> keptAtTheEnd = new ArrayList<>();
+		ExpositionRenderer renderer = (format, includedNames, out) -> {
+			offered.add(offeredItsOwn(out, format));
+			FORTY_CHUNKS.render(format, includedNames, out);
+			Scraper scraper = scraping.get();
+			keptAtTheEnd.add((scraper != null) ? scraper.keptChunks() : -1);
+		};
+		try (GzipEncoder gzip = new GzipEncoder(pool, 1)) {
+			Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(gzip), 2, Duration.ZERO, 2.5);
+			scraping.set(scraper);
+			for (int i = 0; i < 2; i++) {
+				PooledBody body = scraper.scrape(OPENMETRICS, null, deadline(Duration.ofSeconds(10))).body();
+				scraper.encode(body, ContentCoding.GZIP).release();
+				body.release();
+			}
+			long kept = scraper.keptChunks();
+			assertThat(kept).as("a body of forty chunks and its gzip form").isGreaterThan(40);
+			PooledBody body = scraper.scrape(OPENMETRICS, null, deadline(Duration.ofSeconds(10))).body();
+			assertThat(offered.get(2)).as("the kept body, taken by the rendering").isTrue();
+			assertThat(keptAtTheEnd.get(2)).isEqualTo(kept);
+			assertThat(pool.peakLeasedChunks()).as("its chunks given back as the rendering went").isLessThan(kept + 40);
+			body.release();
+			scraper.forgetKeptSegments();
+			assertThat(pool.leasedChunks()).isZero();
+		}
+	}
+
+	@Test
 	void aRenderingAdmittedBeforeAnySizeWasKnownCountsAsLargeAsTheLargestBody() throws Exception {
 		CountDownLatch release = new CountDownLatch(1);
 		CountDownLatch started = new CountDownLatch(1);
@@ -437,11 +472,6 @@ class ScraperMemoryLimitTests {
 	private final ChunkPool pool = new ChunkPool(CHUNK, 0);
 
 	/**
-	 * Scrape the text format with a name filter and compress it with gzip, as a scraper
-	 * asking for gzip would, and let both go.
-	 * @return the body, released but kept by the encoder
-	 */
-	/**
 	 * Scrape text and OpenMetrics in turn, text first, as a VictoriaMetrics and a
 	 * Prometheus would.
 	 * @param coding the coding both ask, or {@code null} for none
@@ -459,6 +489,11 @@ class ScraperMemoryLimitTests {
 		}
 	}
 
+	/**
+	 * Scrape the text format with a name filter and compress it with gzip, as a scraper
+	 * asking for gzip would, and let both go.
+	 * @return the body, released but kept by the encoder
+	 */
 	private static PooledBody scrapeCompressed(Scraper scraper, @Nullable Set<String> includedNames)
 			throws ScrapeRejectedException {
 		PooledBody body = scraper.scrape(TEXT, includedNames, deadline(Duration.ofSeconds(10))).body();
