@@ -3,7 +3,7 @@
  * carries a body to the web layer without copying it, with its size hints and the content
  * codings a body may be in. No HTTP, no scrape policy, no compression.
  * <p>
- * Imports nothing of the starter's outside its own subpackages.
+ * Imports nothing else of the starter's, its subpackage {@code direct} included.
  */
 @NullMarked
 package io.github.leanscrape.exposition;
