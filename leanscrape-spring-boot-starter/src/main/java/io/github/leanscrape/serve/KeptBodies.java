@@ -292,6 +292,7 @@ final class KeptBodies {
 			if (entry != null && entry.credit.rests()) {
 				entry.credit.notKept();
 				entry.renderedNanos = this.nanoClock.getAsLong();
+				entry.taken = null;
 				return;
 			}
 			DroppedBody last = (entry != null) ? entry.dropped : null;
@@ -676,7 +677,7 @@ final class KeptBodies {
 
 	/**
 	 * Return how many pooled chunks the kept bodies hold, each counted once; a body taken
-	 * by the rendering that replaces it counts whole until it is replaced or released.
+	 * by the rendering that replaces it counts for what it still holds.
 	 * @return the chunks
 	 */
 	long heldChunks() {
@@ -707,13 +708,16 @@ final class KeptBodies {
 			chunks += plain.heldChunks();
 		}
 		for (PooledBody body : taken) {
-			// Its chunks go back as its replacement is written: counted as they were.
-			chunks += body.isReleased() ? 0 : body.chunkCount();
+			// What the rendering that replaces it has not given back yet, and its forms.
+			chunks += body.heldChunks();
 		}
 		for (PooledBody encoded : encodings) {
 			boolean counted = false;
 			for (PooledBody plain : plains) {
 				counted |= plain.holdsEncoded(encoded);
+			}
+			for (PooledBody body : taken) {
+				counted |= !body.isReleased() && body.holdsEncoded(encoded);
 			}
 			chunks += counted ? 0 : encoded.heldChunks();
 		}

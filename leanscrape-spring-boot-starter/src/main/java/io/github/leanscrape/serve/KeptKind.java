@@ -21,9 +21,9 @@ final class KeptKind {
 
 	/**
 	 * The last body while the rendering that replaces it reads it
-	 * ({@link KeptBodies#take}), still counted as kept until it is replaced or released,
-	 * so that what is kept reads the same during that rendering (whose body shows it,
-	 * among the starter's own metrics) as between renderings; not a reference of its own.
+	 * ({@link KeptBodies#take}), still counted as kept for what it holds until it is
+	 * replaced or released: that rendering's body shows what is kept, among the starter's
+	 * own metrics. Not a reference of its own.
 	 */
 	@Nullable PooledBody taken;
 

@@ -201,10 +201,13 @@ class LeanscrapeRecordingAutoConfigurationTests {
 		this.webRunner.run((context) -> assertThat(
 				context.getBean(MeterRegistry.class).find(ServerRequestMetricsFilter.REQUESTS_METER).functionCounters())
 			.hasSize(2));
-		this.webRunner.withPropertyValues("leanscrape.metrics.enabled=false")
-			.run((context) -> assertThat(context.getBean(MeterRegistry.class)
+		this.webRunner.withPropertyValues("leanscrape.metrics.enabled=false").run((context) -> {
+			assertThat(context.getBean(FilterRegistrationBean.class).getFilter())
+				.isInstanceOf(ServerRequestMetricsFilter.class);
+			assertThat(context.getBean(MeterRegistry.class)
 				.find(ServerRequestMetricsFilter.REQUESTS_METER)
-				.functionCounters()).isEmpty());
+				.functionCounters()).isEmpty();
+		});
 	}
 
 	@Test
