@@ -682,7 +682,6 @@ final class KeptBodies {
 	 */
 	long heldChunks() {
 		List<PooledBody> plains = new ArrayList<>();
-		List<PooledBody> taken = new ArrayList<>(0);
 		List<PooledBody> encodings = new ArrayList<>();
 		synchronized (this) {
 			for (KeptKind entry : this.entries.values()) {
@@ -690,7 +689,8 @@ final class KeptBodies {
 					plains.add(entry.plain.body);
 				}
 				if (entry.taken != null) {
-					taken.add(entry.taken);
+					// What the rendering that replaces it has not given back yet.
+					plains.add(entry.taken);
 				}
 				for (KeptEncoding encoding : entry.encodings) {
 					if (encoding != null && encoding.encoded != null) {
@@ -707,17 +707,12 @@ final class KeptBodies {
 			// The plain body holds its compressed forms too.
 			chunks += plain.heldChunks();
 		}
-		for (PooledBody body : taken) {
-			// What the rendering that replaces it has not given back yet, and its forms.
-			chunks += body.heldChunks();
-		}
 		for (PooledBody encoded : encodings) {
 			boolean counted = false;
 			for (PooledBody plain : plains) {
-				counted |= plain.holdsEncoded(encoded);
-			}
-			for (PooledBody body : taken) {
-				counted |= !body.isReleased() && body.holdsEncoded(encoded);
+				// A body released meanwhile (a taken one, its rendering failed) no
+				// longer holds its forms.
+				counted |= !plain.isReleased() && plain.holdsEncoded(encoded);
 			}
 			chunks += counted ? 0 : encoded.heldChunks();
 		}
