@@ -86,17 +86,6 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 
 	private final StringBuilder doubleText = new StringBuilder(32);
 
-	/**
-	 * The last body of this kind, which the renderer may copy unchanged parts from; owned
-	 * by whoever set it.
-	 */
-	private @Nullable PooledBody previous;
-
-	/**
-	 * Whether the body this output becomes is kept for the next rendering of its kind.
-	 */
-	private boolean kept;
-
 	/** What the renderer notes about this output, handed over with it. */
 	private @Nullable RenderRecord record;
 
@@ -385,9 +374,9 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	}
 
 	/**
-	 * Tell an observer of each segment as it ends, while the output is written (the last
-	 * one, which ends with the output, is not told). Not for an output that is
-	 * {@linkplain #clear() cleared}.
+	 * Tell an observer of each segment as it ends, while the output is written; the last
+	 * one, which ends with the output, when the output becomes a body
+	 * ({@link #toBody()}). Not for an output that is {@linkplain #clear() cleared}.
 	 * @param observer the observer, or {@code null}
 	 */
 	public void setSegmentObserver(@Nullable SegmentObserver observer) {
@@ -499,48 +488,6 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	}
 
 	/**
-	 * Offer the renderer a last body to copy from: of this output's kind, or of another
-	 * format with the same name filter. Where the renderer finds in that body's
-	 * {@link PooledBody#record() record} that part of it was written from exactly the
-	 * inputs it reads now, into bytes this output's format writes alike, it may copy
-	 * those bytes rather than write them again. The caller keeps a reference to the body
-	 * until the rendering is done.
-	 * @param previous the last body, or {@code null}
-	 */
-	public void setPrevious(@Nullable PooledBody previous) {
-		this.previous = previous;
-	}
-
-	/**
-	 * Return the last body the caller offered, if any.
-	 * @return the body, or {@code null}
-	 * @see #setPrevious(PooledBody)
-	 */
-	public @Nullable PooledBody previous() {
-		return this.previous;
-	}
-
-	/**
-	 * Tell the renderer that the body this output becomes is kept, for the next rendering
-	 * of its kind to copy from: worth recording what it copies from, even with no
-	 * {@linkplain #previous() last body} to copy from now.
-	 * @param kept whether the body is kept
-	 */
-	public void setKept(boolean kept) {
-		this.kept = kept;
-	}
-
-	/**
-	 * Return whether the body this output becomes is kept for the next rendering of its
-	 * kind.
-	 * @return {@code true} when it is
-	 * @see #setKept(boolean)
-	 */
-	public boolean isKept() {
-		return this.kept;
-	}
-
-	/**
 	 * Keep what the renderer notes about this output with the body it becomes; the record
 	 * is told when that body, or this output if discarded, is gone.
 	 * @param record the record
@@ -556,6 +503,11 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	 */
 	public PooledBody toBody() {
 		assertNotHandedOver();
+		SegmentObserver observer = this.segmentObserver;
+		long last = lastSegmentEnd();
+		if (observer != null && (this.segmentCount == 0 || last < size())) {
+			observer.segmentEnded(this, last, size());
+		}
 		// Handed over once the body exists: where making it fails, discard() still gives
 		// the chunks back.
 		PooledBody body = new PooledBody(this.pool, this.kind, this.chunks, this.chunkCount, this.position,

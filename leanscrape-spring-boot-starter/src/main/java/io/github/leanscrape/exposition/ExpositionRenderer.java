@@ -25,4 +25,19 @@ public interface ExpositionRenderer {
 	void render(PrometheusOutputFormat format, @Nullable Set<String> includedNames, ChunkedOutput out)
 			throws IOException;
 
+	/**
+	 * Render one scrape, given what it may copy from; a renderer that copies nothing
+	 * renders as {@link #render(PrometheusOutputFormat, Set, ChunkedOutput)} does.
+	 * @param format the format to write
+	 * @param includedNames the names of the metric families to include, or {@code null}
+	 * for all of them
+	 * @param out the buffer to write to
+	 * @param inputs what the rendering may copy from, and whether its body is kept
+	 * @throws IOException when writing fails
+	 */
+	default void render(PrometheusOutputFormat format, @Nullable Set<String> includedNames, ChunkedOutput out,
+			RenderInputs inputs) throws IOException {
+		render(format, includedNames, out);
+	}
+
 }

@@ -4,13 +4,14 @@ import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.SizeHints;
-import org.jspecify.annotations.Nullable;
+import io.github.leanscrape.reuse.KeptBodies;
+import io.github.leanscrape.reuse.RenderLease;
+import io.github.leanscrape.reuse.Shed;
 
 /**
  * Decides when a rendering may start: at most a fixed number run at once, and the memory
@@ -56,11 +57,7 @@ final class RenderAdmission {
 
 	private final BodyCache cache;
 
-	private final Consumer<BodyKind> forgetKeptExcept;
-
-	private final Consumer<BodyKind> forgetStandInsExcept;
-
-	private final Runnable forgetKept;
+	private final KeptBodies kept;
 
 	/**
 	 * The renderings admitted before any body's size was known and not finished yet: they
@@ -78,16 +75,11 @@ final class RenderAdmission {
 	 * @param maxHeldBodies the most memory that bodies may hold at once, in multiples of
 	 * the largest recent body, or zero (or less) for no limit
 	 * @param cache the cache, whose bodies are dropped rather than make a rendering wait
-	 * @param forgetKeptExcept drops what the encoders keep between bodies for every kind
-	 * but one, rather than make a rendering of that kind wait
-	 * @param forgetStandInsExcept drops, for every kind but one, the compressed forms
-	 * kept to stand in for bodies dropped before, when that was not enough
-	 * @param forgetKept drops all that the encoders keep between bodies, also rather than
-	 * make a rendering wait
+	 * @param kept what is kept between scrapes, asked to shed rather than make a
+	 * rendering wait
 	 */
 	RenderAdmission(ChunkPool pool, SizeHints sizeHints, Set<ContentCoding> codings, int maxConcurrentRenders,
-			double maxHeldBodies, BodyCache cache, Consumer<BodyKind> forgetKeptExcept,
-			Consumer<BodyKind> forgetStandInsExcept, Runnable forgetKept) {
+			double maxHeldBodies, BodyCache cache, KeptBodies kept) {
 		if (maxConcurrentRenders < 1) {
 			throw new IllegalArgumentException("maxConcurrentRenders must be at least 1");
 		}
@@ -98,9 +90,7 @@ final class RenderAdmission {
 		this.permits = new Semaphore(maxConcurrentRenders);
 		this.maxHeldBodies = maxHeldBodies;
 		this.cache = cache;
-		this.forgetKeptExcept = forgetKeptExcept;
-		this.forgetStandInsExcept = forgetStandInsExcept;
-		this.forgetKept = forgetKept;
+		this.kept = kept;
 	}
 
 	/**
@@ -117,21 +107,28 @@ final class RenderAdmission {
 
 	/**
 	 * Having a slot, wait for the memory a rendering of a kind is expected to need beyond
-	 * what it gives back as it goes: the kept body of its kind that it reads as it writes
-	 * and gives back behind it ({@link ReplacedBody}). Where even dropping every body
-	 * kept and cached does not make room, that body is given back at once and the
-	 * rendering reserves all it needs: the one way left to make room. Where this throws,
-	 * the caller gives the slot back ({@link #releaseSlot()}).
+	 * what it gives back as it goes: the kept body of its kind that its lease took, read
+	 * as it writes and given back behind it. Where even dropping every body kept and
+	 * cached does not make room, that body is given back at once and the rendering
+	 * reserves all it needs: the one way left to make room. Where this throws, the slot
+	 * is given back.
 	 * @param kind the kind to render
 	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
-	 * @param replaced the kept body the rendering replaces, which the caller claimed, or
-	 * {@code null}; released here where it is given back
+	 * @param lease the rendering's lease
 	 * @return the chunks reserved, to give back with {@link #leave}
 	 * @throws ScrapeRejectedException when the deadline passes first
 	 */
-	long reserve(BodyKind kind, long deadlineNanos, @Nullable KeptBody replaced) throws ScrapeRejectedException {
-		long reserved = reserveMemory(kind, deadlineNanos, replaced);
+	long reserve(BodyKind kind, long deadlineNanos, RenderLease lease) throws ScrapeRejectedException {
+		long reserved;
+		try {
+			reserved = reserveMemory(kind, deadlineNanos, lease);
+		}
+		catch (RuntimeException | Error ex) {
+			releaseSlot();
+			throw ex;
+		}
 		if (reserved == REJECTED) {
+			releaseSlot();
 			throw new ScrapeRejectedException("Scrape bodies held too much memory until the scrape timeout");
 		}
 		return reserved;
@@ -181,11 +178,11 @@ final class RenderAdmission {
 	 * expected to need, waiting while bodies hold too much.
 	 * @param kind the kind to render
 	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
-	 * @param replaced the kept body the rendering replaces, or {@code null}
+	 * @param lease the rendering's lease
 	 * @return the chunks reserved, {@link #UNSIZED} when no size is known yet, or
 	 * {@link #REJECTED} when the deadline passed first
 	 */
-	private long reserveMemory(BodyKind kind, long deadlineNanos, @Nullable KeptBody replaced) {
+	private long reserveMemory(BodyKind kind, long deadlineNanos, RenderLease lease) {
 		if (this.maxHeldBodies <= 0) {
 			return 0;
 		}
@@ -217,11 +214,11 @@ final class RenderAdmission {
 			}
 		}
 		long whole = wanted + encoded;
-		if (replaced != null) {
+		long takenChunks = lease.takenChunks();
+		if (takenChunks > 0) {
 			// The kept body that the rendering gives back behind it is leased already,
 			// all of it gone once the compressed copy is made.
-			wanted = Math.max(0, Math.max(wanted - ReplacedBody.givenBackChunks(replaced.body),
-					wanted - replaced.body.chunkCount() + encoded));
+			wanted = Math.max(0, Math.max(wanted - lease.chunksGivenBackAsItGoes(), wanted - takenChunks + encoded));
 		}
 		else {
 			wanted = whole;
@@ -246,7 +243,7 @@ final class RenderAdmission {
 			for (int attempt = 0;; attempt++) {
 				long now = System.nanoTime();
 				// The body taken is given back after the fourth try at once.
-				int tries = (replaced != null) ? 4 : 3;
+				int tries = (takenChunks > 0) ? 4 : 3;
 				long until = (attempt < tries) ? now
 						: ((deadlineNanos - now > RECHECK_NANOS) ? now + RECHECK_NANOS : deadlineNanos);
 				if (this.pool.reserve(wanted, limit - unsizedChunks(largestChunks), until)) {
@@ -256,14 +253,14 @@ final class RenderAdmission {
 					return REJECTED;
 				}
 				if (attempt == 0) {
-					this.forgetKeptExcept.accept(kind);
+					this.kept.shed(kind, Shed.OTHER_KINDS_BODIES);
 				}
 				else if (attempt == 1) {
-					this.forgetStandInsExcept.accept(kind);
+					this.kept.shed(kind, Shed.OTHER_KINDS_STAND_INS);
 				}
-				else if (attempt == 3 && replaced != null && !replaced.body.isReleased()) {
+				else if (attempt == 3 && lease.takenChunks() > 0) {
 					// Else the rendering could wait on the body it holds itself.
-					replaced.release();
+					lease.giveBackTakenBody();
 					wanted = whole;
 					limit = Math.max((long) (this.maxHeldBodies * largestChunks),
 							(long) Math.ceil(Math.min(this.maxHeldBodies, 2) * wanted));
@@ -272,7 +269,7 @@ final class RenderAdmission {
 					// Bodies that only the cache holds would otherwise hold this
 					// rendering back for their whole time to live.
 					this.cache.clear();
-					this.forgetKept.run();
+					this.kept.shed(kind, Shed.EVERYTHING);
 				}
 			}
 		}

@@ -16,7 +16,10 @@ import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.ExpositionRenderer;
 import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.exposition.RenderInputs;
 import io.github.leanscrape.exposition.SizeHints;
+import io.github.leanscrape.reuse.KeptBodies;
+import io.github.leanscrape.reuse.RenderLease;
 import io.github.leanscrape.serve.SharedRenderings.Turn;
 import org.jspecify.annotations.Nullable;
 
@@ -97,7 +100,7 @@ public final class Scraper {
 		this.codings = Collections.unmodifiableSet(codings);
 		this.cache = new BodyCache(cacheTimeToLive);
 		this.admission = new RenderAdmission(pool, sizeHints, this.codings, maxConcurrentRenders, maxHeldBodies,
-				this.cache, this.kept::makeRoomFor, this.kept::dropStandInsFor, this::forgetKeptSegments);
+				this.cache, this.kept);
 	}
 
 	/**
@@ -122,29 +125,7 @@ public final class Scraper {
 		}
 		PooledBody body;
 		try {
-			this.admission.acquireSlot(deadlineNanos);
-			KeptBody replaced = null;
-			long reserved;
-			try {
-				// The kept body of this kind, where nothing else holds it, is read as
-				// the rendering writes and given back behind it: not reserved twice.
-				replaced = this.kept.take(kind);
-				reserved = this.admission.reserve(kind, deadlineNanos, replaced);
-			}
-			catch (ScrapeRejectedException | RuntimeException | Error ex) {
-				this.admission.releaseSlot();
-				if (replaced != null) {
-					this.kept.giveBack(kind, replaced);
-				}
-				throw ex;
-			}
-			try {
-				// Given back where the admission found no other room.
-				body = (replaced != null && !replaced.body.isReleased()) ? replace(kind, replaced) : render(kind);
-			}
-			finally {
-				this.admission.leave(reserved);
-			}
+			body = renderAdmitted(kind, deadlineNanos);
 		}
 		catch (ScrapeRejectedException | RuntimeException | Error ex) {
 			this.renderings.fail(turn.rendering(), ex);
@@ -163,79 +144,62 @@ public final class Scraper {
 	 * @return the body
 	 */
 	public PooledBody renderNow(PrometheusOutputFormat format, @Nullable Set<String> includedNames) {
-		return render(BodyKind.of(format, includedNames), null, false);
+		return render(BodyKind.of(format, includedNames), RenderInputs.NONE, null);
 	}
 
-	private PooledBody render(BodyKind kind) {
-		KeptBody previous = this.kept.previous(kind);
-		PooledBody copiedFrom = (previous != null) ? previous.body : this.kept.otherFormatsBody(kind);
+	/**
+	 * Render a body of a kind once a slot and the memory it needs are admitted, through
+	 * its lease of what is kept: taken before the memory is reserved, since a rendering
+	 * that reads the kind's kept body as it writes needs less.
+	 * @param kind the kind
+	 * @param deadlineNanos the {@link System#nanoTime()} by which it must be admitted
+	 * @return the body, whose reference the caller owns
+	 * @throws ScrapeRejectedException when the deadline passes first
+	 */
+	private PooledBody renderAdmitted(BodyKind kind, long deadlineNanos) throws ScrapeRejectedException {
+		this.admission.acquireSlot(deadlineNanos);
+		RenderLease lease;
 		try {
-			PooledBody body = render(kind, copiedFrom, this.kept.keeps(kind));
-			try {
-				this.kept.rendered(kind, body, previous);
+			lease = this.kept.lease(kind);
+		}
+		catch (RuntimeException | Error ex) {
+			this.admission.releaseSlot();
+			throw ex;
+		}
+		long reserved;
+		try {
+			reserved = this.admission.reserve(kind, deadlineNanos, lease);
+		}
+		catch (ScrapeRejectedException | RuntimeException | Error ex) {
+			// A body the lease took and did not read goes back to what is kept.
+			lease.close();
+			throw ex;
+		}
+		try {
+			// Closed before the memory is given back: what the lease still holds of the
+			// body it took goes back to the pool first.
+			try (lease) {
+				return render(kind, lease.start(), lease);
 			}
-			catch (RuntimeException | Error ex) {
-				body.release();
-				throw ex;
-			}
-			return body;
 		}
 		finally {
-			if (previous != null) {
-				previous.release();
-			}
-			else if (copiedFrom != null) {
-				copiedFrom.release();
-			}
+			this.admission.leave(reserved);
 		}
 	}
 
-	private PooledBody replace(BodyKind kind, KeptBody replaced) {
-		// Blocks are copied from the other text format's body where it is the newer, its
-		// segments compared with the kind's own.
-		PooledBody newer = null;
-		try {
-			newer = this.kept.newerOtherFormatsBody(kind);
-			ReplacedBody reader = new ReplacedBody(replaced, this.kept.segmentVersions());
-			PooledBody body = render(kind, (newer != null) ? newer : replaced.body, true, reader);
-			try {
-				this.kept.replaced(kind, body, replaced, newer == null, reader.versions(),
-						reader.unchangedShare(body.length()));
-			}
-			catch (RuntimeException | Error ex) {
-				body.release();
-				throw ex;
-			}
-			return body;
-		}
-		finally {
-			replaced.release();
-			if (newer != null) {
-				newer.release();
-			}
-		}
-	}
-
-	private PooledBody render(BodyKind kind, @Nullable PooledBody previous, boolean keep) {
-		return render(kind, previous, keep, null);
-	}
-
-	private PooledBody render(BodyKind kind, @Nullable PooledBody previous, boolean keep,
-			@Nullable ReplacedBody reader) {
+	private PooledBody render(BodyKind kind, RenderInputs inputs, @Nullable RenderLease lease) {
 		ChunkedOutput output = new ChunkedOutput(this.pool, kind, this.sizeHints.expectedSize(kind));
+		PooledBody body;
 		try {
-			output.setPrevious(previous);
-			output.setKept(keep);
-			output.setSegmentObserver(reader);
-			this.renderer.render(kind.format(), kind.includedNames(), output);
-			if (reader != null) {
-				reader.finish(output);
+			if (lease != null) {
+				output.setSegmentObserver(lease.observer());
 			}
+			this.renderer.render(kind.format(), kind.includedNames(), output, inputs);
 			// The pool keeps what the next rendering of this kind will lease: its output
 			// and the working buffer it wrote beside it (protobuf's families). Recorded
 			// before the chunks become a body, which an Error here would leak.
 			this.sizeHints.record(kind, output.size() + output.workingBytes());
-			return output.toBody();
+			body = output.toBody();
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Writing metrics failed", ex);
@@ -243,6 +207,16 @@ public final class Scraper {
 		finally {
 			output.discard();
 		}
+		if (lease != null) {
+			try {
+				lease.commit(body);
+			}
+			catch (RuntimeException | Error ex) {
+				body.release();
+				throw ex;
+			}
+		}
+		return body;
 	}
 
 	/**

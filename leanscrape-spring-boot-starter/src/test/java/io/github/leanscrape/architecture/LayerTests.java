@@ -33,6 +33,8 @@ class LayerTests {
 			.definedBy("io.github.leanscrape.endpoint..")
 			.layer("serve")
 			.definedBy("io.github.leanscrape.serve..")
+			.layer("reuse")
+			.definedBy("io.github.leanscrape.reuse..")
 			.layer("compression")
 			.definedBy("io.github.leanscrape.compression..")
 			.layer("exposition")
@@ -47,10 +49,12 @@ class LayerTests {
 			.mayOnlyBeAccessedByLayers("autoconfigure", "web")
 			.whereLayer("serve")
 			.mayOnlyBeAccessedByLayers("autoconfigure", "web", "endpoint")
+			.whereLayer("reuse")
+			.mayOnlyBeAccessedByLayers("serve")
 			.whereLayer("compression")
-			.mayOnlyBeAccessedByLayers("autoconfigure", "serve")
+			.mayOnlyBeAccessedByLayers("autoconfigure", "serve", "reuse")
 			.whereLayer("exposition")
-			.mayOnlyBeAccessedByLayers("autoconfigure", "web", "endpoint", "serve", "compression")
+			.mayOnlyBeAccessedByLayers("autoconfigure", "web", "endpoint", "serve", "reuse", "compression")
 			.whereLayer("recording")
 			.mayOnlyBeAccessedByLayers("autoconfigure")
 			.check(STARTER);
@@ -64,8 +68,9 @@ class LayerTests {
 			.should()
 			.dependOnClassesThat()
 			.resideInAnyPackage("io.github.leanscrape.web..", "io.github.leanscrape.endpoint..",
-					"io.github.leanscrape.serve..", "io.github.leanscrape.compression..",
-					"io.github.leanscrape.exposition..", "io.github.leanscrape.autoconfigure..")
+					"io.github.leanscrape.serve..", "io.github.leanscrape.reuse..",
+					"io.github.leanscrape.compression..", "io.github.leanscrape.exposition..",
+					"io.github.leanscrape.autoconfigure..")
 			.check(STARTER);
 	}
 
@@ -92,8 +97,9 @@ class LayerTests {
 			.resideInAPackage("io.github.leanscrape.compression..")
 			.should()
 			.dependOnClassesThat()
-			.resideInAnyPackage("io.github.leanscrape.serve..", "io.github.leanscrape.web..",
-					"io.github.leanscrape.endpoint..", "io.github.leanscrape.exposition.direct..")
+			.resideInAnyPackage("io.github.leanscrape.serve..", "io.github.leanscrape.reuse..",
+					"io.github.leanscrape.web..", "io.github.leanscrape.endpoint..",
+					"io.github.leanscrape.exposition.direct..")
 			.check(STARTER);
 	}
 

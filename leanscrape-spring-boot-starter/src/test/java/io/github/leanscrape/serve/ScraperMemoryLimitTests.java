@@ -1,5 +1,6 @@
 package io.github.leanscrape.serve;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -23,6 +24,7 @@ import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.ExpositionRenderer;
 import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.exposition.RenderInputs;
 import io.github.leanscrape.exposition.SizeHints;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -132,8 +134,8 @@ class ScraperMemoryLimitTests {
 	@Test
 	void bodiesKeptForReuseCountWithinTheLimitAndThoseOfOtherKindsGoFirst() throws Exception {
 		List<@Nullable PooledBody> offered = new ArrayList<>();
-		ExpositionRenderer renderer = (format, includedNames, out) -> {
-			offered.add(out.previous());
+		OfferedRenderer renderer = (format, includedNames, out, inputs) -> {
+			offered.add(inputs.copyFrom());
 			FOUR_CHUNKS.render(format, includedNames, out);
 		};
 		Scraper scraper = new Scraper(renderer, this.pool, new SizeHints(this.pool, 0),
@@ -164,8 +166,8 @@ class ScraperMemoryLimitTests {
 		// Two chunks a body, one compressed: 2.5 bodies would be five chunks, but the
 		// kept body and the next rendering take six.
 		List<@Nullable PooledBody> offered = new ArrayList<>();
-		ExpositionRenderer twoChunks = (format, includedNames, out) -> {
-			offered.add(out.previous());
+		OfferedRenderer twoChunks = (format, includedNames, out, inputs) -> {
+			offered.add(inputs.copyFrom());
 			for (int i = 0; i < CHUNK + CHUNK / 2; i++) {
 				out.write('a' + (i % 7));
 			}
@@ -244,8 +246,8 @@ class ScraperMemoryLimitTests {
 		// whose body is gone, renders beside the text kind's (83).
 		ChunkPool pool = new ChunkPool(CHUNK, 64 << 20);
 		Map<PrometheusOutputFormat, List<Boolean>> offered = new EnumMap<>(PrometheusOutputFormat.class);
-		ExpositionRenderer renderer = (format, includedNames, out) -> {
-			offered.computeIfAbsent(format, (key) -> new ArrayList<>()).add(offeredItsOwn(out, format));
+		OfferedRenderer renderer = (format, includedNames, out, inputs) -> {
+			offered.computeIfAbsent(format, (key) -> new ArrayList<>()).add(offeredItsOwn(inputs, format));
 			FORTY_CHUNKS.render(format, includedNames, out);
 		};
 		try (GzipEncoder gzip = new GzipEncoder(pool, 1)) {
@@ -317,9 +319,9 @@ class ScraperMemoryLimitTests {
 		ChunkPool pool = new ChunkPool(CHUNK, 64 << 20);
 		Map<PrometheusOutputFormat, List<Boolean>> offered = new EnumMap<>(PrometheusOutputFormat.class);
 		Map<PrometheusOutputFormat, List<Boolean>> noted = new EnumMap<>(PrometheusOutputFormat.class);
-		ExpositionRenderer renderer = (format, includedNames, out) -> {
-			offered.computeIfAbsent(format, (key) -> new ArrayList<>()).add(offeredItsOwn(out, format));
-			noted.computeIfAbsent(format, (key) -> new ArrayList<>()).add(out.isKept());
+		OfferedRenderer renderer = (format, includedNames, out, inputs) -> {
+			offered.computeIfAbsent(format, (key) -> new ArrayList<>()).add(offeredItsOwn(inputs, format));
+			noted.computeIfAbsent(format, (key) -> new ArrayList<>()).add(inputs.kept());
 			FORTY_CHUNKS.render(format, includedNames, out);
 		};
 		Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(new ZstdEncoder(pool, 1, true)),
@@ -349,8 +351,8 @@ class ScraperMemoryLimitTests {
 		// past it, fit within 2.5 bodies (100): no more than 87 chunks held at once.
 		ChunkPool pool = new ChunkPool(CHUNK, 64 << 20);
 		Map<PrometheusOutputFormat, List<Boolean>> offered = new EnumMap<>(PrometheusOutputFormat.class);
-		ExpositionRenderer renderer = (format, includedNames, out) -> {
-			offered.computeIfAbsent(format, (key) -> new ArrayList<>()).add(offeredItsOwn(out, format));
+		OfferedRenderer renderer = (format, includedNames, out, inputs) -> {
+			offered.computeIfAbsent(format, (key) -> new ArrayList<>()).add(offeredItsOwn(inputs, format));
 			FORTY_CHUNKS.render(format, includedNames, out);
 		};
 		try (GzipEncoder gzip = new GzipEncoder(pool, 1)) {
@@ -378,8 +380,8 @@ class ScraperMemoryLimitTests {
 		AtomicReference<@Nullable Scraper> scraping = new AtomicReference<>();
 		List<Boolean> offered = new ArrayList<>();
 		List<Long> keptAtTheStart = new ArrayList<>();
-		ExpositionRenderer renderer = (format, includedNames, out) -> {
-			offered.add(offeredItsOwn(out, format));
+		OfferedRenderer renderer = (format, includedNames, out, inputs) -> {
+			offered.add(offeredItsOwn(inputs, format));
 			Scraper scraper = scraping.get();
 			keptAtTheStart.add((scraper != null) ? scraper.keptChunks() : -1);
 			FORTY_CHUNKS.render(format, includedNames, out);
@@ -522,9 +524,27 @@ class ScraperMemoryLimitTests {
 	 * Return whether a rendering was offered the last body of its own kind, rather than
 	 * none or the other text format's.
 	 */
-	private static boolean offeredItsOwn(ChunkedOutput out, PrometheusOutputFormat format) {
-		PooledBody previous = out.previous();
+	private static boolean offeredItsOwn(RenderInputs inputs, PrometheusOutputFormat format) {
+		PooledBody previous = inputs.copyFrom();
 		return previous != null && previous.kind().format() == format;
+	}
+
+	/**
+	 * A renderer told what the scraper offers it to copy from.
+	 */
+	@FunctionalInterface
+	interface OfferedRenderer extends ExpositionRenderer {
+
+		@Override
+		void render(PrometheusOutputFormat format, @Nullable Set<String> includedNames, ChunkedOutput out,
+				RenderInputs inputs) throws IOException;
+
+		@Override
+		default void render(PrometheusOutputFormat format, @Nullable Set<String> includedNames, ChunkedOutput out)
+				throws IOException {
+			render(format, includedNames, out, RenderInputs.NONE);
+		}
+
 	}
 
 }

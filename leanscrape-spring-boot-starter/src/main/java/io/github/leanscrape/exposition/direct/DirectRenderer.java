@@ -13,6 +13,7 @@ import io.github.leanscrape.exposition.ExpositionRenderer;
 import io.github.leanscrape.exposition.FamilyReport;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.ReferenceRenderer;
+import io.github.leanscrape.exposition.RenderInputs;
 import io.github.leanscrape.exposition.RenderStatistics;
 import io.github.leanscrape.exposition.direct.MeterIndex.ScrapePlan;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -131,6 +132,12 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 	@Override
 	public void render(PrometheusOutputFormat format, @Nullable Set<String> includedNames, ChunkedOutput out)
 			throws IOException {
+		render(format, includedNames, out, RenderInputs.NONE);
+	}
+
+	@Override
+	public void render(PrometheusOutputFormat format, @Nullable Set<String> includedNames, ChunkedOutput out,
+			RenderInputs inputs) throws IOException {
 		FallbackReason reason = this.fallbacks.wholeScrapeReason(format);
 		if (reason != null) {
 			this.fallbacks.wholeScrape(reason, format, null);
@@ -162,7 +169,8 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 		long samples = 0;
 		ExemplarScrape exemplars = (this.writesExemplars && textFormat != TextFormat.TEXT_004)
 				? new ExemplarScrape(System.currentTimeMillis(), this.exemplarsOnAllMetricTypes) : null;
-		BlockCopier blocks = (textFormat != null && (out.isKept() || out.previous() != null)) ? blockCopier(out) : null;
+		BlockCopier blocks = (textFormat != null && (inputs.kept() || inputs.copyFrom() != null))
+				? blockCopier(out, inputs.copyFrom()) : null;
 		try (ScrapeWorkspace workspace = new ScrapeWorkspace(out, exemplars, this.createdInText, blocks)) {
 			for (int i = 0; i < families.length; i++) {
 				Family family = families[i];
@@ -218,12 +226,12 @@ public final class DirectRenderer implements ExpositionRenderer, RenderStatistic
 	 * text format ({@link BlockRecord}). A scrape whose body is not kept and that is
 	 * offered no last body records nothing: its record would never be read.
 	 * @param out the output
+	 * @param previousBody the last body offered, or {@code null}
 	 * @return the copier
 	 */
-	private BlockCopier blockCopier(ChunkedOutput out) {
+	private BlockCopier blockCopier(ChunkedOutput out, @Nullable PooledBody previousBody) {
 		BlockRecord record = this.records.take();
 		out.setRecord(record);
-		PooledBody previousBody = out.previous();
 		BlockRecord previous = (previousBody != null && previousBody.record() instanceof BlockRecord last
 				&& last.isOf(this.records)) ? last : null;
 		return new BlockCopier(previousBody, previous, record);

@@ -11,6 +11,7 @@ import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.ReferenceRenderer;
+import io.github.leanscrape.exposition.RenderInputs;
 import io.github.leanscrape.support.FrozenClock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -227,8 +228,7 @@ class BlockCopyTests {
 	void aBodyThatWillBeKeptRecordsWithNothingToCopyFrom() throws Exception {
 		DirectRenderer renderer = renderer();
 		ChunkedOutput output = new ChunkedOutput(this.pool, BodyKind.of(OPENMETRICS, null), 0);
-		output.setKept(true);
-		renderer.render(OPENMETRICS, null, output);
+		renderer.render(OPENMETRICS, null, output, new RenderInputs(null, true));
 		this.last = output.toBody();
 		assertThat(this.last.record()).isNotNull();
 		render(renderer, OPENMETRICS);
@@ -265,8 +265,7 @@ class BlockCopyTests {
 	private void render(DirectRenderer renderer, PrometheusScrapeEndpoint boot, PrometheusOutputFormat format)
 			throws Exception {
 		ChunkedOutput output = new ChunkedOutput(this.pool, BodyKind.of(format, null), 0);
-		output.setPrevious(this.last);
-		renderer.render(format, null, output);
+		renderer.render(format, null, output, new RenderInputs(this.last, false));
 		PooledBody body = output.toBody();
 		SpringBootsBytes.assertSameBytes(body.toByteArray(), boot.scrape(format, null).getBody(), format, null);
 		if (this.last != null) {

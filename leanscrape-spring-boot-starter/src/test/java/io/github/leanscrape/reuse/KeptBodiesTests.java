@@ -1,4 +1,4 @@
-package io.github.leanscrape.serve;
+package io.github.leanscrape.reuse;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -23,6 +23,7 @@ import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.exposition.RenderInputs;
 import io.github.leanscrape.exposition.RenderRecord;
 import io.github.leanscrape.support.DecodingTools;
 import org.jspecify.annotations.Nullable;
@@ -528,8 +529,8 @@ class KeptBodiesTests {
 	}
 
 	/**
-	 * Scrape as {@link Scraper} does: render a body of the segments with the kept body of
-	 * its kind offered, keep it, and compress it in a coding ({@code null} for none).
+	 * Scrape as the scraper does: render a body of the segments with the kept body of its
+	 * kind offered, keep it, and compress it in a coding ({@code null} for none).
 	 */
 	@Test
 	void aBodyDroppedForRoomIsComparedWithItsGzipFormStandingInForIt() throws IOException {
@@ -694,6 +695,27 @@ class KeptBodiesTests {
 		assertThat(again).isSameAs(taken);
 		again.release();
 		assertThat(this.kept.previous(OPENMETRICS)).isNull();
+	}
+
+	@Test
+	void aLeaseClosedBeforeItsRenderingStartsGivesTheBodyItTookBack() {
+		List<byte[]> segments = segments(new Random(3), 8);
+		scrape(null, OPENMETRICS, segments);
+		long leased = this.pool.leasedChunks();
+		RenderLease lease = this.kept.lease(OPENMETRICS);
+		assertThat(lease.takenChunks()).as("the lease took the kind's body").isEqualTo(leased);
+		assertThat(this.kept.previous(OPENMETRICS)).as("taken out").isNull();
+		lease.close();
+		assertThat(this.kept.keptKinds()).isOne();
+		try (RenderLease again = this.kept.lease(OPENMETRICS)) {
+			assertThat(again.takenChunks()).isEqualTo(leased);
+			RenderInputs inputs = again.start();
+			assertThat(inputs.copyFrom()).as("the body taken").isNotNull();
+			assertThat(again.observer()).as("read as the rendering writes").isNotNull();
+			assertThat(inputs.kept()).isTrue();
+		}
+		assertThat(this.kept.keptKinds()).as("started and not committed: nothing kept").isZero();
+		assertThat(this.pool.leasedChunks()).isZero();
 	}
 
 	private byte[] scrape(@Nullable BodyEncoder encoder, BodyKind kind, List<byte[]> segments) {

@@ -1,4 +1,4 @@
-package io.github.leanscrape.serve;
+package io.github.leanscrape.reuse;
 
 /**
  * What is left of a kind's last body once it was dropped to make room for a rendering of

@@ -1,4 +1,4 @@
-package io.github.leanscrape.serve;
+package io.github.leanscrape.reuse;
 
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -16,7 +16,7 @@ import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.RenderRecord;
-import io.github.leanscrape.serve.SegmentVersions.GzipStandIn;
+import io.github.leanscrape.reuse.SegmentVersions.GzipStandIn;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
@@ -48,7 +48,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  *
  * @author leanscrape
  */
-final class KeptBodies {
+public final class KeptBodies {
 
 	private static final int MAX_KINDS = 4;
 
@@ -86,7 +86,7 @@ final class KeptBodies {
 	 * Create the kept bodies.
 	 * @param enabled whether to keep anything
 	 */
-	KeptBodies(boolean enabled) {
+	public KeptBodies(boolean enabled) {
 		this(enabled, System::nanoTime);
 	}
 
@@ -99,6 +99,29 @@ final class KeptBodies {
 	KeptBodies(boolean enabled, LongSupplier nanoClock) {
 		this.enabled = enabled;
 		this.nanoClock = nanoClock;
+	}
+
+	/**
+	 * Open the lease of one rendering of a kind: it takes the kind's last body where
+	 * nothing else holds it ({@link #take}), and is closed in every case.
+	 * @param kind the kind, uncompressed
+	 * @return the lease
+	 */
+	public RenderLease lease(BodyKind kind) {
+		return new RenderLease(this, kind, take(kind));
+	}
+
+	/**
+	 * Give back what is kept, for a rendering of a kind that waits for memory.
+	 * @param kind the kind of the rendering
+	 * @param what how much to give back
+	 */
+	public void shed(BodyKind kind, Shed what) {
+		switch (what) {
+			case OTHER_KINDS_BODIES -> makeRoomFor(kind);
+			case OTHER_KINDS_STAND_INS -> dropStandInsFor(kind);
+			case EVERYTHING -> forgetAll();
+		}
 	}
 
 	/**
@@ -452,7 +475,7 @@ final class KeptBodies {
 	 * @param expectedSize the expected compressed size
 	 * @return the compressed body, whose reference the caller owns
 	 */
-	PooledBody encode(PooledBody body, BodyKind kind, BodyEncoder encoder, long expectedSize) {
+	public PooledBody encode(PooledBody body, BodyKind kind, BodyEncoder encoder, long expectedSize) {
 		if (!this.enabled) {
 			return encoder.encode(body, kind, expectedSize);
 		}
@@ -666,7 +689,7 @@ final class KeptBodies {
 	/**
 	 * Drop what is kept for every kind.
 	 */
-	void forgetAll() {
+	public void forgetAll() {
 		List<KeptKind> forgotten;
 		synchronized (this) {
 			forgotten = new ArrayList<>(this.entries.values());
@@ -680,7 +703,7 @@ final class KeptBodies {
 	 * by the rendering that replaces it counts for what it still holds.
 	 * @return the chunks
 	 */
-	long heldChunks() {
+	public long heldChunks() {
 		List<PooledBody> plains = new ArrayList<>();
 		List<PooledBody> encodings = new ArrayList<>();
 		synchronized (this) {

@@ -1,4 +1,4 @@
-package io.github.leanscrape.serve;
+package io.github.leanscrape.reuse;
 
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -9,21 +9,15 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Gives each segment of a new body a version, equal versions meaning equal bytes: that of
- * the last body's segment with the same bytes, looked for within {@value #SEARCH_WINDOW}
- * segments of where it was (a family added or removed moves those after it by a few), or
- * a new one; and finds, for each segment of a body, the segment of an earlier compressed
- * form with its version. The last body is a {@link Reference}: the kept body itself, or a
- * gzip form standing in for it ({@link GzipStandIn}).
+ * the last body's segment with the same bytes, looked for around where it was
+ * ({@link SegmentMatcher}), or a new one; and finds, for each segment of a body, the
+ * segment of an earlier compressed form with its version. The last body is a
+ * {@link Reference}: the kept body itself, or a gzip form standing in for it
+ * ({@link GzipStandIn}).
  *
  * @author leanscrape
  */
 final class SegmentVersions {
-
-	/** How many segments around the expected one are compared with a new segment. */
-	static final int SEARCH_WINDOW = 8;
-
-	/** How many segments are compared with a new one at most. */
-	static final int CANDIDATES = 2 * SEARCH_WINDOW + 1;
 
 	/** Versions are never reused: equal versions are equal bytes. */
 	private final AtomicLong versions = new AtomicLong();
@@ -45,24 +39,22 @@ final class SegmentVersions {
 			return -1;
 		}
 		long[] lastVersions = last.versions();
-		long unchanged = 0;
-		// Where the last body's segments are, relative to this one's.
-		int shift = 0;
-		for (int i = 0; i < segments; i++) {
-			long start = body.segmentStart(i);
-			long length = body.segmentEnd(i) - start;
-			int match = -1;
-			for (int d = 0; d < CANDIDATES && match < 0; d++) {
-				int j = candidate(i + shift, d);
-				if (j >= 0 && j < lastVersions.length && last.segmentLength(j) == length
-						&& last.holds(j, body, start, length)) {
-					match = j;
-				}
+		SegmentMatcher sameBytes = new SegmentMatcher() {
+
+			@Override
+			boolean equal(int segment, int earlier) {
+				long start = body.segmentStart(segment);
+				long length = body.segmentEnd(segment) - start;
+				return last.segmentLength(earlier) == length && last.holds(earlier, body, start, length);
 			}
+
+		};
+		long unchanged = 0;
+		for (int i = 0; i < segments; i++) {
+			int match = sameBytes.find(i, lastVersions.length);
 			if (match >= 0) {
 				versions[i] = lastVersions[match];
-				unchanged += length;
-				shift = match - i;
+				unchanged += body.segmentEnd(i) - body.segmentStart(i);
 			}
 			else {
 				versions[i] = newVersion();
@@ -80,17 +72,6 @@ final class SegmentVersions {
 	}
 
 	/**
-	 * Return the {@code d}th segment of the last body to compare a new segment with: the
-	 * expected one, then one after, one before, two after, two before...
-	 * @param expected the segment expected
-	 * @param d from 0, below {@link #CANDIDATES}
-	 * @return the segment, which may be out of range
-	 */
-	static int candidate(int expected, int d) {
-		return expected + (((d & 1) == 0) ? -(d >> 1) : (d + 1) >> 1);
-	}
-
-	/**
 	 * Find, for each segment of a body, the segment of an earlier compressed form with
 	 * the same version.
 	 * @param versions the versions of the body's segments
@@ -100,20 +81,19 @@ final class SegmentVersions {
 	 * @return the share of the body's bytes that can be copied
 	 */
 	static double match(long[] versions, long[] lastVersions, PooledBody body, int[] copyFrom) {
-		long reusable = 0;
-		int shift = 0;
-		for (int i = 0; i < copyFrom.length; i++) {
-			int match = -1;
-			long version = versions[i];
-			for (int d = 0; d < CANDIDATES && match < 0; d++) {
-				int j = candidate(i + shift, d);
-				if (j >= 0 && j < lastVersions.length && lastVersions[j] == version) {
-					match = j;
-				}
+		SegmentMatcher sameVersion = new SegmentMatcher() {
+
+			@Override
+			boolean equal(int segment, int earlier) {
+				return versions[segment] == lastVersions[earlier];
 			}
+
+		};
+		long reusable = 0;
+		for (int i = 0; i < copyFrom.length; i++) {
+			int match = sameVersion.find(i, lastVersions.length);
 			copyFrom[i] = match;
 			if (match >= 0) {
-				shift = match - i;
 				reusable += body.segmentEnd(i) - body.segmentStart(i);
 			}
 		}

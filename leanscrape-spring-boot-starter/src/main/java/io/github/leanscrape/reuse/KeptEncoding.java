@@ -1,4 +1,4 @@
-package io.github.leanscrape.serve;
+package io.github.leanscrape.reuse;
 
 import io.github.leanscrape.compression.EncodedBody;
 import org.jspecify.annotations.Nullable;

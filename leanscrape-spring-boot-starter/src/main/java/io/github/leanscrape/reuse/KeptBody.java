@@ -1,4 +1,4 @@
-package io.github.leanscrape.serve;
+package io.github.leanscrape.reuse;
 
 import io.github.leanscrape.exposition.PooledBody;
 

@@ -1,17 +1,18 @@
-package io.github.leanscrape.serve;
+package io.github.leanscrape.reuse;
 
 import java.util.Arrays;
 
 import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.SegmentObserver;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The kept body of a kind, read by the rendering that replaces it and given back to the
  * pool as that rendering goes past it, so that the two hold about one body rather than
  * two: a kind keeps its body beside another kind's within the memory limit. Each new
  * segment gets its version as it ends, compared with the kept body's segments around the
- * expected one ({@link SegmentVersions}); then the kept body's chunks before the window
+ * expected one ({@link SegmentMatcher}); then the kept body's chunks before the window
  * that later segments are compared with are given back, and in any case those more than
  * {@link #slackBytes(PooledBody) a sixteenth of the body} behind the rendering. A block
  * or segment whose bytes went back is written, or versioned, anew: never wrong, only not
@@ -19,7 +20,7 @@ import io.github.leanscrape.exposition.SegmentObserver;
  *
  * @author leanscrape
  */
-final class ReplacedBody implements SegmentObserver {
+final class ReplacedBody extends SegmentMatcher implements SegmentObserver {
 
 	private final KeptBody replaced;
 
@@ -34,8 +35,12 @@ final class ReplacedBody implements SegmentObserver {
 
 	private int count;
 
-	/** Where the kept body's segments are, relative to the new one's. */
-	private int shift;
+	/** The output and the range of the segment being versioned, while it is. */
+	private @Nullable ChunkedOutput output;
+
+	private long start;
+
+	private long length;
 
 	private long unchanged;
 
@@ -79,7 +84,7 @@ final class ReplacedBody implements SegmentObserver {
 	@Override
 	public void segmentEnded(ChunkedOutput output, long start, long end) {
 		version(output, start, end);
-		int first = Math.max(0, this.count + this.shift - SegmentVersions.SEARCH_WINDOW);
+		int first = firstCandidate(this.count);
 		this.needed = (first < this.body.segmentCount()) ? this.body.segmentStart(first) : this.body.length();
 		this.body.releaseBefore(Math.max(this.needed, end - this.slack));
 	}
@@ -90,14 +95,10 @@ final class ReplacedBody implements SegmentObserver {
 	}
 
 	/**
-	 * Version the last segment, which ends with the output.
-	 * @param output the output, written to its end
+	 * Trim the versions to the segments told, once the output became a body (which tells
+	 * the last one).
 	 */
-	void finish(ChunkedOutput output) {
-		long last = output.lastSegmentEnd();
-		if (this.count == 0 || last < output.size()) {
-			version(output, last, output.size());
-		}
+	void finish() {
 		if (this.count != this.versions.length) {
 			this.versions = Arrays.copyOf(this.versions, this.count);
 		}
@@ -121,29 +122,30 @@ final class ReplacedBody implements SegmentObserver {
 	}
 
 	private void version(ChunkedOutput output, long start, long end) {
-		long length = end - start;
-		long[] lastVersions = this.replaced.versions;
-		int i = this.count;
-		int match = -1;
-		for (int d = 0; d < SegmentVersions.CANDIDATES && match < 0; d++) {
-			int j = SegmentVersions.candidate(i + this.shift, d);
-			if (j >= 0 && j < lastVersions.length && this.body.segmentEnd(j) - this.body.segmentStart(j) == length
-					&& this.body.holds(this.body.segmentStart(j))
-					&& output.rangeEquals(start, this.body, this.body.segmentStart(j), length)) {
-				match = j;
-			}
-		}
+		this.output = output;
+		this.start = start;
+		this.length = end - start;
+		int match = find(this.count, this.replaced.versions.length);
+		this.output = null;
 		if (this.count == this.versions.length) {
 			this.versions = Arrays.copyOf(this.versions, this.count * 2);
 		}
 		if (match >= 0) {
-			this.versions[this.count++] = lastVersions[match];
-			this.unchanged += length;
-			this.shift = match - i;
+			this.versions[this.count++] = this.replaced.versions[match];
+			this.unchanged += this.length;
 		}
 		else {
 			this.versions[this.count++] = this.segmentVersions.newVersion();
 		}
+	}
+
+	@Override
+	boolean equal(int segment, int earlier) {
+		ChunkedOutput output = this.output;
+		long earlierStart = this.body.segmentStart(earlier);
+		return output != null && this.body.segmentEnd(earlier) - earlierStart == this.length
+				&& this.body.holds(earlierStart)
+				&& output.rangeEquals(this.start, this.body, earlierStart, this.length);
 	}
 
 }

@@ -1,4 +1,4 @@
-package io.github.leanscrape.serve;
+package io.github.leanscrape.reuse;
 
 /**
  * Whether keeping the bodies of one kind pays, from what became of its last ones. A body

@@ -1,0 +1,60 @@
+package io.github.leanscrape.reuse;
+
+/**
+ * Finds, for each segment of a new body in order, the segment of an earlier body that it
+ * equals: the one every search of what did not change uses. It looks within
+ * {@value #SEARCH_WINDOW} segments of where the last match puts it, the expected one
+ * first, then one after, one before, two after...: a family added or removed moves the
+ * segments after it by a few, and a body with no change finds each at the first try. What
+ * "equals" means is the subclass's: the same bytes, or the same version.
+ *
+ * @author leanscrape
+ */
+abstract class SegmentMatcher {
+
+	/** How many segments on either side of the expected one are compared. */
+	static final int SEARCH_WINDOW = 8;
+
+	private static final int CANDIDATES = 2 * SEARCH_WINDOW + 1;
+
+	/** Where the earlier body's segments are, relative to the new one's. */
+	private int shift;
+
+	/**
+	 * Return the earlier segment that a new one equals, and expect the next new one after
+	 * it.
+	 * @param segment the new segment, each in order from the first
+	 * @param earlierCount how many segments the earlier body has
+	 * @return the earlier segment, or {@code -1} where none within the window equals it
+	 */
+	final int find(int segment, int earlierCount) {
+		int expected = segment + this.shift;
+		for (int d = 0; d < CANDIDATES; d++) {
+			int earlier = expected + (((d & 1) == 0) ? -(d >> 1) : (d + 1) >> 1);
+			if (earlier >= 0 && earlier < earlierCount && equal(segment, earlier)) {
+				this.shift = earlier - segment;
+				return earlier;
+			}
+		}
+		return -1;
+	}
+
+	/**
+	 * Return the first earlier segment that a new one may be compared with: those before
+	 * it are not needed again.
+	 * @param segment the new segment
+	 * @return the earlier segment, at least 0
+	 */
+	final int firstCandidate(int segment) {
+		return Math.max(0, segment + this.shift - SEARCH_WINDOW);
+	}
+
+	/**
+	 * Return whether a new segment equals an earlier one.
+	 * @param segment the new segment
+	 * @param earlier the earlier segment, in range
+	 * @return {@code true} when equal
+	 */
+	abstract boolean equal(int segment, int earlier);
+
+}
