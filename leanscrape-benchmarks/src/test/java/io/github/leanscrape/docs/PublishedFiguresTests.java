@@ -101,6 +101,9 @@ class PublishedFiguresTests {
 		assertThat(Files.readAllLines(PublishedFigures.ROOT.resolve("docs/http-scrape.md"), StandardCharsets.UTF_8))
 			.as("docs/http-scrape.md's lines")
 			.hasSizeLessThanOrEqualTo(120);
+		assertThat(Files.readAllLines(PublishedFigures.ROOT.resolve("docs/recording.md"), StandardCharsets.UTF_8))
+			.as("docs/recording.md's lines")
+			.hasSizeLessThanOrEqualTo(200);
 		for (Path document : List.of(PublishedFigures.ROOT.resolve("README.md"),
 				PublishedFigures.ROOT.resolve("docs/design.md"), PublishedFigures.ROOT.resolve("docs/benchmarks.md"),
 				PublishedFigures.ROOT.resolve("docs/http-scrape.md"))) {
