@@ -25,8 +25,8 @@ import org.jspecify.annotations.Nullable;
  * else, and {@code ./mvnw -q test-compile exec:java@figures} rewrites the documents.
  * <p>
  * Under each table one line names its raw files; the record of each run (date, commit,
- * JDK, machine, command) is the {@code .run} file beside a JMH result, or the comment
- * lines at the top of a load result.
+ * JDK, machine, command) is the JMH result's block in {@code docs/jmh/runs.txt}, or the
+ * comment lines at the top of a load result.
  *
  * @author leanscrape
  */
