@@ -178,6 +178,7 @@ public final class InterleavedTrials {
 	/**
 	 * Score a metric of several trials as the mean of its iterations; JMH's error and
 	 * percentiles of one trial would not hold for all.
+	 * @param metric the metric, rescored in place
 	 */
 	private static void rescore(JsonNode metric) {
 		double sum = 0;

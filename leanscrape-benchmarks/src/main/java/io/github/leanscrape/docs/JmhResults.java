@@ -72,6 +72,7 @@ final class JmhResults {
 
 	/**
 	 * Return how many forks each result has: the fewest, if they differ.
+	 * @return the fewest forks of any result
 	 */
 	int forkCount() {
 		int forks = Integer.MAX_VALUE;
@@ -193,6 +194,10 @@ final class JmhResults {
 
 	/**
 	 * The forks of one result: each fork's measured iterations, of time and of bytes.
+	 *
+	 * @param timeIterations each fork's measured iterations of time
+	 * @param bytesIterations each fork's measured iterations of bytes per operation
+	 * ({@code gc.alloc.rate.norm}), none without {@code -prof gc}
 	 */
 	record Forks(List<List<Double>> timeIterations, List<List<Double>> bytesIterations) {
 
