@@ -115,6 +115,10 @@ final class AllocationBudgets {
 
 	/**
 	 * Return the bytes per operation of a row: one result, or the difference of two.
+	 * @param entries the results JMH wrote
+	 * @param row the row: a selector, or two apart by {@code " - "}
+	 * @return its bytes per operation, or {@code null} when a selector picks no one
+	 * result
 	 */
 	private static @Nullable Double measure(List<?> entries, String row) {
 		int minus = row.indexOf(" - ");
@@ -129,6 +133,9 @@ final class AllocationBudgets {
 	/**
 	 * Return the bytes per operation of the one result that a benchmark method and
 	 * parameters pick, or {@code null} when none or more than one match.
+	 * @param entries the results JMH wrote
+	 * @param selector the benchmark method, with parameters in braces
+	 * @return its bytes per operation, or {@code null}
 	 */
 	private static @Nullable Double allocation(List<?> entries, String selector) {
 		int brace = selector.indexOf('{');

@@ -150,7 +150,7 @@ public final class BenchmarkGate {
 		if (baseline == null || candidate == null) {
 			out.printf(Locale.ROOT,
 					"MISSING %s: no result of %s; run ScrapeBenchmark with -p seriesCount=%s " + "-p format=%s%n",
-					where, (baseline == null) ? BASELINE : CANDIDATE, series, format);
+					where, (baseline != null) ? CANDIDATE : BASELINE, series, format);
 			return 2;
 		}
 		if (Double.isNaN(baseline.bytesPerOp) || Double.isNaN(candidate.bytesPerOp)) {
@@ -168,6 +168,12 @@ public final class BenchmarkGate {
 	/**
 	 * Check the starter's bytes per scrape against a budget per series that does not move
 	 * when Spring Boot or Micrometer get cheaper.
+	 * @param results the results JMH wrote
+	 * @param series the series count of the results to check
+	 * @param format the format of the results to check
+	 * @param maxBytesPerSeries the budget
+	 * @param out where the verdict is printed
+	 * @return 0 when within the budget, 1 when over it or without a result
 	 */
 	private static int checkBudget(List<Result> results, String series, String format, double maxBytesPerSeries,
 			PrintStream out) {
@@ -284,15 +290,33 @@ public final class BenchmarkGate {
 			for (int i = 0; i < args.length; i++) {
 				String arg = args[i];
 				switch (arg) {
-					case "--results" -> options.results = Path.of(value(args, ++i, arg));
-					case "--series" -> options.series = String.valueOf(Long.parseLong(value(args, ++i, arg)));
-					case "--ratio" -> textRatio = ratio(value(args, ++i, arg), arg);
-					case "--openmetrics-ratio" -> openMetricsRatio = value(args, ++i, arg);
-					case "--protobuf-ratio" -> protobufRatio = value(args, ++i, arg);
-					case "--table-out" -> options.tableOut = Path.of(value(args, ++i, arg));
-					case "--table-only" -> options.tableOnly = true;
-					case "--budgets" -> options.budgets = Path.of(value(args, ++i, arg));
-					case "--plant" -> options.planted = value(args, ++i, arg);
+					case "--results" -> {
+						options.results = Path.of(value(args, ++i, arg));
+					}
+					case "--series" -> {
+						options.series = String.valueOf(Long.parseLong(value(args, ++i, arg)));
+					}
+					case "--ratio" -> {
+						textRatio = ratio(value(args, ++i, arg), arg);
+					}
+					case "--openmetrics-ratio" -> {
+						openMetricsRatio = value(args, ++i, arg);
+					}
+					case "--protobuf-ratio" -> {
+						protobufRatio = value(args, ++i, arg);
+					}
+					case "--table-out" -> {
+						options.tableOut = Path.of(value(args, ++i, arg));
+					}
+					case "--table-only" -> {
+						options.tableOnly = true;
+					}
+					case "--budgets" -> {
+						options.budgets = Path.of(value(args, ++i, arg));
+					}
+					case "--plant" -> {
+						options.planted = value(args, ++i, arg);
+					}
 					case "--check" -> {
 						String check = value(args, ++i, arg);
 						int equals = check.indexOf('=');
@@ -302,8 +326,9 @@ public final class BenchmarkGate {
 						}
 						extra.put(check.substring(0, equals), ratio(check.substring(equals + 1), arg));
 					}
-					case "--max-bytes-per-series" ->
+					case "--max-bytes-per-series" -> {
 						options.maxBytesPerSeries = Double.parseDouble(value(args, ++i, arg));
+					}
 					default -> throw new IllegalArgumentException("unknown argument '" + arg + "'; expected "
 							+ "[--results FILE] [--series N] [--ratio R] [--openmetrics-ratio R|off] "
 							+ "[--protobuf-ratio R|off] [--check FORMAT/CONFIGURATION=R] "

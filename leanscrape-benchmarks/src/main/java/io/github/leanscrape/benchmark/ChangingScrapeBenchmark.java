@@ -72,9 +72,15 @@ public class ChangingScrapeBenchmark {
 
 	private static final int BLOCK = 500;
 
+	/**
+	 * How many series the registry has.
+	 */
 	@Param({ "100000" })
 	public int seriesCount = 100_000;
 
+	/**
+	 * The format of the body: {@code text}, {@code openmetrics} or {@code protobuf}.
+	 */
 	@Param({ "openmetrics" })
 	public String format = "openmetrics";
 

@@ -69,6 +69,9 @@ public class CompressionBenchmark {
 			+ "|zstd-jni-(?<jni>[0-9]+)|aircompressor"
 			+ "|deflate-(?<deflate>[1-9])-(?<in>[1-9][0-9]*)k-(?<out>[1-9][0-9]*)k(?:-(?<strategy>filtered|huffman))?");
 
+	/**
+	 * How many series the registry has.
+	 */
 	@Param({ "100000" })
 	public int seriesCount = 100_000;
 

@@ -29,8 +29,8 @@ import tools.jackson.databind.node.ObjectNode;
  * after the other), and the trials run one after another. The trials' results are merged
  * into the one result file the arguments name ({@code -rff}): each result has one fork
  * per trial, in the order of the trials, so that fork {@code i} of two results was timed
- * a moment apart, and its score is the mean of every iteration. The record of the run
- * ({@code .run}) is written beside it.
+ * a moment apart, and its score is the mean of every iteration. The record of the run is
+ * written into the index of runs beside it ({@code runs.txt}, {@code RunRecord}).
  * <p>
  * Arguments: the number of trials, then JMH's arguments (any {@code -f} is replaced by
  * one fork).
@@ -178,6 +178,7 @@ public final class InterleavedTrials {
 	/**
 	 * Score a metric of several trials as the mean of its iterations; JMH's error and
 	 * percentiles of one trial would not hold for all.
+	 * @param metric the metric, rescored in place
 	 */
 	private static void rescore(JsonNode metric) {
 		double sum = 0;
@@ -196,17 +197,10 @@ public final class InterleavedTrials {
 	private static void writeRunRecord(Path results, String[] args) throws IOException {
 		String command = "./mvnw -Pjmh -DskipTests -pl leanscrape-benchmarks -am test-compile"
 				+ " exec:exec@interleaved-trials \"-Dinterleaved-trials.args=" + String.join(" ", args) + "\"";
-		String name = results.getFileName().toString();
-		Path file = results.resolveSibling(name.substring(0, name.lastIndexOf('.')) + ".run");
-		StringBuilder out = new StringBuilder();
-		for (Map.Entry<String, String> entry : RunRecord.describe(command).entrySet()) {
-			out.append(entry.getKey()).append(": ").append(entry.getValue()).append('\n');
-		}
-		out.append("trials: ")
-			.append(args[0])
-			.append(", one after another, each a JMH run of every result")
-			.append(" with one fork: fork i of every result is trial i\n");
-		Files.writeString(file, out, StandardCharsets.UTF_8);
+		Map<String, String> run = new LinkedHashMap<>(RunRecord.describe(command));
+		run.put("trials", args[0] + ", one after another, each a JMH run of every result"
+				+ " with one fork: fork i of every result is trial i");
+		RunRecord.write(results, run);
 	}
 
 }

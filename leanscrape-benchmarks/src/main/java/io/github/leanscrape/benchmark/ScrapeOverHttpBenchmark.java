@@ -90,6 +90,9 @@ public class ScrapeOverHttpBenchmark {
 			"org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration",
 			"org.springframework.boot.security.autoconfigure.web.reactive.ReactiveWebSecurityAutoConfiguration" };
 
+	/**
+	 * How many series the registry has.
+	 */
 	@Param({ "10000", "100000" })
 	public int seriesCount = 10_000;
 

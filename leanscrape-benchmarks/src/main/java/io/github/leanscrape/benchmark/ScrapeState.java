@@ -130,6 +130,9 @@ public class ScrapeState {
 
 	/**
 	 * Count the sample lines of the text format: they are the series.
+	 * @param registry the registry to scrape
+	 * @param exporterProperties client_java's exporter properties, or {@code null} for
+	 * its defaults
 	 */
 	private static void assertSeriesCount(SyntheticRegistry registry, @Nullable Properties exporterProperties)
 			throws IOException {

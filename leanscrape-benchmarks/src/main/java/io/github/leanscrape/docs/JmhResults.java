@@ -1,23 +1,21 @@
 package io.github.leanscrape.docs;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.github.leanscrape.support.RunRecord;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A committed JMH result file ({@code -rf json}) and the record of its run beside it
- * ({@code .run}: date, commit, JDK, machine, command): each result's forks, so that
- * published times are medians of the forks' means with their range.
+ * A committed JMH result file ({@code -rf json}) and the record of its run in the index
+ * beside it ({@code runs.txt}: date, commit, JDK, machine, command): each result's forks,
+ * so that published times are medians of the forks' means with their range.
  *
  * @author leanscrape
  */
@@ -40,28 +38,25 @@ final class JmhResults {
 		for (JsonNode result : new JsonMapper().readTree(file.toFile())) {
 			results.add(result);
 		}
-		return new JmhResults(file, results, readRun(runFile(file)));
-	}
-
-	static Path runFile(Path results) {
-		String name = results.getFileName().toString();
-		return results.resolveSibling(name.substring(0, name.lastIndexOf('.')) + ".run");
+		return new JmhResults(file, results, readRun(file));
 	}
 
 	/**
-	 * Read a run record: {@code key: value} lines.
+	 * Read the record of the run that made a result file, from the index of runs beside
+	 * it ({@code runs.txt}: {@code key: value} lines under the file's name).
+	 * @param results the result file
+	 * @return its record: date, commit, JDK, machine, command and any other lines
+	 * @throws IOException if the index cannot be read
 	 */
-	static Map<String, String> readRun(Path file) throws IOException {
-		Map<String, String> run = new LinkedHashMap<>();
-		for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-			int colon = line.indexOf(": ");
-			if (colon > 0) {
-				run.put(line.substring(0, colon), line.substring(colon + 2));
-			}
+	static Map<String, String> readRun(Path results) throws IOException {
+		Path index = results.resolveSibling(RunRecord.INDEX);
+		Map<String, String> run = RunRecord.read(index).get(results.getFileName().toString());
+		if (run == null) {
+			throw new IllegalStateException(index + " does not record " + results.getFileName());
 		}
 		for (String key : List.of("date", "commit", "jdk", "machine", "command")) {
 			if (!run.containsKey(key)) {
-				throw new IllegalStateException(file + " does not record the " + key);
+				throw new IllegalStateException(index + " does not record the " + key + " of " + results.getFileName());
 			}
 		}
 		return run;
@@ -77,6 +72,7 @@ final class JmhResults {
 
 	/**
 	 * Return how many forks each result has: the fewest, if they differ.
+	 * @return the fewest forks of any result
 	 */
 	int forkCount() {
 		int forks = Integer.MAX_VALUE;
@@ -198,6 +194,10 @@ final class JmhResults {
 
 	/**
 	 * The forks of one result: each fork's measured iterations, of time and of bytes.
+	 *
+	 * @param timeIterations each fork's measured iterations of time
+	 * @param bytesIterations each fork's measured iterations of bytes per operation
+	 * ({@code gc.alloc.rate.norm}), none without {@code -prof gc}
 	 */
 	record Forks(List<List<Double>> timeIterations, List<List<Double>> bytesIterations) {
 

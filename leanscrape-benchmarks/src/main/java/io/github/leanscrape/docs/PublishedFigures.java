@@ -25,8 +25,8 @@ import org.jspecify.annotations.Nullable;
  * else, and {@code ./mvnw -q test-compile exec:java@figures} rewrites the documents.
  * <p>
  * Under each table one line names its raw files; the record of each run (date, commit,
- * JDK, machine, command) is the {@code .run} file beside a JMH result, or the comment
- * lines at the top of a load result.
+ * JDK, machine, command) is the JMH result's block in {@code docs/jmh/runs.txt}, or the
+ * comment lines at the top of a load result.
  *
  * @author leanscrape
  */
@@ -183,6 +183,11 @@ public final class PublishedFigures {
 	 * and with three scrapers asking gzip, zstd and nothing in turn (each scrape timed);
 	 * OpenMetrics uncompressed over HTTP (every series formatted); protobuf as JMH
 	 * renders it.
+	 * @param changing the results of {@code ChangingScrapeBenchmark}
+	 * @param http the results of the scrape over HTTP
+	 * @param sent the bytes sent over HTTP ({@code http-scrape-sent.txt})
+	 * @param bySeries the results of {@code ScrapeBenchmark} by series count
+	 * @return the block: the table in Markdown and the line naming its raw files
 	 */
 	private static String headline(JmhResults changing, JmhResults http, String sent, JmhResults bySeries) {
 		StringBuilder md = new StringBuilder();
@@ -240,6 +245,8 @@ public final class PublishedFigures {
 	 * scrapes in whole blocks or spread over every block (as in a family Micrometer
 	 * orders by hash); what is reused against the same starter formatting and compressing
 	 * every body whole.
+	 * @param results the results of the mixes
+	 * @return the block: the table in Markdown and the line naming its raw file
 	 */
 	private static String scraperMixes(JmhResults results) {
 		StringBuilder md = new StringBuilder();
@@ -280,6 +287,9 @@ public final class PublishedFigures {
 	/**
 	 * Scrapers in turn against a starter that reuses and one that does not, their scrapes
 	 * interleaved in one JVM ({@code InterleavedMixes}).
+	 * @param name the raw file's name under {@code docs/load}
+	 * @return the block: the table in Markdown and the line naming its raw file
+	 * @throws IOException if the raw file cannot be read
 	 */
 	private String interleavedMixes(String name) throws IOException {
 		StringBuilder md = new StringBuilder("| Scrapers in turn | Coding | whole: ms | reuse: ms | reuse / whole |")
@@ -303,6 +313,8 @@ public final class PublishedFigures {
 	 * One scraper, or three in turn, over HTTP (Tomcat), one of them timed, with and
 	 * without reuse, after a tenth of the counters changed in whole blocks or in every
 	 * block. A run without the one-scraper results shows three in turn only.
+	 * @param results the results of the mixes over HTTP
+	 * @return the block: the table in Markdown and the line naming its raw file
 	 */
 	private static String scraperMixesOverHttp(JmhResults results) {
 		StringBuilder md = new StringBuilder();
@@ -333,6 +345,9 @@ public final class PublishedFigures {
 	/**
 	 * What share of the series and of the gzip segments of the demo under traffic changed
 	 * between two scrapes 15 s apart: the median over the intervals, and the range.
+	 * @param name the raw file's name under {@code docs/load}
+	 * @return the block: the table in Markdown and the line naming its raw file
+	 * @throws IOException if the raw file cannot be read
 	 */
 	private String changeShare(String name) throws IOException {
 		Map<String, List<double[]>> rows = new LinkedHashMap<>();
@@ -465,6 +480,8 @@ public final class PublishedFigures {
 	/**
 	 * The uncompressed scrape of 100,000 series over HTTP, above the floor (a fixed body
 	 * served by the same server), in renderings as JMH times them in the same round.
+	 * @param rounds the results of the rounds, one fork per round
+	 * @return the block: the table in Markdown and the line naming its raw file
 	 */
 	private static String httpRounds(JmhResults rounds) {
 		Map<String, String> rendering = Map.of("configuration", "plain", "format", "openmetrics", "seriesCount",
@@ -527,6 +544,8 @@ public final class PublishedFigures {
 	 * What recording one request costs on either stack: Spring Boot's defaults and the
 	 * starter's, net of the request alone; and beside a Brave tracer, the metrics side,
 	 * net of the tracer alone.
+	 * @param results the results of the recording benchmarks
+	 * @return the block: the table in Markdown and the line naming its raw file
 	 */
 	private static String recording(JmhResults results) {
 		StringBuilder md = new StringBuilder();
@@ -681,6 +700,11 @@ public final class PublishedFigures {
 	 * The ratio of two results of a run in trials ({@code InterleavedTrials}), where fork
 	 * {@code i} of each was timed a moment apart: the median of the trials' ratios and
 	 * their range. Results of forks not paired so give the ratio of their medians.
+	 * @param results the run the two results are of
+	 * @param after the forks of the result on top of the ratio
+	 * @param before the forks of the result below it
+	 * @return the ratio to two decimals, with the range of the trials' ratios in brackets
+	 * where they are paired
 	 */
 	static String pairedRatio(JmhResults results, JmhResults.Forks after, JmhResults.Forks before) {
 		List<Double> afterTimes = after.times();
@@ -714,6 +738,8 @@ public final class PublishedFigures {
 
 	/**
 	 * A size in B, KB or MB (powers of ten), to three figures.
+	 * @param bytes the size in bytes
+	 * @return the size with its unit
 	 */
 	static String size(double bytes) {
 		if (bytes >= 1e6) {

@@ -69,10 +69,18 @@ public final class ChangeShareExperiment {
 		for (String arg : args) {
 			String[] option = arg.split("=", 2);
 			switch (option[0]) {
-				case "--interval" -> experiment.interval = Duration.parse("PT" + option[1].toUpperCase(Locale.ROOT));
-				case "--intervals" -> experiment.intervals = Integer.parseInt(option[1]);
-				case "--rate" -> experiment.rate = Integer.parseInt(option[1]);
-				case "--out" -> experiment.out = Path.of(option[1]);
+				case "--interval" -> {
+					experiment.interval = Duration.parse("PT" + option[1].toUpperCase(Locale.ROOT));
+				}
+				case "--intervals" -> {
+					experiment.intervals = Integer.parseInt(option[1]);
+				}
+				case "--rate" -> {
+					experiment.rate = Integer.parseInt(option[1]);
+				}
+				case "--out" -> {
+					experiment.out = Path.of(option[1]);
+				}
 				default -> throw new IllegalArgumentException("Unknown option " + arg);
 			}
 		}
@@ -155,6 +163,10 @@ public final class ChangeShareExperiment {
 
 	/**
 	 * Send requests to the routes at random, weighted, at about the given rate.
+	 * @param client the client to send them with
+	 * @param demo the demo that answers them
+	 * @param running whether to go on sending
+	 * @param perSecond the rate
 	 */
 	private static void traffic(HttpClient client, DemoProcess demo, AtomicBoolean running, int perSecond) {
 		long pause = TimeUnit.SECONDS.toNanos(1) / Math.max(1, perSecond);
@@ -194,6 +206,13 @@ public final class ChangeShareExperiment {
 	/**
 	 * Scrape as Prometheus does, and return the starter's counts of gzip segments
 	 * compressed and reused, read from an uncompressed scrape's values.
+	 * @param client the client to scrape with
+	 * @param demo the demo to scrape
+	 * @param values the series of the uncompressed scrape made just before (not read
+	 * here)
+	 * @return the segments compressed and the segments reused
+	 * @throws IOException if the scrape fails
+	 * @throws InterruptedException if interrupted while scraping
 	 */
 	private static double[] gzipScrape(HttpClient client, DemoProcess demo, Map<String, String> values)
 			throws IOException, InterruptedException {
@@ -223,6 +242,11 @@ public final class ChangeShareExperiment {
 
 	/**
 	 * Return every series of an uncompressed OpenMetrics scrape with its value.
+	 * @param client the client to scrape with
+	 * @param demo the demo to scrape
+	 * @return each series with its value
+	 * @throws IOException if the scrape fails
+	 * @throws InterruptedException if interrupted while scraping
 	 */
 	private static Map<String, String> series(HttpClient client, DemoProcess demo)
 			throws IOException, InterruptedException {

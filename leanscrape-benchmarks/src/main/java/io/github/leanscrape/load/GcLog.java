@@ -18,6 +18,8 @@ final class GcLog {
 
 	/**
 	 * The option that makes a JVM write such a log.
+	 * @param file the log
+	 * @return the JVM option
 	 */
 	static String option(Path file) {
 		return "-Xlog:gc:file=" + file + ":timemillis";

@@ -148,6 +148,7 @@ public final class HttpConnection implements AutoCloseable {
 		}
 		// Trailers, up to the empty line.
 		while (readLine() > 0) {
+			// A trailer, left unread.
 		}
 		return length;
 	}

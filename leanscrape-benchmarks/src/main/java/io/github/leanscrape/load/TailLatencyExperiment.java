@@ -165,6 +165,35 @@ public final class TailLatencyExperiment {
 				window.scrapesRejected(), window.scrapesFailed(), window.loadStart(), window.loadEnd());
 	}
 
+	private static long cpuNanos(ProcessHandle process) {
+		return process.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+	}
+
+	private static HttpClient client(ExecutorService executor) {
+		return HttpClient.newBuilder()
+			.version(HttpClient.Version.HTTP_1_1)
+			.connectTimeout(Duration.ofSeconds(5))
+			.executor(executor)
+			.build();
+	}
+
+	private static ThreadFactory daemon(String name) {
+		return (runnable) -> {
+			Thread thread = new Thread(runnable, name);
+			thread.setDaemon(true);
+			return thread;
+		};
+	}
+
+	private static double loadAverage() {
+		return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+	}
+
+	private static String seconds(Duration duration) {
+		double seconds = duration.toMillis() / 1000.0;
+		return (seconds == Math.rint(seconds)) ? Long.toString((long) seconds) : Double.toString(seconds);
+	}
+
 	/**
 	 * One scenario's application and its windows.
 	 */
@@ -252,35 +281,6 @@ public final class TailLatencyExperiment {
 					(millis[1] - millis[0]) / 1000.0, load[0], load[1], healthy);
 		}
 
-	}
-
-	private static long cpuNanos(ProcessHandle process) {
-		return process.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
-	}
-
-	private static HttpClient client(ExecutorService executor) {
-		return HttpClient.newBuilder()
-			.version(HttpClient.Version.HTTP_1_1)
-			.connectTimeout(Duration.ofSeconds(5))
-			.executor(executor)
-			.build();
-	}
-
-	private static ThreadFactory daemon(String name) {
-		return (runnable) -> {
-			Thread thread = new Thread(runnable, name);
-			thread.setDaemon(true);
-			return thread;
-		};
-	}
-
-	private static double loadAverage() {
-		return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-	}
-
-	private static String seconds(Duration duration) {
-		double seconds = duration.toMillis() / 1000.0;
-		return (seconds == Math.rint(seconds)) ? Long.toString((long) seconds) : Double.toString(seconds);
 	}
 
 	/**
@@ -430,25 +430,51 @@ public final class TailLatencyExperiment {
 						}
 						options.scenarios = scenarios;
 					}
-					case "pairs" -> options.pairs = Integer.parseInt(value);
-					case "warmup" -> options.warmup = duration(value);
-					case "settle" -> options.settle = duration(value);
-					case "duration" -> options.duration = duration(value);
-					case "rate" -> options.rate = Integer.parseInt(value);
-					case "connections" -> options.connections = Integer.parseInt(value);
-					case "series" -> options.series = Integer.parseInt(value);
-					case "changing" -> options.changing = Double.parseDouble(value);
-					case "heap" -> options.heap = value;
-					case "storm" -> options.storm = Integer.parseInt(value);
-					case "interval" -> options.interval = duration(value);
-					case "scrape-timeout" -> options.scrapeTimeout = duration(value);
+					case "pairs" -> {
+						options.pairs = Integer.parseInt(value);
+					}
+					case "warmup" -> {
+						options.warmup = duration(value);
+					}
+					case "settle" -> {
+						options.settle = duration(value);
+					}
+					case "duration" -> {
+						options.duration = duration(value);
+					}
+					case "rate" -> {
+						options.rate = Integer.parseInt(value);
+					}
+					case "connections" -> {
+						options.connections = Integer.parseInt(value);
+					}
+					case "series" -> {
+						options.series = Integer.parseInt(value);
+					}
+					case "changing" -> {
+						options.changing = Double.parseDouble(value);
+					}
+					case "heap" -> {
+						options.heap = value;
+					}
+					case "storm" -> {
+						options.storm = Integer.parseInt(value);
+					}
+					case "interval" -> {
+						options.interval = duration(value);
+					}
+					case "scrape-timeout" -> {
+						options.scrapeTimeout = duration(value);
+					}
 					case "phases" -> {
 						if (!value.equals("spread") && !value.equals("aligned")) {
 							throw new IllegalArgumentException("--phases is spread or aligned, not '" + value + "'");
 						}
 						options.spread = value.equals("spread");
 					}
-					case "out" -> options.out = Paths.get(value);
+					case "out" -> {
+						options.out = Paths.get(value);
+					}
 					default -> throw new IllegalArgumentException("Unknown option --" + entry.getKey());
 				}
 			}

@@ -71,6 +71,8 @@ import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
  * The request is Spring's mock, the response discards what is written, and the web
  * handler only sets the path pattern, a status and completes the response. Run with
  * {@code -prof gc}: {@code gc.alloc.rate.norm} is the bytes per request.
+ *
+ * @author leanscrape
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -84,6 +86,9 @@ public class ReactiveServerRequestBenchmark {
 
 	private static final String[] PATHS = { "/hello", "/items/7", "/items/7/parts/2", "/orders" };
 
+	/**
+	 * How the request is recorded, as the class's description lists.
+	 */
 	@Param({ "none", "default", "handler", "observed", "leanscrape", "traced", "traced-default", "traced-leanscrape" })
 	public String recording;
 
@@ -106,7 +111,9 @@ public class ReactiveServerRequestBenchmark {
 				convention.getName(), 2000);
 		WebHttpHandlerBuilder builder = WebHttpHandlerBuilder.webHandler(this.mapping);
 		switch (this.recording) {
-			case "none" -> this.httpHandler = builder.build();
+			case "none" -> {
+				this.httpHandler = builder.build();
+			}
 			case "default" -> {
 				observationRegistry.observationConfig()
 					.observationHandler(new FirstMatchingCompositeObservationHandler(defaultHandler));

@@ -76,6 +76,8 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
  * The servlet request and response are Spring's mocks: the point is the filter's work,
  * not a server's. Run with {@code -prof gc}: {@code gc.alloc.rate.norm} is the bytes per
  * request.
+ *
+ * @author leanscrape
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -89,6 +91,9 @@ public class ServerRequestFilterBenchmark {
 
 	private static final String[] PATHS = { "/hello", "/items/7", "/items/7/parts/2", "/orders" };
 
+	/**
+	 * How the request is recorded, as the class's description lists.
+	 */
 	@Param({ "none", "default", "handler", "observed", "leanscrape", "traced", "traced-default", "traced-leanscrape" })
 	public String recording;
 
@@ -117,7 +122,9 @@ public class ServerRequestFilterBenchmark {
 		CachingMeterObservationHandler handler = new CachingMeterObservationHandler(meterRegistry, 2000);
 		DefaultServerRequestObservationConvention convention = new DefaultServerRequestObservationConvention();
 		switch (this.recording) {
-			case "none" -> this.filter = null;
+			case "none" -> {
+				this.filter = null;
+			}
 			case "default" -> {
 				observationRegistry.observationConfig()
 					.observationHandler(new FirstMatchingCompositeObservationHandler(defaultHandler));
@@ -188,6 +195,8 @@ public class ServerRequestFilterBenchmark {
 	/**
 	 * A Brave tracer's observation handlers, registered as Spring Boot registers them:
 	 * one first-matching group, before the meter handlers.
+	 * @param observationRegistry the registry to register them in
+	 * @return the tracer, to close after the benchmark
 	 */
 	static Tracing tracing(ObservationRegistry observationRegistry) {
 		// Without a handler Brave logs every span: the finished spans go nowhere instead,

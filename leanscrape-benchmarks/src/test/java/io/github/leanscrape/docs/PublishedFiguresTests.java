@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +15,7 @@ import java.util.regex.Pattern;
 
 import io.github.leanscrape.support.RunRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -40,15 +42,32 @@ class PublishedFiguresTests {
 
 	@Test
 	void everyJmhResultRecordsItsRun() throws IOException {
-		try (var files = Files.list(PublishedFigures.ROOT.resolve("docs/jmh"))) {
+		Path folder = PublishedFigures.ROOT.resolve("docs/jmh");
+		Set<String> results = new HashSet<>();
+		try (var files = Files.list(folder)) {
 			for (Path file : files.filter((path) -> path.toString().endsWith(".json")).toList()) {
-				Map<String, String> run = JmhResults.readRun(JmhResults.runFile(file));
+				Map<String, String> run = JmhResults.readRun(file);
 				// JMH's arguments, given to JMH or to its runs in trials
 				// (InterleavedTrials).
 				assertThat(run.get("command")).as(file + "'s command")
 					.containsPattern("-D(jmh|interleaved-trials)\\.args=");
+				results.add(file.getFileName().toString());
 			}
 		}
+		assertThat(RunRecord.read(folder.resolve(RunRecord.INDEX)).keySet()).as("the results runs.txt records")
+			.isEqualTo(results);
+	}
+
+	@Test
+	void runIndexKeepsEachRecordUnderItsFile(@TempDir Path folder) throws IOException {
+		Path first = folder.resolve("first.json");
+		Path second = folder.resolve("second.json");
+		RunRecord.write(first, Map.of("command", "one"));
+		RunRecord.write(second, Map.of("command", "two"));
+		RunRecord.write(first, Map.of("command", "again"));
+		assertThat(RunRecord.read(folder.resolve(RunRecord.INDEX))).containsExactly(
+				Map.entry("first.json", Map.of("command", "again")),
+				Map.entry("second.json", Map.of("command", "two")));
 	}
 
 	@Test
@@ -82,8 +101,9 @@ class PublishedFiguresTests {
 				named.add(matcher.group(1));
 			}
 		}
-		for (String file : List.copyOf(named)) {
-			named.add(file.replaceAll("\\.json$", ".run"));
+		if (named.stream().anyMatch((file) -> file.startsWith("docs/jmh/") && file.endsWith(".json"))) {
+			// The records of the JMH results' runs.
+			named.add("docs/jmh/" + RunRecord.INDEX);
 		}
 		for (String folder : List.of("docs/jmh", "docs/load")) {
 			try (var files = Files.list(PublishedFigures.ROOT.resolve(folder))) {
@@ -95,12 +115,26 @@ class PublishedFiguresTests {
 	}
 
 	@Test
+	void rawResultsAreAtMostThirtyFiles() throws IOException {
+		List<Path> raw = new ArrayList<>();
+		for (String folder : List.of("docs/jmh", "docs/load")) {
+			try (var files = Files.list(PublishedFigures.ROOT.resolve(folder))) {
+				raw.addAll(files.toList());
+			}
+		}
+		assertThat(raw).as("raw files under docs/jmh and docs/load").hasSizeLessThanOrEqualTo(30);
+	}
+
+	@Test
 	void readmeIsReadInFiveMinutes() throws IOException {
 		List<String> lines = Files.readAllLines(PublishedFigures.ROOT.resolve("README.md"), StandardCharsets.UTF_8);
 		assertThat(lines).as("README's lines").hasSizeLessThanOrEqualTo(300);
 		assertThat(Files.readAllLines(PublishedFigures.ROOT.resolve("docs/http-scrape.md"), StandardCharsets.UTF_8))
 			.as("docs/http-scrape.md's lines")
 			.hasSizeLessThanOrEqualTo(120);
+		assertThat(Files.readAllLines(PublishedFigures.ROOT.resolve("docs/recording.md"), StandardCharsets.UTF_8))
+			.as("docs/recording.md's lines")
+			.hasSizeLessThanOrEqualTo(200);
 		for (Path document : List.of(PublishedFigures.ROOT.resolve("README.md"),
 				PublishedFigures.ROOT.resolve("docs/design.md"), PublishedFigures.ROOT.resolve("docs/benchmarks.md"),
 				PublishedFigures.ROOT.resolve("docs/http-scrape.md"))) {

@@ -9,6 +9,7 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -21,20 +22,31 @@ import org.springframework.boot.SpringBootVersion;
 
 /**
  * What a raw result records about the run that made it: the date, the commit, the JDK,
- * the machine and the exact command. The jmh profile writes one beside every JMH result
- * file ({@code target/jmh-result.json}: {@code target/jmh-result.run}), from the
- * arguments JMH ran with; the tail-latency experiment writes the same keys at the top of
- * its raw file.
+ * the machine and the exact command. The jmh profile records every JMH result file in the
+ * index of runs beside it ({@code target/jmh-result.json}: a block of
+ * {@code target/runs.txt}), from the arguments JMH ran with; the tail-latency experiment
+ * writes the same keys at the top of its raw file.
+ * <p>
+ * The index ({@value #INDEX}) holds one block per result file in its folder: a
+ * {@code file: NAME} line, then the record's {@code key: value} lines; a blank line
+ * between blocks.
  *
  * @author leanscrape
  */
 public final class RunRecord {
 
+	/**
+	 * The name of the index of runs, beside the result files it records.
+	 */
+	public static final String INDEX = "runs.txt";
+
+	private static final String FILE = "file";
+
 	private RunRecord() {
 	}
 
 	/**
-	 * Write the record of a JMH run beside its result file.
+	 * Record a JMH run in the index beside its result file.
 	 * @param args the arguments JMH ran with ({@code -Djmh.args})
 	 * @throws IOException if the record cannot be written
 	 */
@@ -49,14 +61,68 @@ public final class RunRecord {
 		String command = "./mvnw -P" + profiles + " -DskipTests -Djmh.gate.skip=true verify \"-Djmh.args="
 				+ String.join(" ", args) + "\"";
 		Path json = Path.of(results);
-		String name = json.getFileName().toString();
-		Path file = json.resolveSibling(name.substring(0, name.lastIndexOf('.')) + ".run");
+		System.out.println("Wrote " + write(json, describe(command)));
+	}
+
+	/**
+	 * Write the record of the run that made a result file into the index beside it, in
+	 * place of any earlier record of the same file.
+	 * @param results the result file
+	 * @param run its record, in the order of its lines
+	 * @return the index
+	 * @throws IOException if the index cannot be read or written
+	 */
+	public static Path write(Path results, Map<String, String> run) throws IOException {
+		Path index = results.toAbsolutePath().resolveSibling(INDEX);
+		Map<String, Map<String, String>> runs = Files.exists(index) ? read(index) : new LinkedHashMap<>();
+		runs.put(results.getFileName().toString(), run);
 		StringBuilder out = new StringBuilder();
-		for (Map.Entry<String, String> entry : describe(command).entrySet()) {
-			out.append(entry.getKey()).append(": ").append(entry.getValue()).append('\n');
+		for (Map.Entry<String, Map<String, String>> record : runs.entrySet()) {
+			if (!out.isEmpty()) {
+				out.append('\n');
+			}
+			out.append(FILE).append(": ").append(record.getKey()).append('\n');
+			for (Map.Entry<String, String> entry : record.getValue().entrySet()) {
+				out.append(entry.getKey()).append(": ").append(entry.getValue()).append('\n');
+			}
 		}
-		Files.writeString(file, out, StandardCharsets.UTF_8);
-		System.out.println("Wrote " + file);
+		Files.writeString(index, out, StandardCharsets.UTF_8);
+		return index;
+	}
+
+	/**
+	 * Read an index of runs.
+	 * @param index the index
+	 * @return each result file's name and its record, in the order of the index
+	 * @throws IOException if the index cannot be read
+	 */
+	public static Map<String, Map<String, String>> read(Path index) throws IOException {
+		Map<String, Map<String, String>> runs = new LinkedHashMap<>();
+		@Nullable Map<String, String> run = null;
+		List<String> lines = Files.readAllLines(index, StandardCharsets.UTF_8);
+		for (int i = 0; i < lines.size(); i++) {
+			String line = lines.get(i);
+			int colon = line.indexOf(": ");
+			if (line.isBlank()) {
+				run = null;
+			}
+			else if (colon < 0) {
+				throw new IllegalStateException(index + ":" + (i + 1) + " is not a key: value line");
+			}
+			else if (run == null) {
+				if (!line.substring(0, colon).equals(FILE)) {
+					throw new IllegalStateException(index + ":" + (i + 1) + " does not start a record with file:");
+				}
+				run = new LinkedHashMap<>();
+				if (runs.put(line.substring(colon + 2), run) != null) {
+					throw new IllegalStateException(index + " records " + line.substring(colon + 2) + " twice");
+				}
+			}
+			else {
+				run.put(line.substring(0, colon), line.substring(colon + 2));
+			}
+		}
+		return runs;
 	}
 
 	/**
