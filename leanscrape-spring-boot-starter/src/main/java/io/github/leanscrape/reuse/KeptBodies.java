@@ -160,15 +160,14 @@ public final class KeptBodies {
 			expire(this.nanoClock.getAsLong(), expired);
 			KeptKind entry = this.entries.get(kind);
 			// The first body after a rest is compared with the body kept before it.
-			KeptBody kept = (entry != null) ? entry.plain : null;
+			KeptBody kept = (entry != null) ? entry.body() : null;
 			if (entry != null && kept != null && !entry.credit.rests()) {
 				if (!take && kept.body.tryRetain()) {
 					plain = kept;
 				}
 				else if (take && kept.body.claim()) {
 					// Claimed, no reader (the cache's included) can take a reference.
-					entry.plain = null;
-					entry.taken = kept.body;
+					entry.take();
 					plain = kept;
 				}
 			}
@@ -194,12 +193,9 @@ public final class KeptBodies {
 	void giveBack(BodyKind kind, KeptBody plain) {
 		synchronized (this) {
 			KeptKind entry = this.entries.get(kind);
-			if (entry != null && entry.taken == plain.body) {
-				entry.taken = null;
-			}
-			if (entry != null && entry.plain == null && entry.dropped == null && !plain.body.isReleased()) {
+			if (entry != null && entry.endTaken(plain.body) && !plain.body.isReleased()) {
 				plain.body.unclaim();
-				entry.plain = plain;
+				entry.keep(plain);
 				return;
 			}
 		}
@@ -262,7 +258,7 @@ public final class KeptBodies {
 					|| (newerOnly && (own == null || sibling.renderedNanos - own.renderedNanos <= 0))) {
 				return null;
 			}
-			KeptBody plain = sibling.plain;
+			KeptBody plain = sibling.body();
 			if (plain == null || !copiedAQuarter(plain.body)) {
 				return null;
 			}
@@ -315,10 +311,10 @@ public final class KeptBodies {
 			if (entry != null && entry.credit.rests()) {
 				entry.credit.notKept();
 				entry.renderedNanos = this.nanoClock.getAsLong();
-				entry.taken = null;
+				entry.clearTaken();
 				return;
 			}
-			DroppedBody last = (entry != null) ? entry.dropped : null;
+			DroppedBody last = (entry != null) ? entry.standIn() : null;
 			EncodedBody lastForm = (last != null) ? last.gzip.encoded : null;
 			if (previous == null && entry != null && last != null && lastForm != null
 					&& entry.encodings[GZIP_SLOT] == last.gzip && lastForm.tryRetain()) {
@@ -378,7 +374,7 @@ public final class KeptBodies {
 				expire(now, dropped);
 				KeptKind entry = this.entries.get(kind);
 				if (entry != null) {
-					entry.taken = null;
+					entry.clearTaken();
 				}
 				if (entry != null && entry.credit.rests()) {
 					// Dropped for room (makeRoomFor) while this body was compared: the
@@ -387,7 +383,7 @@ public final class KeptBodies {
 				}
 				else if (entry == null) {
 					entry = new KeptKind();
-					entry.plain = plain;
+					entry.keep(plain);
 					this.entries.put(kind, entry);
 					body.retain();
 					if (this.entries.size() > MAX_KINDS) {
@@ -397,13 +393,11 @@ public final class KeptBodies {
 					}
 				}
 				else {
-					replaced = entry.plain;
+					DroppedBody before = entry.standIn();
+					replaced = entry.keep(plain);
+					body.retain();
 					// The body taken by this rendering counts as the one replaced.
 					KeptBody last = (replaced == null && taken) ? previous : replaced;
-					DroppedBody before = entry.dropped;
-					entry.plain = plain;
-					body.retain();
-					entry.dropped = null;
 					if (copiesPay && last != null && previous == last) {
 						last.used = true;
 					}
@@ -453,7 +447,7 @@ public final class KeptBodies {
 		Iterator<KeptKind> entries = this.entries.values().iterator();
 		while (entries.hasNext()) {
 			KeptKind entry = entries.next();
-			if (entry.plain == null) {
+			if (entry.body() == null) {
 				entries.remove();
 				return entry;
 			}
@@ -486,7 +480,7 @@ public final class KeptBodies {
 		boolean crowded = false;
 		synchronized (this) {
 			KeptKind entry = this.entries.get(body.kind());
-			KeptBody kept = (entry != null) ? entry.plain : null;
+			KeptBody kept = (entry != null) ? entry.body() : null;
 			if (entry != null && kept != null && kept.body == body) {
 				plain = kept;
 				crowded = entry.crowded;
@@ -553,7 +547,7 @@ public final class KeptBodies {
 			KeptKind entry = this.entries.get(body.kind());
 			// Not where the kind's body was dropped for room meanwhile (makeRoomFor):
 			// nothing would give this back.
-			if (entry != null && entry.plain != null) {
+			if (entry != null && entry.body() != null) {
 				replaced = entry.encodings[slot];
 				entry.encodings[slot] = next;
 				if (next.encoded != null && compared) {
@@ -588,10 +582,10 @@ public final class KeptBodies {
 			synchronized (this) {
 				for (Map.Entry<BodyKind, KeptKind> kept : this.entries.entrySet()) {
 					KeptKind entry = kept.getValue();
-					if (kept.getKey().equals(kind) || entry.dropped != null) {
+					if (kept.getKey().equals(kind) || entry.holding() == KeptKind.Holding.STAND_IN) {
 						continue;
 					}
-					KeptBody plain = entry.plain;
+					KeptBody plain = entry.body();
 					KeptEncoding gzip = entry.encodings[GZIP_SLOT];
 					long[] gzipEnds = null;
 					if (plain != null && gzip != null && gzip.encoded != null) {
@@ -606,9 +600,7 @@ public final class KeptBodies {
 							? new DroppedBody(gzip, gzipEnds, plain) : null;
 					// Nothing below allocates.
 					if (plain != null) {
-						plains.add(plain);
-						entry.dropped = dropped;
-						entry.plain = null;
+						plains.add(entry.dropForRoom(dropped));
 					}
 					for (int i = 0; i < entry.encodings.length; i++) {
 						KeptEncoding encoding = entry.encodings[i];
@@ -661,9 +653,9 @@ public final class KeptBodies {
 			synchronized (this) {
 				for (Map.Entry<BodyKind, KeptKind> kept : this.entries.entrySet()) {
 					KeptKind entry = kept.getValue();
-					DroppedBody dropped = entry.dropped;
+					DroppedBody dropped = entry.standIn();
 					if (dropped != null && !kept.getKey().equals(kind)) {
-						entry.dropped = null;
+						entry.dropStandIn();
 						if (entry.encodings[GZIP_SLOT] == dropped.gzip) {
 							entry.encodings[GZIP_SLOT] = null;
 							encodings.add(dropped.gzip);
@@ -708,12 +700,14 @@ public final class KeptBodies {
 		List<PooledBody> encodings = new ArrayList<>();
 		synchronized (this) {
 			for (KeptKind entry : this.entries.values()) {
-				if (entry.plain != null) {
-					plains.add(entry.plain.body);
+				KeptBody plain = entry.body();
+				PooledBody taken = entry.taken();
+				if (plain != null) {
+					plains.add(plain.body);
 				}
-				if (entry.taken != null) {
+				if (taken != null) {
 					// What the rendering that replaces it has not given back yet.
-					plains.add(entry.taken);
+					plains.add(taken);
 				}
 				for (KeptEncoding encoding : entry.encodings) {
 					if (encoding != null && encoding.encoded != null) {
@@ -749,7 +743,7 @@ public final class KeptBodies {
 	synchronized int keptKinds() {
 		int kinds = 0;
 		for (KeptKind entry : this.entries.values()) {
-			kinds += (entry.plain != null) ? 1 : 0;
+			kinds += (entry.body() != null) ? 1 : 0;
 		}
 		return kinds;
 	}
@@ -767,8 +761,9 @@ public final class KeptBodies {
 
 	private static void release(List<KeptKind> entries) {
 		for (KeptKind entry : entries) {
-			if (entry.plain != null) {
-				entry.plain.release();
+			KeptBody plain = entry.body();
+			if (plain != null) {
+				plain.release();
 			}
 			for (KeptEncoding encoding : entry.encodings) {
 				if (encoding != null) {

@@ -1,0 +1,127 @@
+package io.github.leanscrape.reuse;
+
+import io.github.leanscrape.exposition.BodyKind;
+import io.github.leanscrape.exposition.ChunkPool;
+import io.github.leanscrape.exposition.ChunkedOutput;
+import io.github.leanscrape.reuse.KeptKind.Holding;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * The holdings of a kind and the transitions between them: each transition leaves one
+ * holding, with what it holds and nothing else; one from a holding it does not start from
+ * is refused.
+ */
+class KeptKindTests {
+
+	private static final BodyKind TEXT = BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_004, null);
+
+	private final ChunkPool pool = new ChunkPool(1024, 1 << 20);
+
+	private final KeptKind kind = new KeptKind();
+
+	@AfterEach
+	void everyChunkGoesBack() {
+		KeptBody body = this.kind.body();
+		if (body != null) {
+			body.release();
+		}
+		assertThat(this.pool.leasedChunks()).isZero();
+	}
+
+	@Test
+	void aNewKindHoldsNothing() {
+		assertThat(this.kind.holding()).isEqualTo(Holding.NOTHING);
+		assertThat(this.kind.body()).isNull();
+		assertThat(this.kind.taken()).isNull();
+		assertThat(this.kind.standIn()).isNull();
+	}
+
+	@Test
+	void keepingABodyReplacesTheOneKeptBefore() {
+		KeptBody first = body();
+		assertThat(this.kind.keep(first)).isNull();
+		assertThat(this.kind.holding()).isEqualTo(Holding.BODY);
+		assertThat(this.kind.body()).isSameAs(first);
+		KeptBody second = body();
+		assertThat(this.kind.keep(second)).isSameAs(first);
+		assertThat(this.kind.body()).isSameAs(second);
+		first.release();
+	}
+
+	@Test
+	void aTakenBodyIsNotOfferedAndComesBackOnlyAsItself() {
+		KeptBody kept = body();
+		this.kind.keep(kept);
+		this.kind.take();
+		assertThat(this.kind.holding()).isEqualTo(Holding.TAKEN);
+		assertThat(this.kind.body()).as("not offered while taken").isNull();
+		assertThat(this.kind.taken()).isSameAs(kept.body);
+		KeptBody other = body();
+		assertThat(this.kind.endTaken(other.body)).isFalse();
+		assertThat(this.kind.holding()).isEqualTo(Holding.TAKEN);
+		assertThat(this.kind.endTaken(kept.body)).isTrue();
+		assertThat(this.kind.holding()).isEqualTo(Holding.NOTHING);
+		this.kind.keep(kept);
+		other.release();
+	}
+
+	@Test
+	void aRenderingThatTookTheBodyEndsTheHoldingWhetherItKeepsOneOrNot() {
+		KeptBody kept = body();
+		this.kind.keep(kept);
+		this.kind.take();
+		KeptBody next = body();
+		assertThat(this.kind.keep(next)).as("the taken body is the rendering's to release").isNull();
+		assertThat(this.kind.holding()).isEqualTo(Holding.BODY);
+		kept.release();
+		this.kind.take();
+		this.kind.clearTaken();
+		assertThat(this.kind.holding()).isEqualTo(Holding.NOTHING);
+		next.release();
+	}
+
+	@Test
+	void aBodyDroppedForRoomLeavesItsStandInOrNothing() {
+		KeptBody kept = body();
+		this.kind.keep(kept);
+		DroppedBody standIn = new DroppedBody(new KeptEncoding(null, kept.versions, null, -1, 0), new long[1], kept);
+		assertThat(this.kind.dropForRoom(standIn)).isSameAs(kept);
+		assertThat(this.kind.holding()).isEqualTo(Holding.STAND_IN);
+		assertThat(this.kind.standIn()).isSameAs(standIn);
+		assertThat(this.kind.body()).isNull();
+		this.kind.dropStandIn();
+		assertThat(this.kind.holding()).isEqualTo(Holding.NOTHING);
+		this.kind.keep(kept);
+		assertThat(this.kind.dropForRoom(null)).isSameAs(kept);
+		assertThat(this.kind.holding()).isEqualTo(Holding.NOTHING);
+		kept.release();
+	}
+
+	@Test
+	void aTransitionFromAnotherHoldingIsRefused() {
+		assertThatIllegalStateException().isThrownBy(this.kind::take);
+		assertThatIllegalStateException().isThrownBy(this.kind::dropStandIn);
+		assertThatIllegalStateException().isThrownBy(() -> this.kind.dropForRoom(null));
+		KeptBody kept = body();
+		this.kind.keep(kept);
+		this.kind.take();
+		assertThatIllegalStateException().as("a taken body is not dropped for room")
+			.isThrownBy(() -> this.kind.dropForRoom(null));
+		assertThatIllegalStateException().isThrownBy(this.kind::take);
+		this.kind.endTaken(kept.body);
+		kept.release();
+	}
+
+	private KeptBody body() {
+		ChunkedOutput output = new ChunkedOutput(this.pool, TEXT, 0);
+		output.writeAscii("a 1\n");
+		return new KeptBody(output.toBody(), new long[] { 1 }, -1);
+	}
+
+}
