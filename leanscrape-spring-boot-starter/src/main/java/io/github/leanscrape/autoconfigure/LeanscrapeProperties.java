@@ -59,6 +59,8 @@ public class LeanscrapeProperties implements Validator {
 
 	private final Compression compression = new Compression();
 
+	private final Reuse reuse = new Reuse();
+
 	private final Recording recording = new Recording();
 
 	public boolean isEnabled() {
@@ -115,6 +117,10 @@ public class LeanscrapeProperties implements Validator {
 
 	public Compression getCompression() {
 		return this.compression;
+	}
+
+	public Reuse getReuse() {
+		return this.reuse;
 	}
 
 	public Recording getRecording() {
@@ -358,29 +364,6 @@ public class LeanscrapeProperties implements Validator {
 		private int level = 1;
 
 		/**
-		 * Whether to keep the last body of each kind (format, name filter), whatever
-		 * coding it was sent in, and its last compressed form in each coding, so that a
-		 * block of series whose values did not change is copied rather than formatted
-		 * again (uncompressed scrapes too) and a segment whose bytes did not change is
-		 * sent compressed as it was. A coding compresses segment by segment where enough
-		 * can be copied (gzip a tenth of the body; zstd, where frames per segment are
-		 * allowed, three tenths), else whole; a kind whose body was dropped for room has
-		 * its gzip forms compressed by segment when there is nothing to compare with, so
-		 * that they can stand in for it. What is kept counts within
-		 * buffer.max-held-bodies; a rendering reads the kept body of its kind as it
-		 * writes and gives it back behind it, so that at the default one kind scraped in
-		 * any mix of codings keeps its body, and so do both of two large kinds in turn
-		 * (OpenMetrics and text). Where a body does not fit (more kinds, or bodies of a
-		 * few chunks, which the limit counts in whole chunks), it is dropped for room and
-		 * its kind keeps its gzip form to compare the next body with and, where the other
-		 * text format's kind copied a quarter of its own, copies its unchanged blocks
-		 * from that body; sent only uncompressed or in zstd, that kind rests, compressed
-		 * whole and trying again now and then. At most four kinds are kept: scraped in
-		 * turn, more kinds than that reuse nothing.
-		 */
-		private boolean reuseSegments = true;
-
-		/**
 		 * Zstandard compression, offered when zstd-jni is on the class path.
 		 */
 		private final Zstd zstd = new Zstd();
@@ -399,14 +382,6 @@ public class LeanscrapeProperties implements Validator {
 
 		public void setLevel(int level) {
 			this.level = level;
-		}
-
-		public boolean isReuseSegments() {
-			return this.reuseSegments;
-		}
-
-		public void setReuseSegments(boolean reuseSegments) {
-			this.reuseSegments = reuseSegments;
 		}
 
 		public Zstd getZstd() {
@@ -462,6 +437,30 @@ public class LeanscrapeProperties implements Validator {
 				this.level = level;
 			}
 
+		}
+
+	}
+
+	/**
+	 * Settings of the reuse of the last body of each kind.
+	 */
+	public static class Reuse {
+
+		/**
+		 * Whether to keep the last body of each kind (format, name filter), so that
+		 * blocks of series whose values did not change are copied rather than formatted
+		 * again, and segments whose bytes did not change are sent compressed as they
+		 * were. What is kept counts within buffer.max-held-bodies; off, every scrape
+		 * formats and compresses the whole body.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
 		}
 
 	}
