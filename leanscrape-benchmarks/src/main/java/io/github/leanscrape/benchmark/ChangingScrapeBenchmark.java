@@ -130,7 +130,7 @@ public class ChangingScrapeBenchmark {
 	public void setUp() {
 		SyntheticRegistry registry = SyntheticRegistry.build(this.seriesCount);
 		this.starter = LeanscrapeStarter.create(registry.meterRegistry(), PrometheusConfig.DEFAULT,
-				"leanscrape.compression.reuse-segments=" + this.reuse,
+				"leanscrape.reuse.enabled=" + this.reuse,
 				"leanscrape.compression.zstd.frame-per-segment=" + this.reuse);
 		this.bootEndpoint = new PrometheusScrapeEndpoint(registry.prometheusRegistry(),
 				PrometheusConfig.DEFAULT.prometheusProperties());

@@ -60,7 +60,7 @@ public class FixedCostBenchmark {
 		SyntheticRegistry registry = SyntheticRegistry.build(SERIES);
 		// Every series formatted every time, as ScrapeBenchmark.
 		this.starter = LeanscrapeStarter.create(registry.meterRegistry(), PrometheusConfig.DEFAULT,
-				"leanscrape.compression.reuse-segments=false");
+				"leanscrape.reuse.enabled=false");
 		this.outputFormat = ScrapeState.outputFormat(this.format);
 	}
 

@@ -122,8 +122,7 @@ public final class InterleavedMixes {
 
 	private static LeanscrapeStarter starter(SyntheticRegistry registry, boolean reuse) {
 		return LeanscrapeStarter.create(registry.meterRegistry(), PrometheusConfig.DEFAULT,
-				"leanscrape.compression.reuse-segments=" + reuse,
-				"leanscrape.compression.zstd.frame-per-segment=" + reuse);
+				"leanscrape.reuse.enabled=" + reuse, "leanscrape.compression.zstd.frame-per-segment=" + reuse);
 	}
 
 	private static PrometheusOutputFormat format(String scraper) {

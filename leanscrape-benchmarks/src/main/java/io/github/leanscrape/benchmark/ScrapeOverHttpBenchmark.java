@@ -152,9 +152,8 @@ public class ScrapeOverHttpBenchmark {
 
 	/**
 	 * Whether the starter reuses what did not change since the last scrape
-	 * ({@code leanscrape.compression.reuse-segments}, with zstd sent a frame per
-	 * segment); off by default, where nothing changes, so that every series is formatted
-	 * every time.
+	 * ({@code leanscrape.reuse.enabled}, with zstd sent a frame per segment); off by
+	 * default, where nothing changes, so that every series is formatted every time.
 	 */
 	@Param({ "false" })
 	public boolean reused;
@@ -208,7 +207,7 @@ public class ScrapeOverHttpBenchmark {
 					"logging.level.root=warn", "management.endpoints.web.exposure.include=prometheus",
 					"leanscrape.enabled=" + !this.endpoint.equals("boot"),
 					"leanscrape.cache.time-to-live=" + (this.endpoint.equals("cached") ? "1h" : "0s"),
-					"leanscrape.compression.reuse-segments=" + this.reused,
+					"leanscrape.reuse.enabled=" + this.reused,
 					"leanscrape.compression.zstd.frame-per-segment=" + this.reused,
 					"spring.autoconfigure.exclude=" + String.join(",", SECURITY))
 			.run();

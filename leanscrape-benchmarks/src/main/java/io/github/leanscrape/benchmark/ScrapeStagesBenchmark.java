@@ -200,7 +200,7 @@ public class ScrapeStagesBenchmark {
 			this.bootNextSize = body.length + BOOT_SCRAPE_SIZE_EXTRA;
 			this.reusedStream = new ByteArrayOutputStream(body.length + BOOT_SCRAPE_SIZE_EXTRA);
 			this.starter = LeanscrapeStarter.create(state.registry().meterRegistry(), PrometheusConfig.DEFAULT,
-					"leanscrape.compression.reuse-segments=false");
+					"leanscrape.reuse.enabled=false");
 			this.starter.sizeHints().record(BodyKind.of(format, null), body.length);
 		}
 

@@ -88,7 +88,7 @@ public class ScrapeState {
 		// Every series formatted every time: a scrape with nothing to copy from the last
 		// (ChangingScrapeBenchmark measures what reuse saves).
 		LeanscrapeStarter leanscrape = LeanscrapeStarter.create(registry.meterRegistry(), registry.config(),
-				"leanscrape.compression.reuse-segments=false");
+				"leanscrape.reuse.enabled=false");
 		if (Boolean.parseBoolean(System.getProperty("leanscrape.benchmark.check", "true"))) {
 			// Off only where Spring Boot's endpoint cannot scrape at all (1M series in a
 			// 1 GB heap): the check itself runs it. Series are counted without

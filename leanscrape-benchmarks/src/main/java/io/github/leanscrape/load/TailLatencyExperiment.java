@@ -51,7 +51,7 @@ import io.github.leanscrape.support.RunRecord;
  * in this order. Also {@code boot-storm} (Spring Boot's endpoint under the storm, which
  * takes the application down), {@code leanscrape-identity} (the starter, asked for no
  * compression) and {@code leanscrape-whole} (the starter compressing and formatting the
- * whole body every scrape: {@code leanscrape.compression.reuse-segments=false})</li>
+ * whole body every scrape: {@code leanscrape.reuse.enabled=false})</li>
  * <li>{@code --pairs=3}: pairs of windows per scenario</li>
  * <li>{@code --warmup=20s}: scraped, before the first pair; {@code --settle=3s}: after
  * each change, not measured; {@code --duration=20s}: each measured window</li>
@@ -124,7 +124,7 @@ public final class TailLatencyExperiment {
 		List<String> arguments = new ArrayList<>();
 		arguments.add("--demo.series=" + this.options.series);
 		arguments.add("--leanscrape.enabled=" + !scenario.boot);
-		arguments.add("--leanscrape.compression.reuse-segments=" + scenario.reuse);
+		arguments.add("--leanscrape.reuse.enabled=" + scenario.reuse);
 		arguments.add("--demo.changing-percent=" + this.options.changing);
 		ExecutorService scrapeExecutor = Executors.newFixedThreadPool(4, daemon("scrape-client"));
 		List<TailLatencyTrials.Window> windows = new ArrayList<>();

@@ -4,14 +4,23 @@ import java.time.Duration;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * Configuration properties of the leanscrape starter.
+ * <p>
+ * The properties validate themselves: Spring Boot applies a properties class's own
+ * {@link Validator} when it binds it, so a value out of its range stops the application
+ * with Spring Boot's failure report (the property, its value and what is allowed) on
+ * every class path, with or without a Bean Validation provider.
  *
  * @author leanscrape
  */
 @ConfigurationProperties("leanscrape")
-public class LeanscrapeProperties {
+@Validated
+public class LeanscrapeProperties implements Validator {
 
 	/**
 	 * Whether the starter serves the 'prometheus' endpoint. When false, Spring Boot's own
@@ -20,21 +29,21 @@ public class LeanscrapeProperties {
 	private boolean enabled = true;
 
 	/**
-	 * Most scrape renderings that may run at once. Scrapes of the same format and name
-	 * filter that overlap share one rendering and do not count twice.
+	 * Most scrape renderings that may run at once, at least 1. Scrapes of the same format
+	 * and name filter that overlap share one rendering and do not count twice.
 	 */
 	private int maxConcurrentRenders = 2;
 
 	/**
 	 * How long a scrape may wait for a rendering slot or for a shared rendering when the
 	 * request has no X-Prometheus-Scrape-Timeout-Seconds header, or one that is not a
-	 * positive number. A scrape that misses its deadline is answered 503.
+	 * positive number; longer than 0. A scrape that misses its deadline is answered 503.
 	 */
 	private Duration scrapeTimeout = Duration.ofSeconds(10);
 
 	/**
 	 * Longest scrape timeout that an X-Prometheus-Scrape-Timeout-Seconds header may ask
-	 * for.
+	 * for, at least scrape-timeout.
 	 */
 	private Duration maxScrapeTimeout = Duration.ofMinutes(2);
 
@@ -49,6 +58,8 @@ public class LeanscrapeProperties {
 	private final Buffer buffer = new Buffer();
 
 	private final Compression compression = new Compression();
+
+	private final Reuse reuse = new Reuse();
 
 	private final Recording recording = new Recording();
 
@@ -108,8 +119,93 @@ public class LeanscrapeProperties {
 		return this.compression;
 	}
 
+	public Reuse getReuse() {
+		return this.reuse;
+	}
+
 	public Recording getRecording() {
 		return this.recording;
+	}
+
+	@Override
+	public boolean supports(Class<?> type) {
+		// The whole tree at once, where the properties are bound: one report names
+		// every property out of its range, by its full name.
+		return LeanscrapeProperties.class == type;
+	}
+
+	@Override
+	public void validate(Object target, Errors errors) {
+		LeanscrapeProperties properties = (LeanscrapeProperties) target;
+		atLeast(errors, "max-concurrent-renders", properties.getMaxConcurrentRenders(), 1);
+		positive(errors, "scrape-timeout", properties.getScrapeTimeout());
+		if (positive(errors, "max-scrape-timeout", properties.getMaxScrapeTimeout())
+				&& properties.getMaxScrapeTimeout().compareTo(properties.getScrapeTimeout()) < 0) {
+			// Reported on the one of the two that was set, so that the report shows the
+			// value that was given: the maximum where it was.
+			if (isSet(errors, "max-scrape-timeout")) {
+				errors.rejectValue("max-scrape-timeout", "min",
+						"must be at least leanscrape.scrape-timeout (" + properties.getScrapeTimeout() + ")");
+			}
+			else {
+				errors.rejectValue("scrape-timeout", "max",
+						"must be at most leanscrape.max-scrape-timeout (" + properties.getMaxScrapeTimeout() + ")");
+			}
+		}
+		notNegative(errors, "cache.time-to-live", properties.getCache().getTimeToLive());
+		atLeast(errors, "cardinality.warn-threshold", properties.getCardinality().getWarnThreshold(), 1);
+		notNegative(errors, "buffer.headroom", properties.getBuffer().getHeadroom());
+		notNegative(errors, "buffer.max-retained", properties.getBuffer().getMaxRetained());
+		double maxHeldBodies = properties.getBuffer().getMaxHeldBodies();
+		if (maxHeldBodies != 0 && !(maxHeldBodies >= 1 && maxHeldBodies < Double.POSITIVE_INFINITY)) {
+			errors.rejectValue("buffer.max-held-bodies", "range",
+					"must be 0 (no limit) or a finite number of at least 1");
+		}
+		between(errors, "compression.level", properties.getCompression().getLevel(), 1, 9);
+		between(errors, "compression.zstd.level", properties.getCompression().getZstd().getLevel(), 1, 19);
+		atLeast(errors, "recording.max-cached-meters", properties.getRecording().getMaxCachedMeters(), 0);
+	}
+
+	private static boolean isSet(Errors errors, String field) {
+		try {
+			// Spring Boot's binder gives the bound value, null where none was bound.
+			return errors.getFieldValue(field) != null;
+		}
+		catch (RuntimeException ex) {
+			return true;
+		}
+	}
+
+	private static void between(Errors errors, String field, long value, long min, long max) {
+		if (value < min || value > max) {
+			errors.rejectValue(field, "range", "must be between " + min + " and " + max);
+		}
+	}
+
+	private static void atLeast(Errors errors, String field, long value, long min) {
+		if (value < min) {
+			errors.rejectValue(field, "min", "must be at least " + min);
+		}
+	}
+
+	private static boolean positive(Errors errors, String field, Duration value) {
+		if (value.isNegative() || value.isZero()) {
+			errors.rejectValue(field, "positive", "must be longer than 0");
+			return false;
+		}
+		return true;
+	}
+
+	private static void notNegative(Errors errors, String field, Duration value) {
+		if (value.isNegative()) {
+			errors.rejectValue(field, "min", "must be 0 or longer (0 turns it off)");
+		}
+	}
+
+	private static void notNegative(Errors errors, String field, DataSize value) {
+		if (value.isNegative()) {
+			errors.rejectValue(field, "min", "must be 0B or more");
+		}
 	}
 
 	/**
@@ -119,8 +215,8 @@ public class LeanscrapeProperties {
 
 		/**
 		 * How long a rendered body is served again to scrapes of the same format and name
-		 * filter. Cached bodies are dropped when a rendering would otherwise wait for the
-		 * memory they hold (see buffer.max-held-bodies). Zero turns the cache off.
+		 * filter; 0 turns the cache off. Cached bodies are dropped when a rendering needs
+		 * the memory they hold (see buffer.max-held-bodies).
 		 */
 		private Duration timeToLive = Duration.ZERO;
 
@@ -141,7 +237,7 @@ public class LeanscrapeProperties {
 
 		/**
 		 * Number of series in one scrape above which a warning is logged, once, pointing
-		 * at the 'leanscrape' actuator endpoint.
+		 * at the 'leanscrape' actuator endpoint; at least 1.
 		 */
 		private long warnThreshold = 500_000;
 
@@ -205,26 +301,23 @@ public class LeanscrapeProperties {
 
 		/**
 		 * Bytes added to the size of the previous scrape of the same kind (format, name
-		 * filter, encoding) when sizing the next one.
+		 * filter, encoding) when sizing the next one; 0 or more.
 		 */
 		private DataSize headroom = DataSize.ofKilobytes(16);
 
 		/**
-		 * Most memory kept in free output chunks between scrapes. What is kept also
-		 * follows the size of recent scrapes, so it shrinks when the output shrinks.
+		 * Most memory kept in free output chunks between scrapes; 0 keeps none. What is
+		 * kept also follows the size of recent scrapes, so it shrinks when the output
+		 * shrinks.
 		 */
 		private DataSize maxRetained = DataSize.ofMegabytes(64);
 
 		/**
-		 * Most memory that scrape bodies may hold at once, as a multiple of the largest
-		 * recent body. A rendering starts only when the bodies still being sent, cached
-		 * or kept to reuse their segments and the renderings under way, with what it
-		 * expects to need (its compressed copy included), stay within it; otherwise the
-		 * bodies kept for other kinds are dropped, then the gzip forms kept to stand in
-		 * for them (those kinds rest), then the cached bodies and its own kind's, and it
-		 * waits for the others to be released, and its scrapes are answered 503 when
-		 * their timeout passes first. A rendering always starts when no body is held.
-		 * Zero turns the limit off.
+		 * Most memory that scrape bodies (being sent, cached or kept for reuse) and
+		 * renderings under way may hold at once, as a multiple of the largest recent
+		 * body: 0 (no limit) or at least 1. Beyond it, kept and cached bodies are
+		 * dropped, then a rendering waits, and its scrapes are answered 503 when their
+		 * timeout passes first.
 		 */
 		private double maxHeldBodies = 2.5;
 
@@ -271,29 +364,6 @@ public class LeanscrapeProperties {
 		private int level = 1;
 
 		/**
-		 * Whether to keep the last body of each kind (format, name filter), whatever
-		 * coding it was sent in, and its last compressed form in each coding, so that a
-		 * block of series whose values did not change is copied rather than formatted
-		 * again (uncompressed scrapes too) and a segment whose bytes did not change is
-		 * sent compressed as it was. A coding compresses segment by segment where enough
-		 * can be copied (gzip a tenth of the body; zstd, where frames per segment are
-		 * allowed, three tenths), else whole; a kind whose body was dropped for room has
-		 * its gzip forms compressed by segment when there is nothing to compare with, so
-		 * that they can stand in for it. What is kept counts within
-		 * buffer.max-held-bodies; a rendering reads the kept body of its kind as it
-		 * writes and gives it back behind it, so that at the default one kind scraped in
-		 * any mix of codings keeps its body, and so do both of two large kinds in turn
-		 * (OpenMetrics and text). Where a body does not fit (more kinds, or bodies of a
-		 * few chunks, which the limit counts in whole chunks), it is dropped for room and
-		 * its kind keeps its gzip form to compare the next body with and, where the other
-		 * text format's kind copied a quarter of its own, copies its unchanged blocks
-		 * from that body; sent only uncompressed or in zstd, that kind rests, compressed
-		 * whole and trying again now and then. At most four kinds are kept: scraped in
-		 * turn, more kinds than that reuse nothing.
-		 */
-		private boolean reuseSegments = true;
-
-		/**
 		 * Zstandard compression, offered when zstd-jni is on the class path.
 		 */
 		private final Zstd zstd = new Zstd();
@@ -312,14 +382,6 @@ public class LeanscrapeProperties {
 
 		public void setLevel(int level) {
 			this.level = level;
-		}
-
-		public boolean isReuseSegments() {
-			return this.reuseSegments;
-		}
-
-		public void setReuseSegments(boolean reuseSegments) {
-			this.reuseSegments = reuseSegments;
 		}
 
 		public Zstd getZstd() {
@@ -345,11 +407,9 @@ public class LeanscrapeProperties {
 
 			/**
 			 * Whether a zstd body may be sent as a frame per segment, so that segments
-			 * that did not change are sent compressed as they were. RFC 8878 allows
-			 * several frames and the zstd tool, curl, zstd-jni and Go's decoder
-			 * (Prometheus) read them all, but python-zstandard's one-shot decompress
-			 * returns the first frame only, without an error. Off: every zstd body is one
-			 * frame.
+			 * that did not change are sent compressed as they were. Off, every zstd body
+			 * is one frame: some decoders (python-zstandard's one-shot decompress) read
+			 * only the first frame, without an error.
 			 */
 			private boolean framePerSegment;
 
@@ -382,6 +442,30 @@ public class LeanscrapeProperties {
 	}
 
 	/**
+	 * Settings of the reuse of the last body of each kind.
+	 */
+	public static class Reuse {
+
+		/**
+		 * Whether to keep the last body of each kind (format, name filter), so that
+		 * blocks of series whose values did not change are copied rather than formatted
+		 * again, and segments whose bytes did not change are sent compressed as they
+		 * were. What is kept counts within buffer.max-held-bodies; off, every scrape
+		 * formats and compresses the whole body.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+	}
+
+	/**
 	 * Settings of the meter observation handler that records each observation into meters
 	 * resolved once per distinct observation name and low-cardinality key values.
 	 */
@@ -389,33 +473,27 @@ public class LeanscrapeProperties {
 
 		/**
 		 * Whether the starter's meter observation handler records observations in place
-		 * of Micrometer's default one, and, in Spring MVC and WebFlux applications
-		 * without a request observation convention of their own, the starter's convention
-		 * derives the key values of http.server.requests once per combination in place of
-		 * Spring's. When false, Spring Boot's default handler and convention record them,
-		 * unchanged.
+		 * of Micrometer's default one, and its request observation convention derives the
+		 * key values of http.server.requests once per combination (Spring MVC and WebFlux
+		 * without a convention of their own). When false, Spring Boot's default handler
+		 * and convention record them, unchanged.
 		 */
 		private boolean enabled = true;
 
 		/**
-		 * Most meters held by the handler's cache: one entry per distinct observation
-		 * name and low-cardinality key values, for each timer (with its error value) and
-		 * each long task timer. Once full, further combinations are recorded through the
-		 * meter registry on every observation, as Micrometer's default handler does. Also
-		 * bounds the request observation convention's cache of key values (one entry per
-		 * combination of path pattern, method, status and error class).
+		 * Most meters held by the observation handler's cache (one per observation name
+		 * and low-cardinality key values) and most combinations held by the request
+		 * convention's cache; 0 caches none. Beyond it, further combinations are recorded
+		 * through the meter registry, as Micrometer's default handler does.
 		 */
 		private int maxCachedMeters = 2000;
 
 		/**
 		 * Whether Spring MVC and Spring WebFlux requests are recorded into
-		 * http.server.requests without Micrometer's observation, when nothing but the
-		 * starter's handler would see the observation (no tracing or other observation
-		 * handler, filter or predicate, no custom convention): from a servlet filter in
-		 * Spring MVC, from the web handler that Spring WebFlux's HTTP handler adapter
-		 * calls in Spring WebFlux. The same series; the request still has a current
-		 * observation, the starter's, and a context. Takes effect only while recording is
-		 * enabled.
+		 * http.server.requests without Micrometer's observation when nothing but the
+		 * starter's handler would see it (no tracing, other handler, observation filter
+		 * or predicate, or custom convention). The same series; takes effect only while
+		 * recording is enabled.
 		 */
 		private boolean directServerRequests = true;
 

@@ -6,6 +6,7 @@ import io.github.leanscrape.web.ScrapeEndpointPaths;
 import io.github.leanscrape.web.reactive.ScrapeBodyHttpMessageWriter;
 import io.github.leanscrape.web.reactive.ScrapeNegotiationWebFilter;
 import io.github.leanscrape.web.reactive.ScrapeScheduler;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -27,14 +28,16 @@ import org.springframework.web.reactive.config.WebFluxConfigurer;
 /**
  * The reactive glue of the leanscrape endpoint, in whichever context serves actuator
  * endpoints (the main one, or the child one of {@code management.server.port}). Its
- * conditions are those of the endpoint itself; whether the endpoint is the starter's is
- * known only once it exists, so each piece checks that lazily.
+ * conditions are those of the endpoint itself (micrometer-registry-prometheus on the
+ * class path, the endpoint available), so that it adds nothing where Spring Boot makes no
+ * endpoint; whether the endpoint is the starter's is known only once it exists, so each
+ * piece checks that lazily.
  *
  * @author leanscrape
  */
 @ManagementContextConfiguration(value = ManagementContextType.ANY, proxyBeanMethods = false)
 @ConditionalOnWebApplication(type = Type.REACTIVE)
-@ConditionalOnClass(DispatcherHandler.class)
+@ConditionalOnClass({ DispatcherHandler.class, PrometheusMeterRegistry.class })
 @ConditionalOnBooleanProperty(name = "leanscrape.enabled", matchIfMissing = true)
 @ConditionalOnAvailableEndpoint(PrometheusScrapeEndpoint.class)
 public final class LeanscrapeReactiveManagementContextConfiguration {

@@ -93,7 +93,7 @@ public final class LeanscrapeScrapeAutoConfiguration {
 			ObjectProvider<BodyEncoder> encoders, LeanscrapeProperties properties) {
 		return new Scraper(renderer, pool, sizeHints, encoders.orderedStream().toList(),
 				properties.getMaxConcurrentRenders(), properties.getCache().getTimeToLive(),
-				properties.getBuffer().getMaxHeldBodies(), properties.getCompression().isReuseSegments());
+				properties.getBuffer().getMaxHeldBodies(), properties.getReuse().isEnabled());
 	}
 
 	@Bean

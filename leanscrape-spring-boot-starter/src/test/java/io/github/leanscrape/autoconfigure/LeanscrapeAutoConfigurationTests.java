@@ -184,6 +184,15 @@ class LeanscrapeAutoConfigurationTests {
 	}
 
 	@Test
+	void reuseIsOnByDefaultAndTheReuseEnabledPropertyTurnsItOff() {
+		this.runner.run((context) -> assertThat(context.getBean(Scraper.class)).extracting("kept")
+			.hasFieldOrPropertyWithValue("enabled", true));
+		this.runner.withPropertyValues("leanscrape.reuse.enabled=false")
+			.run((context) -> assertThat(context.getBean(Scraper.class)).extracting("kept")
+				.hasFieldOrPropertyWithValue("enabled", false));
+	}
+
+	@Test
 	void directRendererByDefault() {
 		this.runner.run((context) -> {
 			assertThat(context).hasSingleBean(ExpositionRenderer.class);

@@ -30,6 +30,9 @@ import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.core.ResolvableType;
 import org.springframework.util.StringUtils;
+import org.springframework.validation.Errors;
+import org.springframework.validation.FieldError;
+import org.springframework.validation.MapBindingResult;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,7 +40,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Every property of {@link LeanscrapeProperties}, found by walking the class as Spring
  * Boot binds it, has IDE metadata (a description, and the default the class really has)
  * in the metadata that the configuration processor generated into the starter's own
- * output, and a row in the README's table of configuration properties.
+ * output, and a row in the README's table of configuration properties. Descriptions are
+ * one or two sentences, and the values hinted to an IDE are values the properties accept.
  */
 class LeanscrapePropertiesMetadataTests {
 
@@ -52,14 +56,26 @@ class LeanscrapePropertiesMetadataTests {
 
 	private static Map<String, Property> properties;
 
+	private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+(?=[A-Z'])");
+
 	private static Map<String, Map<String, Object>> metadata;
+
+	private static Map<String, List<Object>> hints;
 
 	@BeforeAll
 	static void load() throws IOException, URISyntaxException {
 		properties = new LinkedHashMap<>();
 		collect(PREFIX, LeanscrapeProperties.class, new LeanscrapeProperties(), properties);
 		metadata = new LinkedHashMap<>();
-		for (Map<String, Object> property : readMetadata()) {
+		hints = new LinkedHashMap<>();
+		for (Map<String, Object> hint : readMetadata("$.hints")) {
+			List<Object> values = new ArrayList<>();
+			for (Map<String, Object> value : JsonPath.<List<Map<String, Object>>>read(hint, "$.values")) {
+				values.add(value.get("value"));
+			}
+			hints.put((String) hint.get("name"), values);
+		}
+		for (Map<String, Object> property : readMetadata("$.properties")) {
 			String name = (String) property.get("name");
 			if (name.startsWith(PREFIX + ".")) {
 				metadata.put(name, property);
@@ -82,6 +98,41 @@ class LeanscrapePropertiesMetadataTests {
 			assertThat(description).as("description of %s", name).isInstanceOf(String.class);
 			assertThat(StringUtils.hasText((String) description)).as("description of %s", name).isTrue();
 		}
+	}
+
+	@Test
+	void descriptionsAreOneOrTwoSentences() {
+		// Depth goes to docs/: an IDE shows the description in a small pop-up.
+		for (String name : properties.keySet()) {
+			String description = (String) metadata.get(name).get("description");
+			assertThat(SENTENCE_END.split(description)).as("sentences of the description of %s", name)
+				.hasSizeLessThanOrEqualTo(2);
+		}
+	}
+
+	@Test
+	void hintsAreValuesThePropertiesAccept() {
+		assertThat(hints).as("hints")
+			.containsKeys("leanscrape.compression.level", "leanscrape.compression.zstd.level",
+					"leanscrape.buffer.max-held-bodies");
+		for (Map.Entry<String, List<Object>> hint : hints.entrySet()) {
+			String name = hint.getKey();
+			assertThat(properties).as("the property of hint %s", name).containsKey(name);
+			for (Object value : hint.getValue()) {
+				LeanscrapeProperties bound = new LeanscrapeProperties();
+				new Binder(new MapConfigurationPropertySource(Map.of(name, String.valueOf(value)))).bind(PREFIX,
+						Bindable.ofInstance(bound));
+				Errors errors = new MapBindingResult(new LinkedHashMap<>(), PREFIX);
+				bound.validate(bound, errors);
+				assertThat(errors.getAllErrors()).as("errors of hint %s=%s", name, value).isEmpty();
+			}
+		}
+		// And the validation sees a bad value, so the loop above can fail.
+		LeanscrapeProperties bad = new LeanscrapeProperties();
+		bad.getCompression().setLevel(10);
+		Errors errors = new MapBindingResult(new LinkedHashMap<>(), PREFIX);
+		bad.validate(bad, errors);
+		assertThat(errors.getFieldErrors()).extracting(FieldError::getField).containsExactly("compression.level");
 	}
 
 	@Test
@@ -181,12 +232,12 @@ class LeanscrapePropertiesMetadataTests {
 	 * The metadata of the starter's own classes (not of the tests, nor of Spring Boot's
 	 * jars): next to the compiled properties class.
 	 */
-	private static List<Map<String, Object>> readMetadata() throws IOException, URISyntaxException {
+	private static List<Map<String, Object>> readMetadata(String path) throws IOException, URISyntaxException {
 		URI location = LeanscrapeProperties.class.getProtectionDomain().getCodeSource().getLocation().toURI();
 		URL url = location.toString().endsWith(".jar") ? URI.create("jar:" + location + "!/" + METADATA).toURL()
 				: location.resolve(METADATA).toURL();
 		try (InputStream in = url.openStream()) {
-			return JsonPath.parse(in).read("$.properties");
+			return JsonPath.parse(in).read(path);
 		}
 	}
 
