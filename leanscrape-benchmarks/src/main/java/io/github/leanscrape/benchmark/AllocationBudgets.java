@@ -30,9 +30,9 @@ import org.jspecify.annotations.Nullable;
  * scrape, its secondary result {@code COUNTER} (an events counter of
  * {@link ChangingScrapeBenchmark.Reused}, such as {@code blocksCopied}) divided by its
  * {@code scrapes}, which JMH sums over iterations and forks alike. Bytes alone do not
- * show reuse stopping: a scrape that reuses nothing allocates no more. A row below its
- * floor, or without the counter, fails; so must a row that reuses nothing, its counters
- * at 0, which every floor above 0 catches, as the check also makes sure.
+ * show reuse stopping: a scrape that reuses nothing stays within its budget. A row below
+ * its floor, or without the counter, fails; so must a row that reuses nothing, its
+ * counters at 0, which every floor above 0 catches, as the check also makes sure.
  *
  * @author leanscrape
  */
