@@ -25,8 +25,8 @@ import org.jspecify.annotations.Nullable;
  * too: a gate that passes on nothing proves nothing. <pre>
  * BenchmarkGate [--results FILE] [--series N] [--ratio R] [--openmetrics-ratio R|off]
  *               [--protobuf-ratio R|off] [--check FORMAT/CONFIGURATION=R]
- *               [--max-bytes-per-series B] [--budgets FILE] [--plant ROW] [--table-out FILE]
- *               [--table-only]
+ *               [--max-bytes-per-series B] [--budgets FILE] [--plant ROW]
+ *               [--plant-no-reuse ROW] [--table-out FILE] [--table-only]
  * </pre>
  * <ul>
  * <li>{@code --results}: the JMH result file, {@code target/jmh-result.json} by
@@ -45,7 +45,12 @@ import org.jspecify.annotations.Nullable;
  * when Spring Boot gets cheaper;</li>
  * <li>{@code --budgets}: also check every row of a budgets file
  * ({@link AllocationBudgets}): the bytes per operation of each gated benchmark, and that
- * each budget fails a doubling;</li>
+ * each budget fails a doubling, and its floors: what the gated rows of
+ * {@code ChangingScrapeBenchmark} reuse per scrape;</li>
+ * <li>{@code --plant}: take a budget row's bytes as twice what they were, to show the
+ * gate failing on a regression;</li>
+ * <li>{@code --plant-no-reuse}: take a floor row's counters as 0, to show the gate
+ * failing when reuse stops;</li>
  * <li>{@code --table-out}: also write the table to a file;</li>
  * <li>{@code --table-only}: print the table of every result and check nothing (for the
  * README, from a full run).</li>
@@ -131,8 +136,8 @@ public final class BenchmarkGate {
 				Object entries = new Json(Files.readString(options.results, StandardCharsets.UTF_8)).parse();
 				AllocationBudgets budgets = AllocationBudgets.read(options.budgets);
 				out.println();
-				status = Math.max(status,
-						budgets.check((entries instanceof List<?> list) ? list : List.of(), options.planted, out));
+				status = Math.max(status, budgets.check((entries instanceof List<?> list) ? list : List.of(),
+						options.planted, options.plantedNoReuse, out));
 			}
 			catch (IOException | IllegalArgumentException ex) {
 				out.println("Benchmark gate: cannot read " + options.budgets + ": " + ex.getMessage());
@@ -273,6 +278,11 @@ public final class BenchmarkGate {
 		 */
 		@Nullable String planted;
 
+		/**
+		 * A floor row whose counters are taken as 0 before the check, or {@code null}.
+		 */
+		@Nullable String plantedNoReuse;
+
 		boolean tableOnly;
 
 		/**
@@ -317,6 +327,9 @@ public final class BenchmarkGate {
 					case "--plant" -> {
 						options.planted = value(args, ++i, arg);
 					}
+					case "--plant-no-reuse" -> {
+						options.plantedNoReuse = value(args, ++i, arg);
+					}
 					case "--check" -> {
 						String check = value(args, ++i, arg);
 						int equals = check.indexOf('=');
@@ -332,7 +345,8 @@ public final class BenchmarkGate {
 					default -> throw new IllegalArgumentException("unknown argument '" + arg + "'; expected "
 							+ "[--results FILE] [--series N] [--ratio R] [--openmetrics-ratio R|off] "
 							+ "[--protobuf-ratio R|off] [--check FORMAT/CONFIGURATION=R] "
-							+ "[--max-bytes-per-series B] [--budgets FILE] [--plant ROW] [--table-out FILE] [--table-only]");
+							+ "[--max-bytes-per-series B] [--budgets FILE] [--plant ROW] [--plant-no-reuse ROW] "
+							+ "[--table-out FILE] [--table-only]");
 				}
 			}
 			options.ratios.put("text", textRatio);

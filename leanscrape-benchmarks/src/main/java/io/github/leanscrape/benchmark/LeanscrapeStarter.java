@@ -4,6 +4,7 @@ import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.RenderStatistics;
 import io.github.leanscrape.exposition.SizeHints;
+import io.github.leanscrape.exposition.direct.DirectRenderer;
 import io.github.leanscrape.serve.MicrometerSelfMetrics;
 import io.github.leanscrape.serve.ScrapeResponder;
 import io.github.leanscrape.serve.Scraper;
@@ -12,7 +13,9 @@ import io.github.leanscrape.support.StarterContext;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -28,10 +31,12 @@ import org.springframework.context.annotation.Configuration;
  * @param endpoint the endpoint, as the web layer calls it
  * @param responder the responder, as the message writers call it, with the starter's
  * metrics
+ * @param renderer the direct renderer, which counts the blocks of series it copied from
+ * the last body of their kind, or {@code null} when the direct path is off
  * @author leanscrape
  */
 record LeanscrapeStarter(ChunkPool pool, SizeHints sizeHints, Scraper scraper, LeanscrapeScrapeEndpoint endpoint,
-		ScrapeResponder responder) {
+		ScrapeResponder responder, @Nullable DirectRenderer renderer) {
 
 	/**
 	 * Build the starter's objects for a registry.
@@ -48,7 +53,17 @@ record LeanscrapeStarter(ChunkPool pool, SizeHints sizeHints, Scraper scraper, L
 				new Class<?>[] { OwnMetricsRegistry.class }, properties);
 		return new LeanscrapeStarter(context.bean(ChunkPool.class), context.bean(SizeHints.class),
 				context.bean(Scraper.class), context.bean(LeanscrapeScrapeEndpoint.class),
-				context.bean(ScrapeResponder.class));
+				context.bean(ScrapeResponder.class), directRenderer(context));
+	}
+
+	private static @Nullable DirectRenderer directRenderer(StarterContext context) {
+		try {
+			return context.bean(DirectRenderer.class);
+		}
+		catch (NoSuchBeanDefinitionException ex) {
+			// The direct path is off: the reference path renders, copying nothing.
+			return null;
+		}
 	}
 
 	/**
