@@ -4,7 +4,7 @@ package io.github.leanscrape.exposition;
  * What a renderer noted about a body while writing it, kept with the body
  * ({@link PooledBody#record()}), so that the next rendering of the same kind can copy the
  * parts whose inputs did not change instead of writing them again (see
- * {@link ChunkedOutput#previous()}). Only the renderer that wrote it can read it.
+ * {@link RenderInputs#copyFrom()}). Only the renderer that wrote it can read it.
  *
  * @author leanscrape
  */

@@ -717,7 +717,7 @@ public final class KeptBodies {
 			}
 		}
 		// Read outside this lock: a body's lock is held while it is compressed, which
-		// takes this lock (PooledBody#encoded, then encode). A body released meanwhile
+		// takes this lock (PooledBody.encoded, then encode). A body released meanwhile
 		// counts for nothing.
 		long chunks = 0;
 		for (PooledBody plain : plains) {

@@ -10,8 +10,8 @@ import org.jspecify.annotations.Nullable;
  * What one rendering of a kind may use of what is kept, and what it keeps afterwards: the
  * one way {@code serve} reaches {@link KeptBodies} for a rendering, opened by
  * {@link KeptBodies#lease} and closed in one place. The lease alone owns the kind's body
- * where it {@linkplain KeptBodies#take took} it: the rendering reads it as it writes and
- * gives it back to the pool behind it ({@link ReplacedBody}).
+ * where it took it: the rendering reads it as it writes and gives it back to the pool
+ * behind it ({@link ReplacedBody}).
  * <p>
  * In order: {@link #start()} once the rendering is admitted, which gives the renderer's
  * inputs, then {@link #observer()} for its output, {@link #commit} with the new body, and
