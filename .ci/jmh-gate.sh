@@ -1,9 +1,8 @@
 #!/bin/sh
 # The benchmark gate: exactly what ./mvnw -Pjmh verify runs by default (the pom's jmh.args and
 # jmh.gate.args), a short JMH run of every gated benchmark, -prof gc, then BenchmarkGate. It fails
-# when the starter allocates more than 1% of Spring Boot's endpoint in the same run or 8 bytes per
-# series, in any format and configuration at 10,000 series, or when a row of
-# src/jmh/gate-budgets.properties goes over its budget (and it checks that a doubling of any row
+# when the starter allocates more than 8 bytes per series in any format and configuration at 10,000
+# series, or when a row of leanscrape-benchmarks/gate-budgets.properties goes over its budget (and it checks that a doubling of any row
 # would): the fixed cost of a scrape at 1,000 series, gzip and zstd scrapes, a scrape through Tomcat
 # and Netty less the server's own floor, and request recording. Then the gate is shown failing: the
 # same results with one row's bytes doubled must not pass (the fixed cost, then three scrapers in turn),
