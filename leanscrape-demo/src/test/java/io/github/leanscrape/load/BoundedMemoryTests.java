@@ -20,10 +20,12 @@ import java.util.concurrent.TimeoutException;
 
 import io.github.leanscrape.demo.DemoProcess;
 import io.github.leanscrape.serve.Deadlines;
+import io.github.leanscrape.support.OwnCodeTests;
 import io.github.leanscrape.support.PinnedVirtualThreads;
 import io.github.leanscrape.support.RawOutput;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -46,6 +48,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author leanscrape
  */
+@Tag(OwnCodeTests.TAG)
 class BoundedMemoryTests {
 
 	private static final int SERIES = 100_000;

@@ -5,7 +5,9 @@ import java.util.List;
 import java.util.Set;
 
 import io.github.leanscrape.exposition.ContentCoding;
+import io.github.leanscrape.support.OwnCodeTests;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -16,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Choosing a response's content coding from {@code Accept-Encoding} and what the starter
  * can send.
  */
+@Tag(OwnCodeTests.TAG)
 class AcceptEncodingTests {
 
 	private static final Set<ContentCoding> BOTH = EnumSet.allOf(ContentCoding.class);

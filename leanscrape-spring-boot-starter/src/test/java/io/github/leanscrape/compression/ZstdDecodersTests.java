@@ -17,7 +17,9 @@ import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.support.DecodingTools;
+import io.github.leanscrape.support.OwnCodeTests;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
@@ -33,6 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * without an error. Should a decoder change, this test fails and README's list of
  * decoders must change with it.
  */
+@Tag(OwnCodeTests.TAG)
 class ZstdDecodersTests {
 
 	private static final BodyKind KIND = BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100, null)

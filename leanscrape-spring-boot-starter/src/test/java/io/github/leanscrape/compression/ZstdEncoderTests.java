@@ -8,6 +8,8 @@ import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.support.DecodingTools;
+import io.github.leanscrape.support.OwnCodeTests;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
@@ -19,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * compressors reused from scrape to scrape and after the encoder was closed, every chunk
  * back in the pool.
  */
+@Tag(OwnCodeTests.TAG)
 class ZstdEncoderTests {
 
 	private static final BodyKind TEXT = BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_004, null);

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.github.leanscrape.support.OwnCodeTests;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,6 +16,7 @@ import static org.awaitility.Awaitility.await;
  *
  * @author leanscrape
  */
+@Tag(OwnCodeTests.TAG)
 class ChunkPoolTests {
 
 	@Test

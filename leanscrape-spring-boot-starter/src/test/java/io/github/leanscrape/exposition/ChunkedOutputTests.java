@@ -3,6 +3,8 @@ package io.github.leanscrape.exposition;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
 
+import io.github.leanscrape.support.OwnCodeTests;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
@@ -13,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 /**
  * The number formatting of {@link ChunkedOutput} against the JDK's own, on this JVM.
  */
+@Tag(OwnCodeTests.TAG)
 class ChunkedOutputTests {
 
 	private static final double[] EDGES = { 0.0, -0.0, 1.0, -1.0, 0.1, 0.5, 1e-3, 1e-4, 1e-5, 9_999_999.0, -9_999_999.0,

@@ -1,5 +1,7 @@
 package io.github.leanscrape.reuse;
 
+import io.github.leanscrape.support.OwnCodeTests;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -9,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author leanscrape
  */
+@Tag(OwnCodeTests.TAG)
 class KeepCreditTests {
 
 	private final KeepCredit credit = new KeepCredit();

@@ -26,8 +26,10 @@ import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.RenderInputs;
 import io.github.leanscrape.exposition.RenderRecord;
 import io.github.leanscrape.support.DecodingTools;
+import io.github.leanscrape.support.OwnCodeTests;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
@@ -45,6 +47,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * and the {@code zstd} tool; the counts of segments compressed and reused are exactly
  * those expected; and every chunk goes back to the pool.
  */
+@Tag(OwnCodeTests.TAG)
 class KeptBodiesTests {
 
 	private static final BodyKind OPENMETRICS = BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100, null);

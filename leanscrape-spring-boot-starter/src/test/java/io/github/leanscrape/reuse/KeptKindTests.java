@@ -4,7 +4,9 @@ import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.reuse.KeptKind.Holding;
+import io.github.leanscrape.support.OwnCodeTests;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
@@ -17,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  * holding, with what it holds and nothing else; one from a holding it does not start from
  * is refused.
  */
+@Tag(OwnCodeTests.TAG)
 class KeptKindTests {
 
 	private static final BodyKind TEXT = BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_004, null);

@@ -26,7 +26,9 @@ import io.github.leanscrape.exposition.ExpositionRenderer;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.RenderInputs;
 import io.github.leanscrape.exposition.SizeHints;
+import io.github.leanscrape.support.OwnCodeTests;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
@@ -39,6 +41,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  *
  * @author leanscrape
  */
+@Tag(OwnCodeTests.TAG)
 class ScraperMemoryLimitTests {
 
 	private static final int CHUNK = 1024;

@@ -23,8 +23,10 @@ import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.ExpositionRenderer;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.SizeHints;
+import io.github.leanscrape.support.OwnCodeTests;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -39,6 +41,7 @@ import static org.awaitility.Awaitility.await;
  * Coalescing, limits, deadlines and the cache of {@link Scraper}, with a renderer whose
  * progress the test controls.
  */
+@Tag(OwnCodeTests.TAG)
 class ScraperTests {
 
 	private static final PrometheusOutputFormat TEXT = PrometheusOutputFormat.CONTENT_TYPE_004;

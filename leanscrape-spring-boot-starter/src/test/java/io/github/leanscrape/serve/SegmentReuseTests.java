@@ -16,12 +16,14 @@ import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.SizeHints;
 import io.github.leanscrape.exposition.direct.DirectRenderer;
 import io.github.leanscrape.support.DecodingTools;
+import io.github.leanscrape.support.OwnCodeTests;
 import io.github.leanscrape.support.StarterContext;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
@@ -38,6 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * OpenMetrics body; zstd by default is one frame; and every compressed body decodes to
  * the body of the same scrape.
  */
+@Tag(OwnCodeTests.TAG)
 class SegmentReuseTests {
 
 	private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

@@ -13,11 +13,13 @@ import java.util.zip.GZIPInputStream;
 
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.support.OwnCodeTests;
 import io.github.leanscrape.support.StarterContext;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
@@ -34,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Boot's again (a block recorded with other values than it was written from would be
  * copied stale).
  */
+@Tag(OwnCodeTests.TAG)
 class TwoKindsInTurnExactTests {
 
 	private static final PrometheusOutputFormat[] FORMATS = { PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100,
