@@ -1,5 +1,7 @@
 package io.github.leanscrape.reuse;
 
+import java.util.List;
+
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
 import org.jspecify.annotations.Nullable;
@@ -22,6 +24,8 @@ import org.jspecify.annotations.Nullable;
  * @author leanscrape
  */
 final class KeptKind {
+
+	private static final int GZIP_SLOT = ContentCoding.GZIP.ordinal();
 
 	/**
 	 * What stands for a kind's last body.
@@ -172,6 +176,156 @@ final class KeptKind {
 		assertHolding(Holding.STAND_IN);
 		this.holding = Holding.NOTHING;
 		this.standIn = null;
+	}
+
+	/**
+	 * Drop what is kept for this kind to make room for a rendering of another: its body,
+	 * and every compressed form but a gzip form by segment of that body, which stands in
+	 * for it. Where no such form is kept, the kind becomes crowded (its next gzip forms
+	 * are compressed by segment, to stand in the next time), and rests when already
+	 * crowded. A kind whose form already stands in keeps it.
+	 * @param plains where the body dropped goes, for the caller to release
+	 * @param forms where the forms dropped go, for the caller to release; both lists have
+	 * room enough that adding to them does not allocate
+	 */
+	void makeRoom(List<KeptBody> plains, List<KeptEncoding> forms) {
+		if (this.holding == Holding.STAND_IN) {
+			return;
+		}
+		KeptBody plain = body();
+		KeptEncoding gzip = this.encodings[GZIP_SLOT];
+		long[] gzipEnds = null;
+		if (plain != null && gzip != null && gzip.encoded != null) {
+			// The form of this body, or of the one before it where a new body was kept
+			// before its gzip form was made: a crowded kind's forms know where their
+			// segments end.
+			gzipEnds = (gzip.versions == plain.versions) ? segmentEnds(plain.body) : gzip.plainEnds;
+		}
+		boolean standsIn = gzip != null && gzip.encoded != null && gzipEnds != null
+				&& gzipEnds.length == gzip.encoded.segmentCount();
+		DroppedBody dropped = (plain != null && standsIn && gzip != null && gzipEnds != null)
+				? new DroppedBody(gzip, gzipEnds, plain) : null;
+		// Nothing below allocates.
+		if (plain != null) {
+			plains.add(dropForRoom(dropped));
+		}
+		for (int i = 0; i < this.encodings.length; i++) {
+			KeptEncoding form = this.encodings[i];
+			if (form != null && !(standsIn && i == GZIP_SLOT)) {
+				forms.add(form);
+				this.encodings[i] = null;
+			}
+		}
+		if (!standsIn && plain != null) {
+			if (!this.crowded) {
+				this.crowded = true;
+			}
+			else if (!this.credit.rests()) {
+				// A kind that already rests goes on with its rest.
+				this.credit.rest();
+			}
+		}
+	}
+
+	/**
+	 * Drop the gzip form that stands in for the body dropped for room, where making room
+	 * for another kind's rendering did not make enough; the kind rests, as after a drop
+	 * without a form to stand in: where a body and a form do not fit beside a rendering,
+	 * it would otherwise compress by segment and note what can be copied for nothing.
+	 * @param forms where the form dropped goes, for the caller to release
+	 */
+	void dropStandIn(List<KeptEncoding> forms) {
+		DroppedBody dropped = standIn();
+		if (dropped == null) {
+			return;
+		}
+		dropStandIn();
+		if (this.encodings[GZIP_SLOT] == dropped.gzip) {
+			this.encodings[GZIP_SLOT] = null;
+			forms.add(dropped.gzip);
+		}
+		if (!this.credit.rests()) {
+			this.credit.rest();
+		}
+	}
+
+	/**
+	 * Keep a new body in place of the last one, and count the last one as kept for
+	 * something or for nothing ({@link KeepCredit}): the body the rendering took counts
+	 * as the one replaced; a body with nothing before it to copy from counts only where a
+	 * coding used it (the first of a kind, or the first after a rest); a body dropped for
+	 * room counts as it would have.
+	 * @param plain the new body, whose reference the caller takes for this kind
+	 * @param previous the body the rendering was offered or took, or {@code null}
+	 * @param taken whether the rendering took it
+	 * @param copiesPay whether the rendering copied enough of it for copying to pay
+	 * @return the body kept before, whose reference the caller releases, or {@code null}
+	 */
+	@Nullable KeptBody replaceBody(KeptBody plain, @Nullable KeptBody previous, boolean taken, boolean copiesPay) {
+		DroppedBody before = standIn();
+		KeptBody replaced = keep(plain);
+		KeptBody last = (replaced == null && taken) ? previous : replaced;
+		if (copiesPay && last != null && previous == last) {
+			last.used = true;
+		}
+		if (last != null) {
+			this.credit.kept(last.unchangedShare >= 0 || last.used, last.used);
+		}
+		else if (before != null) {
+			this.credit.kept(before.unchangedShare >= 0 || before.used, before.used);
+		}
+		else {
+			this.credit.kept(false, false);
+		}
+		return replaced;
+	}
+
+	/**
+	 * Add what this kind holds to the lists of bodies to count: its last body, kept or
+	 * taken (for what the rendering that replaces it has not given back yet), and its
+	 * compressed forms.
+	 * @param plains the plain bodies
+	 * @param forms the compressed forms
+	 */
+	void addHeld(List<PooledBody> plains, List<PooledBody> forms) {
+		KeptBody plain = this.body;
+		if (plain != null && (this.holding == Holding.BODY || this.holding == Holding.TAKEN)) {
+			plains.add(plain.body);
+		}
+		for (KeptEncoding form : this.encodings) {
+			if (form != null && form.encoded != null) {
+				forms.add(form.encoded.body());
+			}
+		}
+	}
+
+	/**
+	 * Give back what this kind holds, once it is no longer kept: its last body, unless a
+	 * rendering took it, and its compressed forms.
+	 */
+	void release() {
+		KeptBody plain = body();
+		if (plain != null) {
+			plain.release();
+		}
+		for (KeptEncoding form : this.encodings) {
+			if (form != null) {
+				form.release();
+			}
+		}
+	}
+
+	/**
+	 * Return where each segment of a body ends.
+	 * @param body the body
+	 * @return the end of each segment
+	 */
+	static long[] segmentEnds(PooledBody body) {
+		long[] ends = new long[body.segmentCount()];
+		for (int i = 0; i < ends.length; i++) {
+			ends[i] = body.segmentEnd(i);
+		}
+		return ends;
 	}
 
 	private void assertHolding(Holding expected) {

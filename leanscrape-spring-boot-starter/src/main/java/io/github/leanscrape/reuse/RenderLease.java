@@ -42,10 +42,13 @@ public final class RenderLease implements AutoCloseable {
 
 	private @Nullable ReplacedBody replaced;
 
-	RenderLease(KeptBodies kept, BodyKind kind, @Nullable KeptBody taken) {
+	private final SegmentVersions segmentVersions;
+
+	RenderLease(KeptBodies kept, BodyKind kind, @Nullable KeptBody taken, SegmentVersions segmentVersions) {
 		this.kept = kept;
 		this.kind = kind;
 		this.taken = taken;
+		this.segmentVersions = segmentVersions;
 	}
 
 	/**
@@ -92,17 +95,14 @@ public final class RenderLease implements AutoCloseable {
 			throw new IllegalStateException("Started already");
 		}
 		this.started = true;
+		KeptBodies.Offer offer = this.kept.offer(this.kind, this.taken);
+		this.previous = offer.previous();
+		this.otherFormats = offer.otherFormats();
 		KeptBody taken = this.taken;
-		if (taken != null && !taken.body.isReleased()) {
-			this.otherFormats = this.kept.newerOtherFormatsBody(this.kind);
-			this.replaced = new ReplacedBody(taken, this.kept.segmentVersions());
-			return new RenderInputs(copyFrom(), true);
+		if (this.previous == null && taken != null && !taken.body.isReleased()) {
+			this.replaced = new ReplacedBody(taken, this.segmentVersions);
 		}
-		this.previous = this.kept.previous(this.kind);
-		if (this.previous == null) {
-			this.otherFormats = this.kept.otherFormatsBody(this.kind);
-		}
-		return new RenderInputs(copyFrom(), this.kept.keeps(this.kind));
+		return new RenderInputs(copyFrom(), offer.keeps());
 	}
 
 	private @Nullable PooledBody copyFrom() {

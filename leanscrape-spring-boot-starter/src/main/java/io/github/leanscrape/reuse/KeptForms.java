@@ -1,0 +1,139 @@
+package io.github.leanscrape.reuse;
+
+import io.github.leanscrape.compression.BodyEncoder;
+import io.github.leanscrape.compression.EncodedBody;
+import io.github.leanscrape.exposition.BodyKind;
+import io.github.leanscrape.exposition.ContentCoding;
+import io.github.leanscrape.exposition.PooledBody;
+
+/**
+ * The compressed forms kept for each kind, one per coding: a kept body is compressed by
+ * segment where enough of it is as it was in the coding's last form (equal versions mean
+ * equal bytes), copying the compressed bytes of those segments, else whole, retrying
+ * segments every {@value #RETRY_AFTER_WHOLE}th body; a crowded kind's gzip forms are
+ * compressed by segment even with nothing to compare with, so that one can stand in for
+ * its body the next time it is dropped for room. Part of {@link KeptBodies}, under its
+ * lock.
+ *
+ * @author leanscrape
+ */
+final class KeptForms {
+
+	/**
+	 * How many bodies of a kind a coding compresses whole, having found too little to
+	 * copy, before it tries segments again.
+	 */
+	private static final int RETRY_AFTER_WHOLE = 16;
+
+	private static final int GZIP_SLOT = ContentCoding.GZIP.ordinal();
+
+	private final KeptBodies owner;
+
+	KeptForms(KeptBodies owner) {
+		this.owner = owner;
+	}
+
+	/**
+	 * Compress a body, copying the compressed bytes of the segments unchanged since the
+	 * last body of its kind in that coding, and keep the result for the next. A body that
+	 * is not the kept one of its kind (a newer one was rendered meanwhile, or reuse is
+	 * off) is compressed whole.
+	 * @param body the plain body
+	 * @param kind the kind of the compressed body
+	 * @param encoder the coding's encoder
+	 * @param expectedSize the expected compressed size
+	 * @return the compressed body, whose reference the caller owns
+	 */
+	PooledBody encode(PooledBody body, BodyKind kind, BodyEncoder encoder, long expectedSize) {
+		int slot = encoder.coding().ordinal();
+		KeptBody plain = null;
+		KeptEncoding last = null;
+		EncodedBody lastEncoded = null;
+		boolean crowded = false;
+		synchronized (this.owner) {
+			KeptKind entry = this.owner.entry(body.kind());
+			KeptBody kept = (entry != null) ? entry.body() : null;
+			if (entry != null && kept != null && kept.body == body) {
+				plain = kept;
+				crowded = entry.crowded;
+				last = entry.encodings[slot];
+				if (last != null && last.encoded != null && last.encoded.tryRetain()) {
+					lastEncoded = last.encoded;
+				}
+			}
+		}
+		if (plain == null) {
+			return encoder.encode(body, kind, expectedSize);
+		}
+		EncodedBody encoded;
+		KeptEncoding next;
+		// Whether the body was compared with one before it: a first body compressed by
+		// segment is not yet kept for something.
+		boolean compared;
+		try {
+			int[] copyFrom = null;
+			double share;
+			int wholeStreak = 0;
+			if (lastEncoded != null && last != null) {
+				copyFrom = new int[plain.versions.length];
+				share = SegmentVersions.match(plain.versions, last.versions, body, copyFrom);
+			}
+			else if (last != null && last.measuredShare >= 0 && (last.wholeStreak + 1) % RETRY_AFTER_WHOLE != 0) {
+				// Too little to copy the last time this coding looked: whole again.
+				share = last.measuredShare;
+				wholeStreak = last.wholeStreak + 1;
+			}
+			else {
+				share = plain.unchangedShare;
+			}
+			// A crowded kind's gzip forms are compressed by segment even with nothing
+			// to compare with, at about 2% in size, so that one can stand in for its
+			// body the next time it is dropped for room (makeRoomFor).
+			compared = share >= 0;
+			boolean segmented = encoder.compressesSegments()
+					&& (share >= encoder.minReusedShare() || (!compared && crowded && slot == GZIP_SLOT));
+			encoded = encoder.encode(body, kind, expectedSize, segmented, lastEncoded, segmented ? copyFrom : null);
+			try {
+				double measured = (lastEncoded != null) ? share : ((last != null) ? last.measuredShare : -1);
+				long[] plainEnds = (segmented && crowded && slot == GZIP_SLOT) ? KeptKind.segmentEnds(body) : null;
+				next = new KeptEncoding(segmented ? encoded : null, plain.versions, plainEnds, measured,
+						segmented ? 0 : wholeStreak);
+			}
+			catch (RuntimeException | Error ex) {
+				// The caller never gets the compressed body: give it back.
+				encoded.release();
+				throw ex;
+			}
+			if (segmented) {
+				// The kept form's reference, taken once nothing is left to allocate.
+				encoded.retain();
+			}
+		}
+		finally {
+			if (lastEncoded != null) {
+				lastEncoded.release();
+			}
+		}
+		KeptEncoding replaced = null;
+		synchronized (this.owner) {
+			KeptKind entry = this.owner.entry(body.kind());
+			// Not where the kind's body was dropped for room meanwhile (makeRoomFor):
+			// nothing would give this back.
+			if (entry != null && entry.body() != null) {
+				replaced = entry.encodings[slot];
+				entry.encodings[slot] = next;
+				if (next.encoded != null && compared) {
+					plain.used = true;
+				}
+			}
+			else {
+				replaced = next;
+			}
+		}
+		if (replaced != null) {
+			replaced.release();
+		}
+		return encoded.body();
+	}
+
+}

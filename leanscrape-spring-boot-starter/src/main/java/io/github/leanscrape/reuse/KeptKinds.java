@@ -1,0 +1,186 @@
+package io.github.leanscrape.reuse;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+import io.github.leanscrape.exposition.BodyKind;
+import io.github.leanscrape.exposition.PooledBody;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
+
+/**
+ * The kinds kept, least recently rendered first: at most {@value #MAX_KINDS}, and none
+ * idle for {@value #TIME_TO_LIVE_MINUTES} minutes. Not thread-safe: guarded by the
+ * {@link KeptBodies} that holds it. What leaves it is handed to the caller to release,
+ * outside that lock.
+ *
+ * @author leanscrape
+ */
+final class KeptKinds {
+
+	/** At most this many kinds are kept: each name filter is a kind of its own. */
+	static final int MAX_KINDS = 4;
+
+	private static final int TIME_TO_LIVE_MINUTES = 5;
+
+	private static final long TIME_TO_LIVE_NANOS = TimeUnit.MINUTES.toNanos(TIME_TO_LIVE_MINUTES);
+
+	private final Map<BodyKind, KeptKind> entries = new LinkedHashMap<>(8, 0.75f, true);
+
+	/**
+	 * Return what is kept for a kind, counting as a rendering of it in the order kinds
+	 * are evicted in.
+	 * @param kind the kind, uncompressed
+	 * @return its entry, or {@code null}
+	 */
+	@Nullable KeptKind get(BodyKind kind) {
+		return this.entries.get(kind);
+	}
+
+	/**
+	 * Add a kind, evicting the kind least recently rendered beyond {@value #MAX_KINDS},
+	 * one without a body first (it rests after being dropped for room).
+	 * @param kind the kind, uncompressed
+	 * @param entry what is kept for it
+	 * @param evicted where the evicted entry goes, with room for it
+	 */
+	void add(BodyKind kind, KeptKind entry, List<KeptKind> evicted) {
+		this.entries.put(kind, entry);
+		if (this.entries.size() <= MAX_KINDS) {
+			return;
+		}
+		Iterator<KeptKind> entries = this.entries.values().iterator();
+		while (entries.hasNext()) {
+			KeptKind each = entries.next();
+			if (each.body() == null) {
+				entries.remove();
+				evicted.add(each);
+				return;
+			}
+		}
+		Iterator<KeptKind> eldest = this.entries.values().iterator();
+		evicted.add(eldest.next());
+		eldest.remove();
+	}
+
+	/**
+	 * Remove the kinds idle for {@value #TIME_TO_LIVE_MINUTES} minutes.
+	 * @param now the time, as {@link System#nanoTime()}
+	 * @param expired where the entries removed go
+	 */
+	void expire(long now, List<KeptKind> expired) {
+		Iterator<KeptKind> entries = this.entries.values().iterator();
+		while (entries.hasNext()) {
+			KeptKind entry = entries.next();
+			if (now - entry.renderedNanos > TIME_TO_LIVE_NANOS) {
+				expired.add(entry);
+				entries.remove();
+			}
+		}
+	}
+
+	/**
+	 * Return what is kept for the other text format with the same name filter as a text
+	 * kind, looked up without counting as a rendering of it.
+	 * @param kind the text kind, uncompressed
+	 * @return the other format's entry, or {@code null}
+	 */
+	@Nullable KeptKind otherTextFormat(BodyKind kind) {
+		PrometheusOutputFormat format = kind.format();
+		if (format == PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF) {
+			return null;
+		}
+		PrometheusOutputFormat other = (format == PrometheusOutputFormat.CONTENT_TYPE_004)
+				? PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100 : PrometheusOutputFormat.CONTENT_TYPE_004;
+		for (Map.Entry<BodyKind, KeptKind> each : this.entries.entrySet()) {
+			BodyKind kept = each.getKey();
+			if (kept.format() == other && Objects.equals(kept.includedNames(), kind.includedNames())) {
+				return each.getValue();
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Return what is kept for a kind, looked up without counting as a rendering of it.
+	 * @param kind the kind, uncompressed
+	 * @return its entry, or {@code null}
+	 */
+	@Nullable KeptKind peek(BodyKind kind) {
+		for (Map.Entry<BodyKind, KeptKind> each : this.entries.entrySet()) {
+			if (each.getKey().equals(kind)) {
+				return each.getValue();
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Drop what every kind but one keeps, to make room for a rendering of that one
+	 * ({@link KeptKind#makeRoom}).
+	 * @param kind the kind whose bodies stay
+	 * @param plains where the bodies dropped go
+	 * @param forms where the forms dropped go
+	 */
+	void makeRoomFor(BodyKind kind, List<KeptBody> plains, List<KeptEncoding> forms) {
+		for (Map.Entry<BodyKind, KeptKind> kept : this.entries.entrySet()) {
+			if (!kept.getKey().equals(kind)) {
+				kept.getValue().makeRoom(plains, forms);
+			}
+		}
+	}
+
+	/**
+	 * Drop the stand-ins of every kind but one ({@link KeptKind#dropStandIn(List)}).
+	 * @param kind the kind whose bodies stay
+	 * @param forms where the forms dropped go
+	 */
+	void dropStandInsFor(BodyKind kind, List<KeptEncoding> forms) {
+		for (Map.Entry<BodyKind, KeptKind> kept : this.entries.entrySet()) {
+			if (!kept.getKey().equals(kind)) {
+				kept.getValue().dropStandIn(forms);
+			}
+		}
+	}
+
+	/**
+	 * Remove every kind.
+	 * @return the entries removed
+	 */
+	List<KeptKind> removeAll() {
+		List<KeptKind> removed = new ArrayList<>(this.entries.values());
+		this.entries.clear();
+		return removed;
+	}
+
+	/**
+	 * Add what every kind holds to the lists of bodies to count
+	 * ({@link KeptKind#addHeld}).
+	 * @param plains the plain bodies
+	 * @param forms the compressed forms
+	 */
+	void addHeld(List<PooledBody> plains, List<PooledBody> forms) {
+		for (KeptKind entry : this.entries.values()) {
+			entry.addHeld(plains, forms);
+		}
+	}
+
+	/**
+	 * Return how many kinds have a body kept.
+	 * @return the kinds
+	 */
+	int withBody() {
+		int kinds = 0;
+		for (KeptKind entry : this.entries.values()) {
+			kinds += (entry.body() != null) ? 1 : 0;
+		}
+		return kinds;
+	}
+
+}
