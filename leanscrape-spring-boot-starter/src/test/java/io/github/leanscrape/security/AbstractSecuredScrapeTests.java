@@ -8,12 +8,14 @@ import java.util.Base64;
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.serve.Scraper;
+import io.github.leanscrape.support.BootWiringTests;
 import io.github.leanscrape.support.HttpScraper;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -29,6 +31,7 @@ import static org.awaitility.Awaitility.await;
  * as protected as Spring Boot's, and its glue runs only for requests security let
  * through.
  */
+@Tag(BootWiringTests.TAG)
 abstract class AbstractSecuredScrapeTests {
 
 	static final String PATH = "/actuator/prometheus";

@@ -1,6 +1,8 @@
 package io.github.leanscrape.security;
 
+import io.github.leanscrape.support.BootWiringTests;
 import io.github.leanscrape.support.HttpScraper;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -13,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * An endpoint excluded from exposure, or with no access, is not there at all: 404 on both
  * stacks, as with Spring Boot's own endpoint.
  */
+@Tag(BootWiringTests.TAG)
 class EndpointOffTests {
 
 	@ParameterizedTest

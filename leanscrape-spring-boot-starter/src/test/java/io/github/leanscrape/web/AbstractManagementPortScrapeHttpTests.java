@@ -2,6 +2,7 @@ package io.github.leanscrape.web;
 
 import java.net.http.HttpResponse;
 
+import io.github.leanscrape.support.BootWiringTests;
 import io.github.leanscrape.support.HttpScraper;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -12,18 +13,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The scrape tests against the management server of {@code management.server.port}, and
- * the check that the application's own server does not serve the endpoint. Tagged
- * {@value #TAG}: the cells of another Micrometer and of the newer JDK leave them out,
- * which change nothing in how Spring Boot wires a management server; the cell of another
- * Spring Boot runs them.
+ * the check that the application's own server does not serve the endpoint.
  */
-@Tag(AbstractManagementPortScrapeHttpTests.TAG)
+@Tag(BootWiringTests.TAG)
 abstract class AbstractManagementPortScrapeHttpTests extends AbstractScrapeHttpTests {
-
-	/**
-	 * The JUnit tag of the tests on a management server of its own.
-	 */
-	static final String TAG = "management-port";
 
 	@LocalManagementPort
 	int managementPort;

@@ -10,7 +10,8 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
  */
 @SpringBootTest(classes = ScrapeTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.main.web-application-type=reactive", "server.address=127.0.0.1",
-				"management.endpoints.web.exposure.include=prometheus", "rich.bulk-series=20000" })
+				"management.endpoints.web.exposure.include=prometheus",
+				"rich.bulk-series=${scrape-tests.bulk-series:20000}" })
 class WebFluxScrapeHttpTests extends AbstractScrapeHttpTests {
 
 }
