@@ -423,15 +423,10 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 		long done = 0;
 		while (done < length) {
 			long here = start + done;
-			long there = otherStart + done;
-			int chunk = (int) (here / chunkSize);
 			int offset = (int) (here % chunkSize);
-			int otherChunk = other.chunkIndex(there);
-			int otherOffset = other.chunkOffset(there);
-			int n = (int) Math.min(length - done,
-					Math.min(chunkSize - offset, other.chunkLength(otherChunk) - otherOffset));
-			if (!Arrays.equals(Objects.requireNonNull(this.chunks[chunk]), offset, offset + n, other.chunk(otherChunk),
-					otherOffset, otherOffset + n)) {
+			int n = (int) Math.min(length - done, chunkSize - offset);
+			byte[] chunk = Objects.requireNonNull(this.chunks[(int) (here / chunkSize)]);
+			if (!other.rangeEquals(otherStart + done, chunk, offset, n)) {
 				return false;
 			}
 			done += n;

@@ -157,19 +157,13 @@ public final class PooledBody {
 	 */
 	public boolean rangeEquals(long start, PooledBody other, long otherStart, long length) {
 		assertLive();
-		other.assertLive();
 		long done = 0;
 		while (done < length) {
 			long here = start + done;
-			long there = otherStart + done;
 			int chunk = chunkIndex(here);
 			int offset = chunkOffset(here);
-			int otherChunk = other.chunkIndex(there);
-			int otherOffset = other.chunkOffset(there);
-			int n = (int) Math.min(length - done,
-					Math.min(chunkLength(chunk) - offset, other.chunkLength(otherChunk) - otherOffset));
-			if (!Arrays.equals(chunkAt(chunk), offset, offset + n, other.chunkAt(otherChunk), otherOffset,
-					otherOffset + n)) {
+			int n = (int) Math.min(length - done, chunkLength(chunk) - offset);
+			if (!other.rangeEquals(otherStart + done, chunkAt(chunk), offset, n)) {
 				return false;
 			}
 			done += n;
