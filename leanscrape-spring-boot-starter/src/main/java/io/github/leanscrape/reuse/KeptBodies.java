@@ -5,12 +5,9 @@ import java.util.List;
 import java.util.function.LongSupplier;
 
 import io.github.leanscrape.compression.BodyEncoder;
-import io.github.leanscrape.compression.EncodedBody;
-import io.github.leanscrape.compression.GzipSegmentReader;
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
-import io.github.leanscrape.reuse.SegmentVersions.GzipStandIn;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -30,8 +27,6 @@ import org.jspecify.annotations.Nullable;
 public final class KeptBodies {
 
 	private static final int CODINGS = ContentCoding.values().length;
-
-	private static final int GZIP_SLOT = ContentCoding.GZIP.ordinal();
 
 	private final boolean enabled;
 
@@ -100,7 +95,6 @@ public final class KeptBodies {
 	public void shed(BodyKind kind, Shed what) {
 		switch (what) {
 			case OTHER_KINDS_BODIES -> makeRoomFor(kind);
-			case OTHER_KINDS_STAND_INS -> dropStandInsFor(kind);
 			case EVERYTHING -> forgetAll();
 		}
 	}
@@ -136,9 +130,8 @@ public final class KeptBodies {
 		synchronized (this) {
 			this.kinds.expire(this.nanoClock.getAsLong(), expired);
 			KeptKind entry = this.kinds.get(kind);
-			// The first body after a rest is compared with the body kept before it.
 			KeptBody kept = (entry != null) ? entry.body() : null;
-			if (entry != null && kept != null && !entry.credit.rests()) {
+			if (entry != null && kept != null) {
 				if (!take && kept.body.tryRetain()) {
 					plain = kept;
 				}
@@ -211,7 +204,7 @@ public final class KeptBodies {
 		synchronized (this) {
 			KeptKind sibling = this.kinds.otherTextFormat(kind);
 			KeptKind own = newerOnly ? this.kinds.peek(kind) : null;
-			if (sibling == null || sibling.credit.rests()
+			if (sibling == null || sibling.rests()
 					|| (newerOnly && (own == null || sibling.renderedNanos - own.renderedNanos <= 0))) {
 				return null;
 			}
@@ -235,14 +228,13 @@ public final class KeptBodies {
 		}
 		synchronized (this) {
 			KeptKind entry = this.kinds.get(kind);
-			return entry == null || !entry.credit.rests();
+			return entry == null || !entry.rests();
 		}
 	}
 
 	/**
 	 * Keep a new body of a kind in place of the last one, versioning its segments against
-	 * the body offered or the gzip form standing in for it; while the kind rests, keep
-	 * nothing.
+	 * the body offered; while the kind rests, keep nothing.
 	 * @param kind the kind, uncompressed
 	 * @param body the new body; this object takes a reference of its own
 	 * @param previous the body the rendering was offered, or {@code null}
@@ -251,38 +243,16 @@ public final class KeptBodies {
 		if (!this.enabled) {
 			return;
 		}
-		DroppedBody standsIn = null;
-		EncodedBody form = null;
 		synchronized (this) {
 			KeptKind entry = this.kinds.get(kind);
-			if (entry != null && entry.credit.rests()) {
-				entry.credit.notKept();
+			if (entry != null && entry.rests()) {
+				entry.notKept();
 				entry.renderedNanos = this.nanoClock.getAsLong();
-				entry.clearTaken();
 				return;
-			}
-			DroppedBody last = (entry != null) ? entry.standIn() : null;
-			EncodedBody lastForm = (last != null) ? last.gzip.encoded : null;
-			if (previous == null && entry != null && last != null && lastForm != null
-					&& entry.encodings[GZIP_SLOT] == last.gzip && lastForm.tryRetain()) {
-				standsIn = last;
-				form = lastForm;
 			}
 		}
 		long[] versions = new long[body.segmentCount()];
-		double share;
-		if (standsIn != null && form != null) {
-			try (GzipSegmentReader reader = new GzipSegmentReader()) {
-				share = this.segmentVersions.version(body,
-						new GzipStandIn(form, standsIn.gzip.versions, standsIn.segmentEnds, reader), versions);
-			}
-			finally {
-				form.release();
-			}
-		}
-		else {
-			share = this.segmentVersions.version(body, previous, versions);
-		}
+		double share = this.segmentVersions.version(body, previous, versions);
 		keep(kind, body, previous, false, true, versions, share);
 	}
 
@@ -307,14 +277,15 @@ public final class KeptBodies {
 
 	private void keep(BodyKind kind, PooledBody body, @Nullable KeptBody previous, boolean taken, boolean copiedFromIt,
 			long[] versions, double share) {
-		// Room for every kind that can be dropped here, so that adding one, once it is
-		// out of the map, never allocates.
+		// Room for all that can be dropped here, so that adding to these lists, once
+		// something is out of its entry, never allocates.
 		List<KeptKind> dropped = new ArrayList<>(KeptKinds.MAX_KINDS + 1);
+		List<KeptBody> plains = new ArrayList<>(2);
+		List<KeptEncoding> forms = new ArrayList<>(CODINGS);
 		// The body's reference is taken only where it is stored, after everything that
 		// allocates: an OutOfMemoryError on the way leaves no reference behind.
 		KeptBody plain = new KeptBody(body, versions, share);
 		boolean copiesPay = previous != null && copiedFromIt && KeepCredit.copiedEnough(body);
-		KeptBody replaced = null;
 		try {
 			synchronized (this) {
 				long now = this.nanoClock.getAsLong();
@@ -323,10 +294,10 @@ public final class KeptBodies {
 				if (entry != null) {
 					entry.clearTaken();
 				}
-				if (entry != null && entry.credit.rests()) {
-					// Dropped for room (makeRoomFor) while this body was compared: the
-					// rest that ordered holds, and this body is not kept.
-					entry.credit.notKept();
+				if (entry != null && entry.rests()) {
+					// Dropped for room (makeRoomFor) while this body was compared, and
+					// resting since: this body is not kept.
+					entry.notKept();
 				}
 				else if (entry == null) {
 					entry = new KeptKind();
@@ -335,17 +306,20 @@ public final class KeptBodies {
 					body.retain();
 				}
 				else {
-					replaced = entry.replaceBody(plain, previous, taken, copiesPay);
 					body.retain();
+					entry.replaceBody(plain, previous, taken, copiesPay, plains, forms);
 				}
 				entry.renderedNanos = now;
 			}
 		}
 		finally {
-			// Expired or evicted kinds, and the body replaced, go back even where an
-			// Error was thrown on the way.
-			if (replaced != null) {
-				replaced.release();
+			// Expired or evicted kinds, the body replaced, and what a kind that rests
+			// from now drops, go back even where an Error was thrown on the way.
+			for (KeptBody each : plains) {
+				each.release();
+			}
+			for (KeptEncoding form : forms) {
+				form.release();
 			}
 			release(dropped);
 		}
@@ -379,12 +353,8 @@ public final class KeptBodies {
 	}
 
 	/**
-	 * Drop what is kept for every kind but one, to make room for a rendering of that one.
-	 * A kind whose body was sent in gzip segment by segment keeps that form, a tenth of
-	 * the body or so, to stand in for it: its next body is compared with it segment by
-	 * segment, inflating it. A kind dropped without such a form becomes crowded, so that
-	 * its next gzip forms can stand in, and rests, keeping nothing for a while, when
-	 * dropped again without one.
+	 * Drop what is kept for every kind but one, to make room for a rendering of that one:
+	 * their bodies and compressed forms ({@link KeptKind#makeRoom}).
 	 * @param kind the kind whose bodies stay
 	 */
 	void makeRoomFor(BodyKind kind) {
@@ -401,26 +371,6 @@ public final class KeptBodies {
 			for (KeptBody plain : plains) {
 				plain.release();
 			}
-			for (KeptEncoding form : forms) {
-				form.release();
-			}
-		}
-	}
-
-	/**
-	 * Drop the gzip forms that stand in for the bodies of every kind but one, dropped for
-	 * room before, when making room for a rendering of that one has not made enough; each
-	 * such kind rests.
-	 * @param kind the kind whose bodies stay
-	 */
-	void dropStandInsFor(BodyKind kind) {
-		List<KeptEncoding> forms = new ArrayList<>(KeptKinds.MAX_KINDS);
-		try {
-			synchronized (this) {
-				this.kinds.dropStandInsFor(kind, forms);
-			}
-		}
-		finally {
 			for (KeptEncoding form : forms) {
 				form.release();
 			}

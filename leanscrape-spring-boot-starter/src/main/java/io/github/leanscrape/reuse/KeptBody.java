@@ -8,7 +8,7 @@ import io.github.leanscrape.exposition.PooledBody;
  *
  * @author leanscrape
  */
-final class KeptBody implements SegmentVersions.Reference {
+final class KeptBody {
 
 	final PooledBody body;
 
@@ -36,18 +36,24 @@ final class KeptBody implements SegmentVersions.Reference {
 		this.body.release();
 	}
 
-	@Override
-	public long[] versions() {
-		return this.versions;
-	}
-
-	@Override
-	public long segmentLength(int segment) {
+	/**
+	 * Return how long one of this body's segments is.
+	 * @param segment the segment
+	 * @return its length in bytes
+	 */
+	long segmentLength(int segment) {
 		return this.body.segmentEnd(segment) - this.body.segmentStart(segment);
 	}
 
-	@Override
-	public boolean holds(int segment, PooledBody other, long start, long length) {
+	/**
+	 * Return whether one of this body's segments holds exactly a range of another body.
+	 * @param segment the segment, as long as the range
+	 * @param other the other body
+	 * @param start where the range starts
+	 * @param length its length
+	 * @return {@code true} when the bytes are equal
+	 */
+	boolean holds(int segment, PooledBody other, long start, long length) {
 		return other.rangeEquals(start, this.body, this.body.segmentStart(segment), length);
 	}
 

@@ -15,23 +15,15 @@ final class KeptEncoding {
 
 	final long[] versions;
 
-	/**
-	 * Where the segments of the plain body end, for a crowded kind's gzip form by
-	 * segment, which may stand in for a body dropped before it (makeRoomFor).
-	 */
-	final long @Nullable [] plainEnds;
-
 	/** The share of the body that could be copied when last measured, or -1. */
 	final double measuredShare;
 
 	/** How many bodies in a row were compressed whole for too little to copy. */
 	final int wholeStreak;
 
-	KeptEncoding(@Nullable EncodedBody encoded, long[] versions, long @Nullable [] plainEnds, double measuredShare,
-			int wholeStreak) {
+	KeptEncoding(@Nullable EncodedBody encoded, long[] versions, double measuredShare, int wholeStreak) {
 		this.encoded = encoded;
 		this.versions = versions;
-		this.plainEnds = plainEnds;
 		this.measuredShare = measuredShare;
 		this.wholeStreak = wholeStreak;
 	}

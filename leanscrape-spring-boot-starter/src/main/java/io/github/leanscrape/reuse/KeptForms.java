@@ -3,17 +3,14 @@ package io.github.leanscrape.reuse;
 import io.github.leanscrape.compression.BodyEncoder;
 import io.github.leanscrape.compression.EncodedBody;
 import io.github.leanscrape.exposition.BodyKind;
-import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
 
 /**
  * The compressed forms kept for each kind, one per coding: a kept body is compressed by
  * segment where enough of it is as it was in the coding's last form (equal versions mean
  * equal bytes), copying the compressed bytes of those segments, else whole, retrying
- * segments every {@value #RETRY_AFTER_WHOLE}th body; a crowded kind's gzip forms are
- * compressed by segment even with nothing to compare with, so that one can stand in for
- * its body the next time it is dropped for room. Part of {@link KeptBodies}, under its
- * lock.
+ * segments every {@value #RETRY_AFTER_WHOLE}th body. Part of {@link KeptBodies}, under
+ * its lock.
  *
  * @author leanscrape
  */
@@ -24,8 +21,6 @@ final class KeptForms {
 	 * copy, before it tries segments again.
 	 */
 	private static final int RETRY_AFTER_WHOLE = 16;
-
-	private static final int GZIP_SLOT = ContentCoding.GZIP.ordinal();
 
 	private final KeptBodies owner;
 
@@ -49,13 +44,11 @@ final class KeptForms {
 		KeptBody plain = null;
 		KeptEncoding last = null;
 		EncodedBody lastEncoded = null;
-		boolean crowded = false;
 		synchronized (this.owner) {
 			KeptKind entry = this.owner.entry(body.kind());
 			KeptBody kept = (entry != null) ? entry.body() : null;
 			if (entry != null && kept != null && kept.body == body) {
 				plain = kept;
-				crowded = entry.crowded;
 				last = entry.encodings[slot];
 				if (last != null && last.encoded != null && last.encoded.tryRetain()) {
 					lastEncoded = last.encoded;
@@ -86,17 +79,12 @@ final class KeptForms {
 			else {
 				share = plain.unchangedShare;
 			}
-			// A crowded kind's gzip forms are compressed by segment even with nothing
-			// to compare with, at about 2% in size, so that one can stand in for its
-			// body the next time it is dropped for room (makeRoomFor).
 			compared = share >= 0;
-			boolean segmented = encoder.compressesSegments()
-					&& (share >= encoder.minReusedShare() || (!compared && crowded && slot == GZIP_SLOT));
+			boolean segmented = encoder.compressesSegments() && share >= encoder.minReusedShare();
 			encoded = encoder.encode(body, kind, expectedSize, segmented, lastEncoded, segmented ? copyFrom : null);
 			try {
 				double measured = (lastEncoded != null) ? share : ((last != null) ? last.measuredShare : -1);
-				long[] plainEnds = (segmented && crowded && slot == GZIP_SLOT) ? KeptKind.segmentEnds(body) : null;
-				next = new KeptEncoding(segmented ? encoded : null, plain.versions, plainEnds, measured,
+				next = new KeptEncoding(segmented ? encoded : null, plain.versions, measured,
 						segmented ? 0 : wholeStreak);
 			}
 			catch (RuntimeException | Error ex) {

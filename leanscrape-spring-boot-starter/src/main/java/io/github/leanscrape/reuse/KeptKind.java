@@ -7,28 +7,26 @@ import io.github.leanscrape.exposition.PooledBody;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What is kept for one kind (format and name filter): what stands for its last body (one
- * {@link Holding} and what it holds), its last compressed form in each coding, and
- * whether keeping them pays. The holding changes only through the transitions below;
+ * What is kept for one kind (format and name filter): its {@link Holding}, the last body
+ * while it holds one, its last compressed form in each coding, and whether keeping them
+ * pays ({@link KeepCredit}). The holding changes only through the transitions below;
  * guarded by the {@link KeptBodies} that holds it.
  *
  * <pre>
- *                 keep                take                 drop for room (gzip form by segment)
- *   NOTHING ───────────────▶ BODY ───────────▶ TAKEN       BODY ──────────────────────▶ STAND_IN
- *   (any)   ───────────────▶ BODY ◀─────────── TAKEN       BODY ──────────────────────▶ NOTHING
- *                                  give back                     drop for room (no such form)
- *   TAKEN   ───────────────▶ NOTHING   (its rendering ends resting)
- *   STAND_IN ──────────────▶ NOTHING   (drop stand-ins)
+ *             keep                  take
+ *   NOTHING ─────────▶ BODY ─────────────────▶ TAKEN
+ *                      BODY ◀───────────────── TAKEN     give back, or keep the next body
+ *                      BODY ─────────────────▶ NOTHING   drop for room, or end a taken holding
+ *   BODY or TAKEN ───────────────────────────▶ RESTING   kept for nothing too often: drops all
+ *   RESTING ─────────────────────────────────▶ NOTHING   after its rest's renderings
  * </pre>
  *
  * @author leanscrape
  */
 final class KeptKind {
 
-	private static final int GZIP_SLOT = ContentCoding.GZIP.ordinal();
-
 	/**
-	 * What stands for a kind's last body.
+	 * What a kind holds.
 	 */
 	enum Holding {
 
@@ -46,10 +44,10 @@ final class KeptKind {
 		TAKEN,
 
 		/**
-		 * Its last body was dropped to make room for another kind's rendering, and its
-		 * gzip form by segment stands in for it ({@link DroppedBody}).
+		 * Nothing, for a number of renderings: keeping its bodies did not pay
+		 * ({@link KeepCredit}), so they are written and compressed whole.
 		 */
-		STAND_IN
+		RESTING
 
 	}
 
@@ -58,24 +56,24 @@ final class KeptKind {
 	/** The last body while {@link Holding#BODY} or {@link Holding#TAKEN}. */
 	private @Nullable KeptBody body;
 
-	/** What is left of the last body while {@link Holding#STAND_IN}. */
-	private @Nullable DroppedBody standIn;
-
-	/**
-	 * Whether the kind's body was dropped for room without a gzip form to stand in: its
-	 * gzip forms are then all compressed by segment, to stand in next time.
-	 */
-	boolean crowded;
-
 	final @Nullable KeptEncoding[] encodings = new KeptEncoding[ContentCoding.values().length];
 
 	long renderedNanos;
 
-	/** Whether keeping the kind's bodies pays, or it rests. */
+	/** Whether keeping the kind's bodies pays, and how long it rests. */
 	final KeepCredit credit = new KeepCredit();
 
 	Holding holding() {
 		return this.holding;
+	}
+
+	/**
+	 * Return whether the kind rests: its next body is neither offered a kept one nor
+	 * kept.
+	 * @return whether it rests
+	 */
+	boolean rests() {
+		return this.holding == Holding.RESTING;
 	}
 
 	/**
@@ -96,24 +94,18 @@ final class KeptKind {
 	}
 
 	/**
-	 * Return what stands in for the last body, dropped for room.
-	 * @return the stand-in, or {@code null}
-	 */
-	@Nullable DroppedBody standIn() {
-		return (this.holding == Holding.STAND_IN) ? this.standIn : null;
-	}
-
-	/**
-	 * Keep a new last body, from any holding.
+	 * Keep a new last body, from any holding but {@link Holding#RESTING}.
 	 * @param body the new body, whose reference this kind now holds
 	 * @return the body kept before it, whose reference the caller releases, or
 	 * {@code null}
 	 */
 	@Nullable KeptBody keep(KeptBody body) {
+		if (this.holding == Holding.RESTING) {
+			throw new IllegalStateException("Resting");
+		}
 		KeptBody replaced = body();
 		this.holding = Holding.BODY;
 		this.body = body;
-		this.standIn = null;
 		return replaced;
 	}
 
@@ -152,100 +144,48 @@ final class KeptKind {
 	}
 
 	/**
-	 * Drop the kept body for room: {@link Holding#BODY} to {@link Holding#STAND_IN} where
-	 * a gzip form stands in for it, else to {@link Holding#NOTHING}.
-	 * @param standIn what stands in, or {@code null}
-	 * @return the body dropped, whose reference the caller releases
-	 */
-	KeptBody dropForRoom(@Nullable DroppedBody standIn) {
-		KeptBody dropped = body();
-		if (dropped == null) {
-			throw new IllegalStateException("No body kept, but " + this.holding);
-		}
-		this.holding = (standIn != null) ? Holding.STAND_IN : Holding.NOTHING;
-		this.body = null;
-		this.standIn = standIn;
-		return dropped;
-	}
-
-	/**
-	 * Drop what stands in for the body: {@link Holding#STAND_IN} to
-	 * {@link Holding#NOTHING}.
-	 */
-	void dropStandIn() {
-		assertHolding(Holding.STAND_IN);
-		this.holding = Holding.NOTHING;
-		this.standIn = null;
-	}
-
-	/**
-	 * Drop what is kept for this kind to make room for a rendering of another: its body,
-	 * and every compressed form but a gzip form by segment of that body, which stands in
-	 * for it. Where no such form is kept, the kind becomes crowded (its next gzip forms
-	 * are compressed by segment, to stand in the next time), and rests when already
-	 * crowded. A kind whose form already stands in keeps it.
+	 * Drop what is kept for this kind to make room for a rendering of another:
+	 * {@link Holding#BODY} to {@link Holding#NOTHING}, dropping the body and its
+	 * compressed forms. The body counts as kept for nothing, so that a kind dropped again
+	 * and again rests instead of keeping bodies only to drop them.
 	 * @param plains where the body dropped goes, for the caller to release
 	 * @param forms where the forms dropped go, for the caller to release; both lists have
 	 * room enough that adding to them does not allocate
 	 */
 	void makeRoom(List<KeptBody> plains, List<KeptEncoding> forms) {
-		if (this.holding == Holding.STAND_IN) {
+		KeptBody plain = body();
+		if (plain == null) {
 			return;
 		}
-		KeptBody plain = body();
-		KeptEncoding gzip = this.encodings[GZIP_SLOT];
-		long[] gzipEnds = null;
-		if (plain != null && gzip != null && gzip.encoded != null) {
-			// The form of this body, or of the one before it where a new body was kept
-			// before its gzip form was made: a crowded kind's forms know where their
-			// segments end.
-			gzipEnds = (gzip.versions == plain.versions) ? segmentEnds(plain.body) : gzip.plainEnds;
-		}
-		boolean standsIn = gzip != null && gzip.encoded != null && gzipEnds != null
-				&& gzipEnds.length == gzip.encoded.segmentCount();
-		DroppedBody dropped = (plain != null && standsIn && gzip != null && gzipEnds != null)
-				? new DroppedBody(gzip, gzipEnds, plain) : null;
-		// Nothing below allocates.
-		if (plain != null) {
-			plains.add(dropForRoom(dropped));
-		}
-		for (int i = 0; i < this.encodings.length; i++) {
-			KeptEncoding form = this.encodings[i];
-			if (form != null && !(standsIn && i == GZIP_SLOT)) {
-				forms.add(form);
-				this.encodings[i] = null;
-			}
-		}
-		if (!standsIn && plain != null) {
-			if (!this.crowded) {
-				this.crowded = true;
-			}
-			else if (!this.credit.rests()) {
-				// A kind that already rests goes on with its rest.
-				this.credit.rest();
-			}
+		this.holding = Holding.NOTHING;
+		this.body = null;
+		plains.add(plain);
+		dropForms(forms);
+		this.credit.kept(true, false);
+		if (this.credit.rests()) {
+			this.holding = Holding.RESTING;
 		}
 	}
 
 	/**
-	 * Drop the gzip form that stands in for the body dropped for room, where making room
-	 * for another kind's rendering did not make enough; the kind rests, as after a drop
-	 * without a form to stand in: where a body and a form do not fit beside a rendering,
-	 * it would otherwise compress by segment and note what can be copied for nothing.
-	 * @param forms where the form dropped goes, for the caller to release
+	 * Count a rendering of this kind while it rests, whose body is not kept:
+	 * {@link Holding#RESTING} to {@link Holding#NOTHING} once its rest is over.
 	 */
-	void dropStandIn(List<KeptEncoding> forms) {
-		DroppedBody dropped = standIn();
-		if (dropped == null) {
-			return;
-		}
-		dropStandIn();
-		if (this.encodings[GZIP_SLOT] == dropped.gzip) {
-			this.encodings[GZIP_SLOT] = null;
-			forms.add(dropped.gzip);
-		}
+	void notKept() {
+		assertHolding(Holding.RESTING);
+		this.credit.notKept();
 		if (!this.credit.rests()) {
-			this.credit.rest();
+			this.holding = Holding.NOTHING;
+		}
+	}
+
+	private void dropForms(List<KeptEncoding> forms) {
+		for (int i = 0; i < this.encodings.length; i++) {
+			KeptEncoding form = this.encodings[i];
+			if (form != null) {
+				forms.add(form);
+				this.encodings[i] = null;
+			}
 		}
 	}
 
@@ -253,17 +193,23 @@ final class KeptKind {
 	 * Keep a new body in place of the last one, and count the last one as kept for
 	 * something or for nothing ({@link KeepCredit}): the body the rendering took counts
 	 * as the one replaced; a body with nothing before it to copy from counts only where a
-	 * coding used it (the first of a kind, or the first after a rest); a body dropped for
-	 * room counts as it would have.
+	 * coding used it (the first of a kind, or the first after a rest). Where that count
+	 * makes the kind rest, it keeps nothing: {@link Holding#RESTING}, the new body and
+	 * every form in the lists for the caller to release.
 	 * @param plain the new body, whose reference the caller takes for this kind
 	 * @param previous the body the rendering was offered or took, or {@code null}
 	 * @param taken whether the rendering took it
 	 * @param copiesPay whether the rendering copied enough of it for copying to pay
-	 * @return the body kept before, whose reference the caller releases, or {@code null}
+	 * @param plains where the bodies no longer kept go (the one kept before, and the new
+	 * one where the kind now rests), for the caller to release
+	 * @param forms where the forms dropped go, for the caller to release
 	 */
-	@Nullable KeptBody replaceBody(KeptBody plain, @Nullable KeptBody previous, boolean taken, boolean copiesPay) {
-		DroppedBody before = standIn();
+	void replaceBody(KeptBody plain, @Nullable KeptBody previous, boolean taken, boolean copiesPay,
+			List<KeptBody> plains, List<KeptEncoding> forms) {
 		KeptBody replaced = keep(plain);
+		if (replaced != null) {
+			plains.add(replaced);
+		}
 		KeptBody last = (replaced == null && taken) ? previous : replaced;
 		if (copiesPay && last != null && previous == last) {
 			last.used = true;
@@ -271,13 +217,15 @@ final class KeptKind {
 		if (last != null) {
 			this.credit.kept(last.unchangedShare >= 0 || last.used, last.used);
 		}
-		else if (before != null) {
-			this.credit.kept(before.unchangedShare >= 0 || before.used, before.used);
-		}
 		else {
 			this.credit.kept(false, false);
 		}
-		return replaced;
+		if (this.credit.rests()) {
+			this.holding = Holding.RESTING;
+			this.body = null;
+			plains.add(plain);
+			dropForms(forms);
+		}
 	}
 
 	/**
@@ -313,19 +261,6 @@ final class KeptKind {
 				form.release();
 			}
 		}
-	}
-
-	/**
-	 * Return where each segment of a body ends.
-	 * @param body the body
-	 * @return the end of each segment
-	 */
-	static long[] segmentEnds(PooledBody body) {
-		long[] ends = new long[body.segmentCount()];
-		for (int i = 0; i < ends.length; i++) {
-			ends[i] = body.segmentEnd(i);
-		}
-		return ends;
 	}
 
 	private void assertHolding(Holding expected) {

@@ -45,7 +45,7 @@ final class KeptKinds {
 
 	/**
 	 * Add a kind, evicting the kind least recently rendered beyond {@value #MAX_KINDS},
-	 * one without a body first (it rests after being dropped for room).
+	 * one without a body first (it rests, or was dropped for room).
 	 * @param kind the kind, uncompressed
 	 * @param entry what is kept for it
 	 * @param evicted where the evicted entry goes, with room for it
@@ -132,19 +132,6 @@ final class KeptKinds {
 		for (Map.Entry<BodyKind, KeptKind> kept : this.entries.entrySet()) {
 			if (!kept.getKey().equals(kind)) {
 				kept.getValue().makeRoom(plains, forms);
-			}
-		}
-	}
-
-	/**
-	 * Drop the stand-ins of every kind but one ({@link KeptKind#dropStandIn(List)}).
-	 * @param kind the kind whose bodies stay
-	 * @param forms where the forms dropped go
-	 */
-	void dropStandInsFor(BodyKind kind, List<KeptEncoding> forms) {
-		for (Map.Entry<BodyKind, KeptKind> kept : this.entries.entrySet()) {
-			if (!kept.getKey().equals(kind)) {
-				kept.getValue().dropStandIn(forms);
 			}
 		}
 	}

@@ -2,8 +2,6 @@ package io.github.leanscrape.reuse;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.github.leanscrape.compression.EncodedBody;
-import io.github.leanscrape.compression.GzipSegmentReader;
 import io.github.leanscrape.exposition.PooledBody;
 import org.jspecify.annotations.Nullable;
 
@@ -11,9 +9,7 @@ import org.jspecify.annotations.Nullable;
  * Gives each segment of a new body a version, equal versions meaning equal bytes: that of
  * the last body's segment with the same bytes, looked for around where it was
  * ({@link SegmentMatcher}), or a new one; and finds, for each segment of a body, the
- * segment of an earlier compressed form with its version. The last body is a
- * {@link Reference}: the kept body itself, or a gzip form standing in for it
- * ({@link GzipStandIn}).
+ * segment of an earlier compressed form with its version.
  *
  * @author leanscrape
  */
@@ -30,7 +26,7 @@ final class SegmentVersions {
 	 * @return the share of the body's bytes in segments as they were in the last body,
 	 * from 0 to 1, or -1 when there is no last body
 	 */
-	double version(PooledBody body, @Nullable Reference last, long[] versions) {
+	double version(PooledBody body, @Nullable KeptBody last, long[] versions) {
 		int segments = versions.length;
 		if (last == null) {
 			for (int i = 0; i < segments; i++) {
@@ -38,7 +34,7 @@ final class SegmentVersions {
 			}
 			return -1;
 		}
-		long[] lastVersions = last.versions();
+		long[] lastVersions = last.versions;
 		SegmentMatcher sameBytes = new SegmentMatcher() {
 
 			@Override
@@ -98,81 +94,6 @@ final class SegmentVersions {
 			}
 		}
 		return (body.length() == 0) ? 1 : (double) reusable / body.length();
-	}
-
-	/**
-	 * The last body of a kind, as a new body's segments are compared with it.
-	 */
-	interface Reference {
-
-		/**
-		 * Return the version of each of the last body's segments.
-		 * @return the versions
-		 */
-		long[] versions();
-
-		/**
-		 * Return how long a segment of the last body was.
-		 * @param segment the segment
-		 * @return its length in bytes
-		 */
-		long segmentLength(int segment);
-
-		/**
-		 * Return whether a segment of the last body held exactly a range of a new one.
-		 * @param segment the segment, as long as the range
-		 * @param body the new body
-		 * @param start where the range starts
-		 * @param length its length
-		 * @return {@code true} when the bytes are equal
-		 */
-		boolean holds(int segment, PooledBody body, long start, long length);
-
-	}
-
-	/**
-	 * A gzip form compressed segment by segment, standing in for the body it encodes,
-	 * once that body was dropped: its segments are inflated to be compared.
-	 */
-	static final class GzipStandIn implements Reference {
-
-		private final EncodedBody gzip;
-
-		private final long[] versions;
-
-		private final long[] segmentEnds;
-
-		private final GzipSegmentReader reader;
-
-		/**
-		 * Create a stand-in.
-		 * @param gzip the gzip form, which the caller holds a reference to
-		 * @param versions the versions of the segments it encodes
-		 * @param segmentEnds where the segments of the body it encodes end
-		 * @param reader the reader that inflates them
-		 */
-		GzipStandIn(EncodedBody gzip, long[] versions, long[] segmentEnds, GzipSegmentReader reader) {
-			this.gzip = gzip;
-			this.versions = versions;
-			this.segmentEnds = segmentEnds;
-			this.reader = reader;
-		}
-
-		@Override
-		public long[] versions() {
-			return this.versions;
-		}
-
-		@Override
-		public long segmentLength(int segment) {
-			return this.segmentEnds[segment] - ((segment == 0) ? 0 : this.segmentEnds[segment - 1]);
-		}
-
-		@Override
-		public boolean holds(int segment, PooledBody body, long start, long length) {
-			return this.reader.decodesTo(this.gzip, segment, body, start, length);
-		}
-
 	}
 
 }

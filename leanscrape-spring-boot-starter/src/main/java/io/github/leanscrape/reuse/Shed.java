@@ -9,15 +9,9 @@ package io.github.leanscrape.reuse;
 public enum Shed {
 
 	/**
-	 * The bodies kept for every kind but the rendering's; a kind whose gzip form was
-	 * compressed by segment keeps that form, to stand in for its body.
+	 * The bodies and compressed forms kept for every kind but the rendering's.
 	 */
 	OTHER_KINDS_BODIES,
-
-	/**
-	 * Also the gzip forms that stand in for other kinds' bodies; those kinds rest.
-	 */
-	OTHER_KINDS_STAND_INS,
 
 	/**
 	 * Everything, the rendering's own kind included.

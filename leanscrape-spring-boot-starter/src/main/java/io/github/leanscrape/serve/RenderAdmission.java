@@ -235,15 +235,15 @@ final class RenderAdmission {
 			// The bodies kept to reuse what did not change are leased chunks like any
 			// other and count within the limit: a scrape storm must not find them on
 			// top of the bodies it holds. Tried at once, then at once again without
-			// those kept for other kinds (this rendering cannot reuse them; their gzip
-			// forms may stay to stand in for them), then without those forms, then,
-			// with no body kept or cached, waiting for bodies being sent, looking again
-			// at least every RECHECK_NANOS: a body the cache took meanwhile, or an
-			// unsized rendering that finished, wakes nothing.
+			// those kept for other kinds (this rendering cannot reuse them), then
+			// without any body kept or cached, then without the body taken, then
+			// waiting for bodies being sent, looking again at least every
+			// RECHECK_NANOS: a body the cache took meanwhile, or an unsized rendering
+			// that finished, wakes nothing.
 			for (int attempt = 0;; attempt++) {
 				long now = System.nanoTime();
-				// The body taken is given back after the fourth try at once.
-				int tries = (takenChunks > 0) ? 4 : 3;
+				// The body taken is given back after the third try at once.
+				int tries = (takenChunks > 0) ? 3 : 2;
 				long until = (attempt < tries) ? now
 						: ((deadlineNanos - now > RECHECK_NANOS) ? now + RECHECK_NANOS : deadlineNanos);
 				if (this.pool.reserve(wanted, limit - unsizedChunks(largestChunks), until)) {
@@ -255,10 +255,7 @@ final class RenderAdmission {
 				if (attempt == 0) {
 					this.kept.shed(kind, Shed.OTHER_KINDS_BODIES);
 				}
-				else if (attempt == 1) {
-					this.kept.shed(kind, Shed.OTHER_KINDS_STAND_INS);
-				}
-				else if (attempt == 3 && lease.takenChunks() > 0) {
+				else if (attempt == 2 && lease.takenChunks() > 0) {
 					// Else the rendering could wait on the body it holds itself.
 					lease.giveBackTakenBody();
 					wanted = whole;

@@ -1,5 +1,8 @@
 package io.github.leanscrape.reuse;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ChunkedOutput;
@@ -42,7 +45,7 @@ class KeptKindTests {
 		assertThat(this.kind.holding()).isEqualTo(Holding.NOTHING);
 		assertThat(this.kind.body()).isNull();
 		assertThat(this.kind.taken()).isNull();
-		assertThat(this.kind.standIn()).isNull();
+		assertThat(this.kind.rests()).isFalse();
 	}
 
 	@Test
@@ -90,32 +93,65 @@ class KeptKindTests {
 	}
 
 	@Test
-	void aBodyDroppedForRoomLeavesItsStandInOrNothing() {
-		KeptBody kept = body();
-		this.kind.keep(kept);
-		DroppedBody standIn = new DroppedBody(new KeptEncoding(null, kept.versions, null, -1, 0), new long[1], kept);
-		assertThat(this.kind.dropForRoom(standIn)).isSameAs(kept);
-		assertThat(this.kind.holding()).isEqualTo(Holding.STAND_IN);
-		assertThat(this.kind.standIn()).isSameAs(standIn);
+	void aBodyDroppedForRoomLeavesNothingAndTheThirdDropRests() {
+		List<KeptBody> plains = new ArrayList<>();
+		List<KeptEncoding> forms = new ArrayList<>();
+		for (int drop = 1; drop <= 3; drop++) {
+			KeptBody kept = body();
+			this.kind.keep(kept);
+			this.kind.encodings[0] = new KeptEncoding(null, kept.versions, -1, 0);
+			this.kind.makeRoom(plains, forms);
+			assertThat(plains).containsExactly(kept);
+			assertThat(forms).hasSize(1);
+			assertThat(this.kind.encodings[0]).isNull();
+			assertThat(this.kind.holding()).isEqualTo((drop < 3) ? Holding.NOTHING : Holding.RESTING);
+			kept.release();
+			plains.clear();
+			forms.clear();
+		}
+		this.kind.makeRoom(plains, forms);
+		assertThat(plains).as("nothing to drop while resting").isEmpty();
+		KeptBody refused = body();
+		assertThatIllegalStateException().as("nothing kept while resting").isThrownBy(() -> this.kind.keep(refused));
+		refused.release();
+		for (int rendering = 0; rendering < 16; rendering++) {
+			assertThat(this.kind.rests()).isTrue();
+			this.kind.notKept();
+		}
+		assertThat(this.kind.holding()).as("the rest is over").isEqualTo(Holding.NOTHING);
+	}
+
+	@Test
+	void aKindKeptForNothingRestsAndGivesBackItsBodyAndForms() {
+		List<KeptBody> plains = new ArrayList<>();
+		List<KeptEncoding> forms = new ArrayList<>();
+		KeptBody first = body();
+		this.kind.keep(first);
+		KeptBody last = first;
+		// Each body replaced counts as kept for nothing, from the second on (the first
+		// had
+		// nothing before it): credit 2, 0, -2, then -4 rests.
+		for (int body = 1; body <= 4; body++) {
+			KeptBody next = new KeptBody(body().body, new long[] { 1 }, 0);
+			this.kind.encodings[0] = new KeptEncoding(null, next.versions, -1, 0);
+			this.kind.replaceBody(next, last, false, false, plains, forms);
+			assertThat(this.kind.holding()).isEqualTo((body < 4) ? Holding.BODY : Holding.RESTING);
+			last = next;
+		}
 		assertThat(this.kind.body()).isNull();
-		this.kind.dropStandIn();
-		assertThat(this.kind.holding()).isEqualTo(Holding.NOTHING);
-		this.kind.keep(kept);
-		assertThat(this.kind.dropForRoom(null)).isSameAs(kept);
-		assertThat(this.kind.holding()).isEqualTo(Holding.NOTHING);
-		kept.release();
+		assertThat(plains).as("every body replaced, and the last").hasSize(5).startsWith(first).endsWith(last);
+		assertThat(forms).hasSize(1);
+		assertThat(this.kind.encodings[0]).isNull();
+		plains.forEach(KeptBody::release);
 	}
 
 	@Test
 	void aTransitionFromAnotherHoldingIsRefused() {
 		assertThatIllegalStateException().isThrownBy(this.kind::take);
-		assertThatIllegalStateException().isThrownBy(this.kind::dropStandIn);
-		assertThatIllegalStateException().isThrownBy(() -> this.kind.dropForRoom(null));
+		assertThatIllegalStateException().isThrownBy(this.kind::notKept);
 		KeptBody kept = body();
 		this.kind.keep(kept);
 		this.kind.take();
-		assertThatIllegalStateException().as("a taken body is not dropped for room")
-			.isThrownBy(() -> this.kind.dropForRoom(null));
 		assertThatIllegalStateException().isThrownBy(this.kind::take);
 		this.kind.endTaken(kept.body);
 		kept.release();

@@ -240,32 +240,32 @@ class ScraperMemoryLimitTests {
 	}
 
 	@Test
-	void ofTwoKindsBeyondTheLimitInGzipTheOneDroppedForRoomReusesItsSegmentsAllTheSame() throws Exception {
+	void ofTwoKindsBeyondTheLimitInGzipOneReusesItsSegmentsAndTheOtherRests() throws Exception {
 		// Prometheus (OpenMetrics) and VictoriaMetrics (text) in turn, both asking gzip,
 		// within 2.1 bodies (84 chunks): both bodies kept, their forms and what a
 		// rendering of one of them needs beside the body it gives back as it goes (five
 		// chunks), 87, do not fit, so each rendering of the text kind drops the other's
-		// body, and its gzip form, one chunk, stands in for it. The OpenMetrics kind,
-		// whose body is gone, renders beside the text kind's (83).
+		// body and forms. A body dropped counts as kept for nothing: the OpenMetrics kind
+		// rests at its third drop, for 16 bodies, then 32, and keeps 6 of its 40 bodies.
 		ChunkPool pool = new ChunkPool(CHUNK, 64 << 20);
 		Map<PrometheusOutputFormat, List<Boolean>> offered = new EnumMap<>(PrometheusOutputFormat.class);
+		Map<PrometheusOutputFormat, List<Boolean>> noted = new EnumMap<>(PrometheusOutputFormat.class);
 		OfferedRenderer renderer = (format, includedNames, out, inputs) -> {
 			offered.computeIfAbsent(format, (key) -> new ArrayList<>()).add(offeredItsOwn(inputs, format));
+			noted.computeIfAbsent(format, (key) -> new ArrayList<>()).add(inputs.kept());
 			FORTY_CHUNKS.render(format, includedNames, out);
 		};
 		try (GzipEncoder gzip = new GzipEncoder(pool, 1)) {
 			Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(gzip), 2, Duration.ZERO, 2.1);
 			scrapeTextAndOpenMetricsInTurn(scraper, 8, ContentCoding.GZIP);
 			long allocated = pool.allocatedChunks();
-			long compressed = gzip.segmentsCompressed();
 			long reused = gzip.segmentsReused();
 			scrapeTextAndOpenMetricsInTurn(scraper, 72, ContentCoding.GZIP);
 			assertThat(offered.get(TEXT).subList(1, 40)).containsOnly(true);
 			assertThat(offered.get(OPENMETRICS)).as("its body dropped before each of its renderings")
 				.containsOnly(false);
-			assertThat(gzip.segmentsCompressed()).as("no segment of either kind compressed again")
-				.isEqualTo(compressed);
-			assertThat(gzip.segmentsReused()).isEqualTo(reused + 720);
+			assertThat(noted.get(OPENMETRICS).stream().filter((kept) -> kept).count()).isEqualTo(6);
+			assertThat(gzip.segmentsReused()).as("every segment of each text body").isEqualTo(reused + 36 * 10);
 			assertThat(pool.peakLeasedChunks()).isLessThanOrEqualTo(84);
 			assertThat(pool.allocatedChunks()).as("no chunk allocated after the first rounds").isEqualTo(allocated);
 			scraper.forgetKeptSegments();
@@ -318,7 +318,7 @@ class ScraperMemoryLimitTests {
 
 	@Test
 	void ofTwoKindsBeyondTheLimitInZstdOneKeepsItsBodyAndTheOtherRests() throws Exception {
-		// As above, both asking zstd: no form stands in for the body dropped.
+		// As above, both asking zstd.
 		ChunkPool pool = new ChunkPool(CHUNK, 64 << 20);
 		Map<PrometheusOutputFormat, List<Boolean>> offered = new EnumMap<>(PrometheusOutputFormat.class);
 		Map<PrometheusOutputFormat, List<Boolean>> noted = new EnumMap<>(PrometheusOutputFormat.class);
@@ -335,12 +335,12 @@ class ScraperMemoryLimitTests {
 		// The text kind, rendered while both bodies were kept, drops the other's and is
 		// offered its own at every rendering after its first.
 		assertThat(offered.get(TEXT).subList(1, 40)).containsOnly(true);
-		// The other is crowded out at once, and rests when crowded out again: 16 bodies
-		// and then 32, each try dropped again. Of its 40 bodies it keeps only its first
-		// two and the try after 16, where it would otherwise note what can be copied at
-		// every rendering for nothing.
+		// The other's body is dropped at each rendering of the text kind, which counts as
+		// kept for nothing: it rests at its third drop, for 16 bodies, then 32. Of its 40
+		// bodies it keeps 6, where it would otherwise note what can be copied at every
+		// rendering for nothing.
 		assertThat(offered.get(OPENMETRICS)).containsOnly(false);
-		assertThat(noted.get(OPENMETRICS).stream().filter((kept) -> kept).count()).isEqualTo(3);
+		assertThat(noted.get(OPENMETRICS).stream().filter((kept) -> kept).count()).isEqualTo(6);
 		assertThat(pool.peakLeasedChunks()).isLessThanOrEqualTo(84);
 		assertThat(pool.allocatedChunks()).as("no chunk allocated after the first rounds").isEqualTo(allocated);
 		scraper.forgetKeptSegments();
@@ -370,6 +370,40 @@ class ScraperMemoryLimitTests {
 				.isEqualTo(compressed);
 			assertThat(pool.peakLeasedChunks()).isLessThanOrEqualTo(87);
 			assertThat(pool.allocatedChunks()).as("no chunk allocated after the first rounds").isEqualTo(allocated);
+			scraper.forgetKeptSegments();
+			assertThat(pool.leasedChunks()).isZero();
+		}
+	}
+
+	@Test
+	void aKindAtRestHoldsNothingSoAPrometheusBesideCurlKeepsItsBody() throws Exception {
+		// A Prometheus (OpenMetrics, gzip) and curl (text, uncompressed) in turn at 2.5
+		// bodies: the text kind's bodies serve nothing (no coding compresses them by
+		// segment, nothing is copied from them), so it rests, and holds nothing while it
+		// rests: the OpenMetrics kind keeps its body at every rendering, beside a
+		// rendering of the text kind, and sends every segment as it was. (A resting kind
+		// that held its last body forced the other's out at each of its renderings.)
+		ChunkPool pool = new ChunkPool(CHUNK, 64 << 20);
+		Map<PrometheusOutputFormat, List<Boolean>> offered = new EnumMap<>(PrometheusOutputFormat.class);
+		OfferedRenderer renderer = (format, includedNames, out, inputs) -> {
+			offered.computeIfAbsent(format, (key) -> new ArrayList<>()).add(offeredItsOwn(inputs, format));
+			FORTY_CHUNKS.render(format, includedNames, out);
+		};
+		try (GzipEncoder gzip = new GzipEncoder(pool, 1)) {
+			Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(gzip), 2, Duration.ZERO, 2.5);
+			for (int i = 0; i < 40; i++) {
+				boolean text = (i & 1) == 0;
+				PooledBody body = scraper.scrape(text ? TEXT : OPENMETRICS, null, deadline(Duration.ofSeconds(10)))
+					.body();
+				if (!text) {
+					scraper.encode(body, ContentCoding.GZIP).release();
+				}
+				body.release();
+			}
+			assertThat(offered.get(TEXT).subList(5, 20)).as("at rest from its fifth body on").containsOnly(false);
+			assertThat(offered.get(OPENMETRICS).subList(1, 20)).containsOnly(true);
+			assertThat(gzip.segmentsReused()).as("every segment from the third OpenMetrics body").isEqualTo(18 * 10);
+			assertThat(scraper.keptChunks()).as("the OpenMetrics body and its gzip form only").isEqualTo(41);
 			scraper.forgetKeptSegments();
 			assertThat(pool.leasedChunks()).isZero();
 		}
