@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
@@ -21,8 +20,6 @@ import org.jspecify.annotations.Nullable;
  * @author leanscrape
  */
 public final class PooledBody {
-
-	private static final ContentCoding[] CODINGS = ContentCoding.values();
 
 	private static final long[] NO_SEGMENTS = {};
 
@@ -56,14 +53,6 @@ public final class PooledBody {
 	 */
 	private volatile int releasedChunks;
 
-	/**
-	 * This body in each content coding, made when first asked for; each slot guarded by
-	 * its lock in {@link #encodingLocks}, so that two codings compress at the same time.
-	 */
-	private final @Nullable PooledBody[] encoded = new PooledBody[CODINGS.length];
-
-	private final Object[] encodingLocks = new Object[CODINGS.length];
-
 	/** Where each segment ends, below {@link #segmentMarks}; the last ends the body. */
 	private final long[] segmentEnds;
 
@@ -87,9 +76,6 @@ public final class PooledBody {
 		this.chunkCount = chunkCount;
 		this.lastChunkLength = lastChunkLength;
 		this.length = (long) (chunkCount - 1) * pool.chunkSize() + lastChunkLength;
-		for (int i = 0; i < this.encodingLocks.length; i++) {
-			this.encodingLocks[i] = new Object();
-		}
 	}
 
 	/**
@@ -234,38 +220,12 @@ public final class PooledBody {
 	}
 
 	/**
-	 * Return how many chunks this body holds, with those of its compressed forms.
-	 * @return the chunks, or zero once released
+	 * Return how many chunks this body still holds: none once released, fewer once some
+	 * went back ahead of it ({@link #releaseBefore(long)}).
+	 * @return the chunks
 	 */
 	public long heldChunks() {
-		if (isReleased()) {
-			return 0;
-		}
-		long chunks = this.chunkCount - this.releasedChunks;
-		for (int slot = 0; slot < this.encoded.length; slot++) {
-			synchronized (this.encodingLocks[slot]) {
-				PooledBody encodedBody = this.encoded[slot];
-				chunks += (encodedBody != null) ? encodedBody.chunkCount : 0;
-			}
-		}
-		return chunks;
-	}
-
-	/**
-	 * Return whether a body is one of this body's compressed forms, which this body
-	 * holds.
-	 * @param body a body
-	 * @return {@code true} when this body holds it as one of its content codings
-	 */
-	public boolean holdsEncoded(PooledBody body) {
-		for (int slot = 0; slot < this.encoded.length; slot++) {
-			synchronized (this.encodingLocks[slot]) {
-				if (this.encoded[slot] == body) {
-					return true;
-				}
-			}
-		}
-		return false;
+		return isReleased() ? 0 : this.chunkCount - this.releasedChunks;
 	}
 
 	/**
@@ -369,29 +329,6 @@ public final class PooledBody {
 	}
 
 	/**
-	 * Return this body in a content coding, made once by the given encoder and shared by
-	 * every reader of this body that asks for that coding. The caller owns a reference to
-	 * the result.
-	 * @param coding the content coding
-	 * @param encoder makes the encoded body from this one
-	 * @return the encoded body
-	 */
-	public PooledBody encoded(ContentCoding coding, Function<PooledBody, PooledBody> encoder) {
-		int slot = coding.ordinal();
-		synchronized (this.encodingLocks[slot]) {
-			assertLive();
-			PooledBody encodedBody = this.encoded[slot];
-			if (encodedBody == null) {
-				// This body keeps one reference to it, dropped when this body is
-				// released.
-				encodedBody = encoder.apply(this);
-				this.encoded[slot] = encodedBody;
-			}
-			return encodedBody.retain();
-		}
-	}
-
-	/**
 	 * Drop a reference; the last one gives the chunks back to the pool. Releasing more
 	 * often than retained does nothing.
 	 */
@@ -405,16 +342,6 @@ public final class PooledBody {
 		}
 		while (!this.references.compareAndSet(current, (current == CLAIMED) ? 0 : current - 1));
 		if (current == 1 || current == CLAIMED) {
-			for (int slot = 0; slot < this.encoded.length; slot++) {
-				PooledBody encodedBody;
-				synchronized (this.encodingLocks[slot]) {
-					encodedBody = this.encoded[slot];
-					this.encoded[slot] = null;
-				}
-				if (encodedBody != null) {
-					encodedBody.release();
-				}
-			}
 			for (int i = this.releasedChunks; i < this.chunkCount; i++) {
 				this.pool.release(chunkAt(i));
 				this.chunks[i] = null;

@@ -439,34 +439,14 @@ public final class KeptBodies {
 	}
 
 	/**
-	 * Return how many pooled chunks the kept bodies hold, each counted once; a body taken
-	 * by the rendering that replaces it counts for what it still holds.
+	 * Return how many pooled chunks the kept bodies and forms hold, each counted once: a
+	 * kind's plain body and its forms are bodies of their own. A body taken by the
+	 * rendering that replaces it counts for what it still holds; one released meanwhile,
+	 * for nothing.
 	 * @return the chunks
 	 */
-	public long heldChunks() {
-		List<PooledBody> plains = new ArrayList<>();
-		List<PooledBody> encodings = new ArrayList<>();
-		synchronized (this) {
-			this.kinds.addHeld(plains, encodings);
-		}
-		// Read outside this lock: a body's lock is held while it is compressed, which
-		// takes this lock (PooledBody.encoded, then encode). A body released meanwhile
-		// counts for nothing.
-		long chunks = 0;
-		for (PooledBody plain : plains) {
-			// The plain body holds its compressed forms too.
-			chunks += plain.heldChunks();
-		}
-		for (PooledBody encoded : encodings) {
-			boolean counted = false;
-			for (PooledBody plain : plains) {
-				// A body released meanwhile (a taken one, its rendering failed) no
-				// longer holds its forms.
-				counted |= !plain.isReleased() && plain.holdsEncoded(encoded);
-			}
-			chunks += counted ? 0 : encoded.heldChunks();
-		}
-		return chunks;
+	public synchronized long heldChunks() {
+		return this.kinds.heldChunks();
 	}
 
 	/**

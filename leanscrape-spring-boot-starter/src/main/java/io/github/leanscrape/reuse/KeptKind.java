@@ -281,22 +281,23 @@ final class KeptKind {
 	}
 
 	/**
-	 * Add what this kind holds to the lists of bodies to count: its last body, kept or
-	 * taken (for what the rendering that replaces it has not given back yet), and its
-	 * compressed forms.
-	 * @param plains the plain bodies
-	 * @param forms the compressed forms
+	 * Return how many chunks this kind holds: its last body, kept or taken (for what the
+	 * rendering that replaces it has not given back yet), and its compressed forms, each
+	 * a body of its own.
+	 * @return the chunks
 	 */
-	void addHeld(List<PooledBody> plains, List<PooledBody> forms) {
+	long heldChunks() {
+		long chunks = 0;
 		KeptBody plain = this.body;
 		if (plain != null && (this.holding == Holding.BODY || this.holding == Holding.TAKEN)) {
-			plains.add(plain.body);
+			chunks += plain.body.heldChunks();
 		}
 		for (KeptEncoding form : this.encodings) {
 			if (form != null && form.encoded != null) {
-				forms.add(form.encoded.body());
+				chunks += form.encoded.body().heldChunks();
 			}
 		}
+		return chunks;
 	}
 
 	/**
