@@ -38,18 +38,11 @@ public final class PooledBody {
 
 	private final long length;
 
-	/**
-	 * {@link #CLAIMED} stands for one reference, held by a holder that
-	 * {@linkplain #claim() claimed} the body: no other can be taken.
-	 */
-	private static final int CLAIMED = Integer.MAX_VALUE;
-
 	private final AtomicInteger references = new AtomicInteger(1);
 
 	/**
-	 * How many chunks from the first went back to the pool ahead of the body, while its
-	 * only holder {@linkplain #releaseBefore read past them}. Written by that holder
-	 * only.
+	 * How many chunks from the first went back to the pool ahead of the body
+	 * ({@link #releaseBefore}). Written by the holder of the only reference only.
 	 */
 	private volatile int releasedChunks;
 
@@ -303,8 +296,8 @@ public final class PooledBody {
 		int current;
 		do {
 			current = this.references.get();
-			if (current <= 0 || current == CLAIMED) {
-				throw new IllegalStateException("Body already released, or claimed");
+			if (current <= 0) {
+				throw new IllegalStateException("Body already released");
 			}
 		}
 		while (!this.references.compareAndSet(current, current + 1));
@@ -320,7 +313,7 @@ public final class PooledBody {
 		int current;
 		do {
 			current = this.references.get();
-			if (current <= 0 || current == CLAIMED) {
+			if (current <= 0) {
 				return false;
 			}
 		}
@@ -340,8 +333,8 @@ public final class PooledBody {
 				return;
 			}
 		}
-		while (!this.references.compareAndSet(current, (current == CLAIMED) ? 0 : current - 1));
-		if (current == 1 || current == CLAIMED) {
+		while (!this.references.compareAndSet(current, current - 1));
+		if (current == 1) {
 			for (int i = this.releasedChunks; i < this.chunkCount; i++) {
 				this.pool.release(chunkAt(i));
 				this.chunks[i] = null;
@@ -353,37 +346,28 @@ public final class PooledBody {
 	}
 
 	/**
-	 * Claim this body for the holder of its only reference: from now on no other
-	 * reference can be taken ({@link #tryRetain()} fails), so that the holder may give
-	 * its chunks back as it reads it ({@link #releaseBefore(long)}).
-	 * @return {@code true} when claimed, {@code false} when others hold it too, or it was
-	 * released
+	 * Return whether one reference alone holds this body: that of the caller, where it
+	 * holds one. Only the caller's code can keep it so: a reference is taken from one
+	 * already held ({@link #retain()}), so a holder that hands this body to nobody else
+	 * stays its only one.
+	 * @return {@code true} when exactly one reference is held
 	 */
-	public boolean claim() {
-		return this.references.compareAndSet(1, CLAIMED);
-	}
-
-	/**
-	 * Undo a {@linkplain #claim() claim} of a body whose chunks were all kept: others may
-	 * take references again.
-	 */
-	public void unclaim() {
-		if (this.releasedChunks > 0 || !this.references.compareAndSet(CLAIMED, 1)) {
-			throw new IllegalStateException("Body not claimed, or read in part");
-		}
+	public boolean isOnlyReference() {
+		return this.references.get() == 1;
 	}
 
 	/**
 	 * Give the chunks wholly before a position back to the pool now, ahead of the rest,
-	 * for a holder that reads this body from start to end and {@linkplain #claim()
-	 * claimed} it (a kept body that the next rendering of its kind reads as it writes, so
-	 * that the two together hold about one body). The bytes before the chunk holding
-	 * {@code position} can no longer be read ({@link #holds(long)}).
+	 * for the holder of the only reference ({@link #isOnlyReference()}), which reads this
+	 * body from start to end and needs them no more. The bytes before the chunk holding
+	 * {@code position} can no longer be read ({@link #holds(long)}); the last chunk stays
+	 * until the body is released. That holder hands the body to no other reader
+	 * afterwards.
 	 * @param position where the bytes still needed start
 	 */
 	public void releaseBefore(long position) {
-		if (this.references.get() != CLAIMED) {
-			throw new IllegalStateException("Body not claimed, or released");
+		if (!isOnlyReference()) {
+			throw new IllegalStateException("Body held more than once, or released");
 		}
 		int before = (int) Math.min(this.chunkCount - 1L, position / this.pool.chunkSize());
 		for (int i = this.releasedChunks; i < before; i++) {

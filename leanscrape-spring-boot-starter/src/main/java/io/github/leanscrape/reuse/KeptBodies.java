@@ -117,9 +117,10 @@ public final class KeptBodies {
 
 	/**
 	 * Take the last plain body of a kind for the rendering that replaces it
-	 * ({@link ReplacedBody}), where what is kept holds its only reference, which it
-	 * {@linkplain PooledBody#claim() claims}: no reader can take another. The caller owns
-	 * that reference and releases it or {@linkplain #giveBack gives it back}.
+	 * ({@link ReplacedBody}), where what is kept holds its only reference: no reader can
+	 * take another once its holding is {@link KeptKind.Holding#TAKEN} (see
+	 * {@link #lastBody}). The caller owns that reference and releases it or
+	 * {@linkplain #giveBack gives it back}.
 	 * @param kind the kind, uncompressed
 	 * @return the kept body, or {@code null} where none can be taken
 	 */
@@ -142,8 +143,14 @@ public final class KeptBodies {
 				if (!take && kept.body.tryRetain()) {
 					plain = kept;
 				}
-				else if (take && kept.body.claim()) {
-					// Claimed, no reader (the cache's included) can take a reference.
+				else if (take && kept.body.isOnlyReference()) {
+					// Nothing but what is kept holds it: no scrape reads it (a scrape's
+					// body, shared or cached, holds a reference of its own), no rendering
+					// copies from it. Nothing can take a reference to it from now on: a
+					// reference is taken from one held, or, to a kept body, here under
+					// this lock, and every way to a kept body skips a TAKEN one
+					// (previous,
+					// otherFormatsBody, KeptForms.encode look at BODY only).
 					entry.take();
 					plain = kept;
 				}
@@ -163,15 +170,14 @@ public final class KeptBodies {
 
 	/**
 	 * Give back a body {@linkplain #take taken} and not read, where its rendering was
-	 * rejected: kept again where nothing took its place, else released.
+	 * rejected: kept again where nothing took its place and it is whole, else released.
 	 * @param kind the kind, uncompressed
 	 * @param plain the body taken
 	 */
 	void giveBack(BodyKind kind, KeptBody plain) {
 		synchronized (this) {
 			KeptKind entry = this.kinds.get(kind);
-			if (entry != null && entry.endTaken(plain.body) && !plain.body.isReleased()) {
-				plain.body.unclaim();
+			if (entry != null && entry.endTaken(plain.body) && !plain.body.isReleased() && plain.body.holds(0)) {
 				entry.keep(plain);
 				return;
 			}

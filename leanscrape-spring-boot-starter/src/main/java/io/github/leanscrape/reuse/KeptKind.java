@@ -39,9 +39,11 @@ final class KeptKind {
 		BODY,
 
 		/**
-		 * Its last body, taken by the rendering that replaces it ({@link RenderLease}),
-		 * which reads it as it writes and gives it back to the pool behind it; still
-		 * counted as kept for what it holds, until it is replaced or released.
+		 * Its last body, taken by the rendering that replaces it ({@link RenderLease})
+		 * where what is kept held its only reference, which reads it as it writes and
+		 * gives it back to the pool behind it; still counted as kept for what it holds,
+		 * until it is replaced or released. Offered to no other rendering or coding, so
+		 * that the rendering's reference stays its only one.
 		 */
 		TAKEN,
 

@@ -423,6 +423,38 @@ class ScraperMemoryLimitTests {
 	}
 
 	@Test
+	void aBodyAScrapeStillHoldsIsCopiedFromByTheNextRenderingOfItsKindNotTaken() throws Exception {
+		// A scrape still sending its body (or the cache, or a scrape that joined its
+		// rendering) holds a reference of its own: the next rendering of the kind copies
+		// from the body and gives none of its chunks back. Once only what is kept holds
+		// it, the next rendering takes it and gives its chunks back as it goes.
+		ChunkPool pool = new ChunkPool(CHUNK, 64 << 20);
+		List<@Nullable PooledBody> offered = new ArrayList<>();
+		List<Boolean> wholeAtTheEnd = new ArrayList<>();
+		OfferedRenderer renderer = (format, includedNames, out, inputs) -> {
+			PooledBody copyFrom = inputs.copyFrom();
+			offered.add(copyFrom);
+			FORTY_CHUNKS.render(format, includedNames, out);
+			wholeAtTheEnd.add(copyFrom != null && copyFrom.holds(0));
+		};
+		Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(), 2, Duration.ZERO, 2.5);
+		ScrapeBody first = scraper.scrape(OPENMETRICS, null, deadline(Duration.ofSeconds(10))).body();
+		ScrapeBody second = scraper.scrape(OPENMETRICS, null, deadline(Duration.ofSeconds(10))).body();
+		assertThat(offered.get(1)).isSameAs(first.plain());
+		assertThat(wholeAtTheEnd.get(1)).as("held by its scrape: not taken").isTrue();
+		assertThat(first.plain().toByteArray()).hasSize(40 * CHUNK);
+		first.release();
+		PooledBody kept = second.plain();
+		second.release();
+		scraper.scrape(OPENMETRICS, null, deadline(Duration.ofSeconds(10))).body().release();
+		assertThat(offered.get(2)).isSameAs(kept);
+		assertThat(wholeAtTheEnd.get(2)).as("held by what is kept alone: taken").isFalse();
+		assertThat(kept.isReleased()).isTrue();
+		scraper.forgetKeptSegments();
+		assertThat(pool.leasedChunks()).isZero();
+	}
+
+	@Test
 	void aRenderingAdmittedBeforeAnySizeWasKnownCountsAsLargeAsTheLargestBody() throws Exception {
 		CountDownLatch release = new CountDownLatch(1);
 		CountDownLatch started = new CountDownLatch(1);
