@@ -42,7 +42,7 @@ public final class PendingScrapeResource extends AbstractResource {
 
 	private PooledBody body() throws IOException {
 		try {
-			return this.pending.resolve(this.deadlines.deadline(null, System.nanoTime())).body();
+			return this.pending.resolve(this.deadlines.deadline(null, System.nanoTime())).body().plain();
 		}
 		catch (ScrapeRejectedException ex) {
 			throw new IOException(ex.getMessage(), ex);

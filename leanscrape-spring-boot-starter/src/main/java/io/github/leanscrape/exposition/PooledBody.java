@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
@@ -21,8 +20,6 @@ import org.jspecify.annotations.Nullable;
  * @author leanscrape
  */
 public final class PooledBody {
-
-	private static final ContentCoding[] CODINGS = ContentCoding.values();
 
 	private static final long[] NO_SEGMENTS = {};
 
@@ -41,28 +38,13 @@ public final class PooledBody {
 
 	private final long length;
 
-	/**
-	 * {@link #CLAIMED} stands for one reference, held by a holder that
-	 * {@linkplain #claim() claimed} the body: no other can be taken.
-	 */
-	private static final int CLAIMED = Integer.MAX_VALUE;
-
 	private final AtomicInteger references = new AtomicInteger(1);
 
 	/**
-	 * How many chunks from the first went back to the pool ahead of the body, while its
-	 * only holder {@linkplain #releaseBefore read past them}. Written by that holder
-	 * only.
+	 * How many chunks from the first went back to the pool ahead of the body
+	 * ({@link #releaseBefore}). Written by the holder of the only reference only.
 	 */
 	private volatile int releasedChunks;
-
-	/**
-	 * This body in each content coding, made when first asked for; each slot guarded by
-	 * its lock in {@link #encodingLocks}, so that two codings compress at the same time.
-	 */
-	private final @Nullable PooledBody[] encoded = new PooledBody[CODINGS.length];
-
-	private final Object[] encodingLocks = new Object[CODINGS.length];
 
 	/** Where each segment ends, below {@link #segmentMarks}; the last ends the body. */
 	private final long[] segmentEnds;
@@ -87,9 +69,6 @@ public final class PooledBody {
 		this.chunkCount = chunkCount;
 		this.lastChunkLength = lastChunkLength;
 		this.length = (long) (chunkCount - 1) * pool.chunkSize() + lastChunkLength;
-		for (int i = 0; i < this.encodingLocks.length; i++) {
-			this.encodingLocks[i] = new Object();
-		}
 	}
 
 	/**
@@ -234,38 +213,12 @@ public final class PooledBody {
 	}
 
 	/**
-	 * Return how many chunks this body holds, with those of its compressed forms.
-	 * @return the chunks, or zero once released
+	 * Return how many chunks this body still holds: none once released, fewer once some
+	 * went back ahead of it ({@link #releaseBefore(long)}).
+	 * @return the chunks
 	 */
 	public long heldChunks() {
-		if (isReleased()) {
-			return 0;
-		}
-		long chunks = this.chunkCount - this.releasedChunks;
-		for (int slot = 0; slot < this.encoded.length; slot++) {
-			synchronized (this.encodingLocks[slot]) {
-				PooledBody encodedBody = this.encoded[slot];
-				chunks += (encodedBody != null) ? encodedBody.chunkCount : 0;
-			}
-		}
-		return chunks;
-	}
-
-	/**
-	 * Return whether a body is one of this body's compressed forms, which this body
-	 * holds.
-	 * @param body a body
-	 * @return {@code true} when this body holds it as one of its content codings
-	 */
-	public boolean holdsEncoded(PooledBody body) {
-		for (int slot = 0; slot < this.encoded.length; slot++) {
-			synchronized (this.encodingLocks[slot]) {
-				if (this.encoded[slot] == body) {
-					return true;
-				}
-			}
-		}
-		return false;
+		return isReleased() ? 0 : this.chunkCount - this.releasedChunks;
 	}
 
 	/**
@@ -343,8 +296,8 @@ public final class PooledBody {
 		int current;
 		do {
 			current = this.references.get();
-			if (current <= 0 || current == CLAIMED) {
-				throw new IllegalStateException("Body already released, or claimed");
+			if (current <= 0) {
+				throw new IllegalStateException("Body already released");
 			}
 		}
 		while (!this.references.compareAndSet(current, current + 1));
@@ -360,35 +313,12 @@ public final class PooledBody {
 		int current;
 		do {
 			current = this.references.get();
-			if (current <= 0 || current == CLAIMED) {
+			if (current <= 0) {
 				return false;
 			}
 		}
 		while (!this.references.compareAndSet(current, current + 1));
 		return true;
-	}
-
-	/**
-	 * Return this body in a content coding, made once by the given encoder and shared by
-	 * every reader of this body that asks for that coding. The caller owns a reference to
-	 * the result.
-	 * @param coding the content coding
-	 * @param encoder makes the encoded body from this one
-	 * @return the encoded body
-	 */
-	public PooledBody encoded(ContentCoding coding, Function<PooledBody, PooledBody> encoder) {
-		int slot = coding.ordinal();
-		synchronized (this.encodingLocks[slot]) {
-			assertLive();
-			PooledBody encodedBody = this.encoded[slot];
-			if (encodedBody == null) {
-				// This body keeps one reference to it, dropped when this body is
-				// released.
-				encodedBody = encoder.apply(this);
-				this.encoded[slot] = encodedBody;
-			}
-			return encodedBody.retain();
-		}
 	}
 
 	/**
@@ -403,18 +333,8 @@ public final class PooledBody {
 				return;
 			}
 		}
-		while (!this.references.compareAndSet(current, (current == CLAIMED) ? 0 : current - 1));
-		if (current == 1 || current == CLAIMED) {
-			for (int slot = 0; slot < this.encoded.length; slot++) {
-				PooledBody encodedBody;
-				synchronized (this.encodingLocks[slot]) {
-					encodedBody = this.encoded[slot];
-					this.encoded[slot] = null;
-				}
-				if (encodedBody != null) {
-					encodedBody.release();
-				}
-			}
+		while (!this.references.compareAndSet(current, current - 1));
+		if (current == 1) {
 			for (int i = this.releasedChunks; i < this.chunkCount; i++) {
 				this.pool.release(chunkAt(i));
 				this.chunks[i] = null;
@@ -426,37 +346,28 @@ public final class PooledBody {
 	}
 
 	/**
-	 * Claim this body for the holder of its only reference: from now on no other
-	 * reference can be taken ({@link #tryRetain()} fails), so that the holder may give
-	 * its chunks back as it reads it ({@link #releaseBefore(long)}).
-	 * @return {@code true} when claimed, {@code false} when others hold it too, or it was
-	 * released
+	 * Return whether one reference alone holds this body: that of the caller, where it
+	 * holds one. Only the caller's code can keep it so: a reference is taken from one
+	 * already held ({@link #retain()}), so a holder that hands this body to nobody else
+	 * stays its only one.
+	 * @return {@code true} when exactly one reference is held
 	 */
-	public boolean claim() {
-		return this.references.compareAndSet(1, CLAIMED);
-	}
-
-	/**
-	 * Undo a {@linkplain #claim() claim} of a body whose chunks were all kept: others may
-	 * take references again.
-	 */
-	public void unclaim() {
-		if (this.releasedChunks > 0 || !this.references.compareAndSet(CLAIMED, 1)) {
-			throw new IllegalStateException("Body not claimed, or read in part");
-		}
+	public boolean isOnlyReference() {
+		return this.references.get() == 1;
 	}
 
 	/**
 	 * Give the chunks wholly before a position back to the pool now, ahead of the rest,
-	 * for a holder that reads this body from start to end and {@linkplain #claim()
-	 * claimed} it (a kept body that the next rendering of its kind reads as it writes, so
-	 * that the two together hold about one body). The bytes before the chunk holding
-	 * {@code position} can no longer be read ({@link #holds(long)}).
+	 * for the holder of the only reference ({@link #isOnlyReference()}), which reads this
+	 * body from start to end and needs them no more. The bytes before the chunk holding
+	 * {@code position} can no longer be read ({@link #holds(long)}); the last chunk stays
+	 * until the body is released. That holder hands the body to no other reader
+	 * afterwards.
 	 * @param position where the bytes still needed start
 	 */
 	public void releaseBefore(long position) {
-		if (this.references.get() != CLAIMED) {
-			throw new IllegalStateException("Body not claimed, or released");
+		if (!isOnlyReference()) {
+			throw new IllegalStateException("Body held more than once, or released");
 		}
 		int before = (int) Math.min(this.chunkCount - 1L, position / this.pool.chunkSize());
 		for (int i = this.releasedChunks; i < before; i++) {

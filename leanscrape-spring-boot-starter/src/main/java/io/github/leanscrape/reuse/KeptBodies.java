@@ -111,9 +111,10 @@ public final class KeptBodies {
 
 	/**
 	 * Take the last plain body of a kind for the rendering that replaces it
-	 * ({@link ReplacedBody}), where what is kept holds its only reference, which it
-	 * {@linkplain PooledBody#claim() claims}: no reader can take another. The caller owns
-	 * that reference and releases it or {@linkplain #giveBack gives it back}.
+	 * ({@link ReplacedBody}), where what is kept holds its only reference: no reader can
+	 * take another once its holding is {@link KeptKind.Holding#TAKEN} (see
+	 * {@link #lastBody}). The caller owns that reference and releases it or
+	 * {@linkplain #giveBack gives it back}.
 	 * @param kind the kind, uncompressed
 	 * @return the kept body, or {@code null} where none can be taken
 	 */
@@ -135,8 +136,14 @@ public final class KeptBodies {
 				if (!take && kept.body.tryRetain()) {
 					plain = kept;
 				}
-				else if (take && kept.body.claim()) {
-					// Claimed, no reader (the cache's included) can take a reference.
+				else if (take && kept.body.isOnlyReference()) {
+					// Nothing but what is kept holds it: no scrape reads it (a scrape's
+					// body, shared or cached, holds a reference of its own), no rendering
+					// copies from it. Nothing can take a reference to it from now on: a
+					// reference is taken from one held, or, to a kept body, here under
+					// this lock, and every way to a kept body skips a TAKEN one
+					// (previous,
+					// otherFormatsBody, KeptForms.encode look at BODY only).
 					entry.take();
 					plain = kept;
 				}
@@ -156,15 +163,14 @@ public final class KeptBodies {
 
 	/**
 	 * Give back a body {@linkplain #take taken} and not read, where its rendering was
-	 * rejected: kept again where nothing took its place, else released.
+	 * rejected: kept again where nothing took its place and it is whole, else released.
 	 * @param kind the kind, uncompressed
 	 * @param plain the body taken
 	 */
 	void giveBack(BodyKind kind, KeptBody plain) {
 		synchronized (this) {
 			KeptKind entry = this.kinds.get(kind);
-			if (entry != null && entry.endTaken(plain.body) && !plain.body.isReleased()) {
-				plain.body.unclaim();
+			if (entry != null && entry.endTaken(plain.body) && !plain.body.isReleased() && plain.body.holds(0)) {
 				entry.keep(plain);
 				return;
 			}
@@ -389,34 +395,14 @@ public final class KeptBodies {
 	}
 
 	/**
-	 * Return how many pooled chunks the kept bodies hold, each counted once; a body taken
-	 * by the rendering that replaces it counts for what it still holds.
+	 * Return how many pooled chunks the kept bodies and forms hold, each counted once: a
+	 * kind's plain body and its forms are bodies of their own. A body taken by the
+	 * rendering that replaces it counts for what it still holds; one released meanwhile,
+	 * for nothing.
 	 * @return the chunks
 	 */
-	public long heldChunks() {
-		List<PooledBody> plains = new ArrayList<>();
-		List<PooledBody> encodings = new ArrayList<>();
-		synchronized (this) {
-			this.kinds.addHeld(plains, encodings);
-		}
-		// Read outside this lock: a body's lock is held while it is compressed, which
-		// takes this lock (PooledBody.encoded, then encode). A body released meanwhile
-		// counts for nothing.
-		long chunks = 0;
-		for (PooledBody plain : plains) {
-			// The plain body holds its compressed forms too.
-			chunks += plain.heldChunks();
-		}
-		for (PooledBody encoded : encodings) {
-			boolean counted = false;
-			for (PooledBody plain : plains) {
-				// A body released meanwhile (a taken one, its rendering failed) no
-				// longer holds its forms.
-				counted |= !plain.isReleased() && plain.holdsEncoded(encoded);
-			}
-			chunks += counted ? 0 : encoded.heldChunks();
-		}
-		return chunks;
+	public synchronized long heldChunks() {
+		return this.kinds.heldChunks();
 	}
 
 	/**

@@ -37,9 +37,11 @@ final class KeptKind {
 		BODY,
 
 		/**
-		 * Its last body, taken by the rendering that replaces it ({@link RenderLease}),
-		 * which reads it as it writes and gives it back to the pool behind it; still
-		 * counted as kept for what it holds, until it is replaced or released.
+		 * Its last body, taken by the rendering that replaces it ({@link RenderLease})
+		 * where what is kept held its only reference, which reads it as it writes and
+		 * gives it back to the pool behind it; still counted as kept for what it holds,
+		 * until it is replaced or released. Offered to no other rendering or coding, so
+		 * that the rendering's reference stays its only one.
 		 */
 		TAKEN,
 
@@ -229,22 +231,23 @@ final class KeptKind {
 	}
 
 	/**
-	 * Add what this kind holds to the lists of bodies to count: its last body, kept or
-	 * taken (for what the rendering that replaces it has not given back yet), and its
-	 * compressed forms.
-	 * @param plains the plain bodies
-	 * @param forms the compressed forms
+	 * Return how many chunks this kind holds: its last body, kept or taken (for what the
+	 * rendering that replaces it has not given back yet), and its compressed forms, each
+	 * a body of its own.
+	 * @return the chunks
 	 */
-	void addHeld(List<PooledBody> plains, List<PooledBody> forms) {
+	long heldChunks() {
+		long chunks = 0;
 		KeptBody plain = this.body;
 		if (plain != null && (this.holding == Holding.BODY || this.holding == Holding.TAKEN)) {
-			plains.add(plain.body);
+			chunks += plain.body.heldChunks();
 		}
 		for (KeptEncoding form : this.encodings) {
 			if (form != null && form.encoded != null) {
-				forms.add(form.encoded.body());
+				chunks += form.encoded.body().heldChunks();
 			}
 		}
+		return chunks;
 	}
 
 	/**

@@ -9,7 +9,6 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import io.github.leanscrape.exposition.BodyKind;
-import io.github.leanscrape.exposition.PooledBody;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
@@ -147,15 +146,15 @@ final class KeptKinds {
 	}
 
 	/**
-	 * Add what every kind holds to the lists of bodies to count
-	 * ({@link KeptKind#addHeld}).
-	 * @param plains the plain bodies
-	 * @param forms the compressed forms
+	 * Return how many chunks every kind holds ({@link KeptKind#heldChunks}).
+	 * @return the chunks
 	 */
-	void addHeld(List<PooledBody> plains, List<PooledBody> forms) {
+	long heldChunks() {
+		long chunks = 0;
 		for (KeptKind entry : this.entries.values()) {
-			entry.addHeld(plains, forms);
+			chunks += entry.heldChunks();
 		}
+		return chunks;
 	}
 
 	/**

@@ -5,13 +5,12 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.leanscrape.exposition.BodyKind;
-import io.github.leanscrape.exposition.PooledBody;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Bodies served again to scrapes of their kind within a time to live. Holds a reference
- * to each body it keeps, and gives it back when the body expires or is replaced. A time
- * to live of zero turns it off.
+ * Bodies served again to scrapes of their kind within a time to live, with the compressed
+ * forms made of them. Holds a reference to each body it keeps, and gives it back when the
+ * body expires or is replaced. A time to live of zero turns it off.
  *
  * @author leanscrape
  */
@@ -32,7 +31,7 @@ final class BodyCache {
 	 * @param kind the kind
 	 * @return the body, or {@code null} when none is cached or it expired
 	 */
-	@Nullable PooledBody get(BodyKind kind) {
+	@Nullable ScrapeBody get(BodyKind kind) {
 		if (this.timeToLiveNanos == 0) {
 			return null;
 		}
@@ -54,7 +53,7 @@ final class BodyCache {
 	 * @param kind its kind
 	 * @param body the body
 	 */
-	void put(BodyKind kind, PooledBody body) {
+	void put(BodyKind kind, ScrapeBody body) {
 		if (this.timeToLiveNanos == 0 || (this.bodies.size() >= MAX_CACHED_KINDS && !this.bodies.containsKey(kind))) {
 			return;
 		}
@@ -94,7 +93,7 @@ final class BodyCache {
 		}
 	}
 
-	private record Cached(PooledBody body, long renderedAt) {
+	private record Cached(ScrapeBody body, long renderedAt) {
 
 	}
 

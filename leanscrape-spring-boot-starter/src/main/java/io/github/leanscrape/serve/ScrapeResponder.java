@@ -69,13 +69,14 @@ public final class ScrapeResponder {
 			return ScrapeResponse.error(pending, started, 500, Outcome.ERROR,
 					"Scrape failed: " + ex.getClass().getSimpleName());
 		}
-		PooledBody plain = scrape.body();
+		ScrapeBody body = scrape.body();
+		PooledBody plain = body.plain();
 		ContentCoding coding = AcceptEncoding.choose(acceptEncoding, this.scraper.codings());
 		if (coding == null) {
 			return new ScrapeResponse(pending, started, 200, scrape.outcome(), plain, null, null);
 		}
 		try {
-			PooledBody compressed = this.scraper.encode(plain, coding);
+			PooledBody compressed = this.scraper.encode(body, coding);
 			return new ScrapeResponse(pending, started, 200, scrape.outcome(), plain, compressed, null);
 		}
 		catch (RuntimeException | LinkageError ex) {

@@ -30,7 +30,8 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * takes a cached body of its kind when there is one ({@link BodyCache}); else it joins a
  * rendering of its kind in flight ({@link SharedRenderings}); else it renders, once
  * admitted ({@link RenderAdmission}), into pooled chunks sized from the previous body of
- * its kind. A compressed body is made once per body, however many readers want it.
+ * its kind. A body is compressed once in each coding however many scrapes share it
+ * ({@link ScrapeBody}).
  *
  * @author leanscrape
  */
@@ -115,7 +116,7 @@ public final class Scraper {
 	public Served scrape(PrometheusOutputFormat format, @Nullable Set<String> includedNames, long deadlineNanos)
 			throws ScrapeRejectedException {
 		BodyKind kind = BodyKind.of(format, includedNames);
-		PooledBody cached = this.cache.get(kind);
+		ScrapeBody cached = this.cache.get(kind);
 		if (cached != null) {
 			return new Served(cached, Outcome.CACHED);
 		}
@@ -123,9 +124,16 @@ public final class Scraper {
 		if (!turn.renders()) {
 			return new Served(SharedRenderings.await(turn.rendering(), deadlineNanos), Outcome.COALESCED);
 		}
-		PooledBody body;
+		ScrapeBody body;
 		try {
-			body = renderAdmitted(kind, deadlineNanos);
+			PooledBody plain = renderAdmitted(kind, deadlineNanos);
+			try {
+				body = new ScrapeBody(plain);
+			}
+			catch (RuntimeException | Error ex) {
+				plain.release();
+				throw ex;
+			}
 		}
 		catch (ScrapeRejectedException | RuntimeException | Error ex) {
 			this.renderings.fail(turn.rendering(), ex);
@@ -228,18 +236,19 @@ public final class Scraper {
 	}
 
 	/**
-	 * Return a body in a content coding, compressed once however many readers want it in
-	 * that coding. The caller owns a reference to the result and must release it.
+	 * Return a body in a content coding, compressed once however many scrapes that share
+	 * the body want it in that coding. The caller owns a reference to the result and must
+	 * release it.
 	 * @param body a body from {@link #scrape}
 	 * @param coding one of the {@link #codings()}
 	 * @return the compressed body
 	 */
-	public PooledBody encode(PooledBody body, ContentCoding coding) {
+	public PooledBody encode(ScrapeBody body, ContentCoding coding) {
 		BodyEncoder encoder = this.encoders[coding.ordinal()];
 		if (encoder == null) {
 			throw new IllegalStateException("No encoder for " + coding.token());
 		}
-		return body.encoded(coding, (plain) -> {
+		return body.form(coding, (plain) -> {
 			BodyKind kind = plain.kind().encoded(coding);
 			PooledBody encoded = this.kept.encode(plain, kind, encoder, this.sizeHints.expectedSize(kind));
 			try {
@@ -277,7 +286,7 @@ public final class Scraper {
 
 	/**
 	 * Return how many pooled chunks the bodies kept to reuse what did not change hold,
-	 * with their compressed forms.
+	 * with the compressed forms kept beside them.
 	 * @return the chunks kept
 	 */
 	public long keptChunks() {

@@ -1,14 +1,12 @@
 package io.github.leanscrape.serve;
 
-import io.github.leanscrape.exposition.PooledBody;
-
 /**
  * A body ready to send, and how it came to be.
  *
- * @param body the body, whose reference the holder owns
+ * @param body the body with its compressed forms, whose reference the holder owns
  * @param outcome rendered for this request, shared with another, or cached
  * @author leanscrape
  */
-public record Served(PooledBody body, Outcome outcome) {
+public record Served(ScrapeBody body, Outcome outcome) {
 
 }

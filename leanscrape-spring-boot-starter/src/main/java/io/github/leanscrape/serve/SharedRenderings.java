@@ -9,7 +9,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.leanscrape.exposition.BodyKind;
-import io.github.leanscrape.exposition.PooledBody;
 
 /**
  * The renderings in flight, one per kind of body, so that overlapping scrapes of the same
@@ -50,7 +49,7 @@ final class SharedRenderings {
 	 * @param rendering the rendering, as started by {@link #startOrJoin}
 	 * @param body its body
 	 */
-	void complete(Rendering rendering, PooledBody body) {
+	void complete(Rendering rendering, ScrapeBody body) {
 		// No scrape joins once the rendering is closed; each one that joined before gets
 		// a reference of its own.
 		this.inFlight.remove(rendering.kind, rendering);
@@ -81,16 +80,16 @@ final class SharedRenderings {
 	 * @throws ScrapeRejectedException when the deadline passes first, or the rendering
 	 * was rejected
 	 */
-	static PooledBody await(Rendering rendering, long deadlineNanos) throws ScrapeRejectedException {
+	static ScrapeBody await(Rendering rendering, long deadlineNanos) throws ScrapeRejectedException {
 		try {
 			return rendering.result.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
 		}
 		catch (TimeoutException ex) {
-			rendering.result.thenAccept(PooledBody::release);
+			rendering.result.thenAccept(ScrapeBody::release);
 			throw new ScrapeRejectedException("The rendering this scrape waited for did not finish before its timeout");
 		}
 		catch (InterruptedException ex) {
-			rendering.result.thenAccept(PooledBody::release);
+			rendering.result.thenAccept(ScrapeBody::release);
 			Thread.currentThread().interrupt();
 			throw new ScrapeRejectedException("Interrupted while waiting for a rendering");
 		}
@@ -145,7 +144,7 @@ final class SharedRenderings {
 
 		private final BodyKind kind;
 
-		private final CompletableFuture<PooledBody> result = new CompletableFuture<>();
+		private final CompletableFuture<ScrapeBody> result = new CompletableFuture<>();
 
 		private final AtomicInteger joined = new AtomicInteger();
 

@@ -61,7 +61,7 @@ class LeanscrapeScrapeEndpointTests {
 		assertThat(response.getStatus()).isEqualTo(200);
 		PendingScrapeResource resource = (PendingScrapeResource) response.getBody();
 		PendingScrape pending = resource.pending();
-		PooledBody body = pending.resolve(System.nanoTime() + 1_000_000_000L).body();
+		PooledBody body = pending.resolve(System.nanoTime() + 1_000_000_000L).body().plain();
 		byte[] actual;
 		try (InputStream in = resource.getInputStream()) {
 			ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -54,7 +54,7 @@ class ChunkedOutputTests {
 	}
 
 	@Test
-	void aClaimedBodyGivesBackTheChunksBehindItsReaderAndTheRestWhenReleased() {
+	void aBodyHeldOnceGivesBackTheChunksBeforeAPositionAndTheRestWhenReleased() {
 		ChunkPool pool = new ChunkPool(64, 1 << 20);
 		ChunkedOutput output = new ChunkedOutput(pool, BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_004, null), 0);
 		for (int i = 0; i < 640; i++) {
@@ -62,12 +62,12 @@ class ChunkedOutputTests {
 		}
 		PooledBody body = output.toBody();
 		assertThat(pool.leasedChunks()).isEqualTo(10);
+		assertThat(body.isOnlyReference()).isTrue();
 		body.retain();
-		assertThat(body.claim()).as("another holder reads it too").isFalse();
+		assertThat(body.isOnlyReference()).as("another holder reads it too").isFalse();
 		assertThatIllegalStateException().isThrownBy(() -> body.releaseBefore(300));
 		body.release();
-		assertThat(body.claim()).isTrue();
-		assertThat(body.tryRetain()).as("no reference taken once claimed").isFalse();
+		assertThat(body.isOnlyReference()).isTrue();
 		body.releaseBefore(300);
 		assertThat(pool.leasedChunks()).isEqualTo(6);
 		assertThat(body.heldChunks()).isEqualTo(6);

@@ -638,7 +638,6 @@ class KeptBodiesTests {
 		KeptBody taken = this.kept.take(OPENMETRICS);
 		assertThat(taken).isNotNull();
 		assertThat(this.kept.previous(OPENMETRICS)).as("taken out").isNull();
-		assertThat(taken.body.tryRetain()).as("claimed: nobody else takes a reference").isFalse();
 		this.kept.giveBack(OPENMETRICS, taken);
 		KeptBody previous = this.kept.previous(OPENMETRICS);
 		assertThat(previous).isSameAs(taken);
@@ -648,6 +647,43 @@ class KeptBodiesTests {
 		assertThat(again).isSameAs(taken);
 		again.release();
 		assertThat(this.kept.previous(OPENMETRICS)).isNull();
+	}
+
+	@Test
+	void aBodyIsTakenOnlyWhereWhatIsKeptHoldsItsOnlyReferenceAndNothingReachesItOnceTaken() {
+		this.copiedShare = 0.25;
+		scrape(null, OPENMETRICS, segments(new Random(5), 8));
+		// Another holder reads it (a rendering copying from it, a scrape sending it, the
+		// cache): not taken.
+		KeptBody reader = this.kept.previous(OPENMETRICS);
+		assertThat(reader).isNotNull();
+		assertThat(this.kept.take(OPENMETRICS)).as("read by a rendering").isNull();
+		reader.release();
+		PooledBody otherFormats = this.kept.otherFormatsBody(TEXT);
+		assertThat(otherFormats).isNotNull();
+		try (RenderLease lease = this.kept.lease(OPENMETRICS)) {
+			assertThat(lease.takenChunks()).as("read by the other text format's rendering").isZero();
+		}
+		otherFormats.release();
+		KeptBody taken = this.kept.take(OPENMETRICS);
+		assertThat(taken).isNotNull();
+		assertThat(taken.body.isOnlyReference()).isTrue();
+		// Every way to a kept body skips a taken one: the reference taken stays the only
+		// one, and its holder may give its chunks back as it reads it.
+		assertThat(this.kept.previous(OPENMETRICS)).isNull();
+		assertThat(this.kept.take(OPENMETRICS)).isNull();
+		assertThat(this.kept.otherFormatsBody(TEXT)).isNull();
+		try (RenderLease lease = this.kept.lease(OPENMETRICS)) {
+			assertThat(lease.takenChunks()).isZero();
+			assertThat(lease.start().copyFrom()).isNull();
+		}
+		try (GzipEncoder encoder = new GzipEncoder(this.pool, 1)) {
+			// Compressed whole, and not kept.
+			this.kept.encode(taken.body, OPENMETRICS.encoded(ContentCoding.GZIP), encoder, 0).release();
+		}
+		assertThat(taken.body.isOnlyReference()).isTrue();
+		taken.body.releaseBefore(taken.body.length());
+		taken.release();
 	}
 
 	@Test

@@ -74,14 +74,14 @@ class ScraperMemoryLimitTests {
 	@Test
 	void renderingWaitsForHeldBodiesAndIsRejectedAtItsDeadline() throws Exception {
 		Scraper scraper = scraper(2.5);
-		PooledBody first = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
-		PooledBody second = scraper.scrape(TEXT, Set.of("other"), deadline(Duration.ofSeconds(10))).body();
+		ScrapeBody first = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
+		ScrapeBody second = scraper.scrape(TEXT, Set.of("other"), deadline(Duration.ofSeconds(10))).body();
 		// Two bodies of four chunks held, four more expected: more than 2.5 bodies.
 		assertThatExceptionOfType(ScrapeRejectedException.class)
 			.isThrownBy(() -> scraper.scrape(TEXT, null, deadline(Duration.ofMillis(100))));
 		assertThat(this.pool.reservedChunks()).isZero();
 		first.release();
-		PooledBody third = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
+		ScrapeBody third = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
 		assertThat(this.pool.peakLeasedChunks()).isLessThanOrEqualTo(10);
 		second.release();
 		third.release();
@@ -97,12 +97,12 @@ class ScraperMemoryLimitTests {
 		// than 2.5 bodies, and the cache would hold them for an hour.
 		assertThat(this.pool.leasedChunks()).isEqualTo(8);
 		long start = System.nanoTime();
-		PooledBody openMetrics = scraper.scrape(OPENMETRICS, null, deadline(Duration.ofSeconds(5))).body();
+		ScrapeBody openMetrics = scraper.scrape(OPENMETRICS, null, deadline(Duration.ofSeconds(5))).body();
 		assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(1));
 		assertThat(this.pool.leasedChunks()).isEqualTo(4);
 		openMetrics.release();
 		// The rendering it made is cached; the dropped kinds are rendered again.
-		PooledBody text = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(5))).body();
+		ScrapeBody text = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(5))).body();
 		text.release();
 		scraper.clearCache();
 		assertThat(this.pool.leasedChunks()).isZero();
@@ -111,8 +111,8 @@ class ScraperMemoryLimitTests {
 	@Test
 	void aBodyCachedWhileARenderingWaitsDoesNotHoldItBack() throws Exception {
 		Scraper scraper = scraper(2.5, Duration.ofHours(1));
-		PooledBody first = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
-		PooledBody second = scraper.scrape(TEXT, Set.of("other"), deadline(Duration.ofSeconds(10))).body();
+		ScrapeBody first = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
+		ScrapeBody second = scraper.scrape(TEXT, Set.of("other"), deadline(Duration.ofSeconds(10))).body();
 		// Both held by their scrapes and the cache: a third kind waits for them.
 		ExecutorService executor = Executors.newSingleThreadExecutor();
 		try {
@@ -142,32 +142,35 @@ class ScraperMemoryLimitTests {
 			FOUR_CHUNKS.render(format, includedNames, out);
 		};
 		Scraper scraper = new Scraper(renderer, this.pool, new SizeHints(this.pool, 0),
-				List.of(new GzipEncoder(this.pool, 1)), 2, Duration.ZERO, 2.5);
+				List.of(new GzipEncoder(this.pool, 1)), 2, Duration.ZERO, 2);
 		PooledBody text = scrapeCompressed(scraper, null);
 		PooledBody other = scrapeCompressed(scraper, Set.of("other"));
-		// Each kind's last body (four chunks) is kept with its compressed form (one):
-		// ten chunks, as many as the limit.
-		assertThat(scraper.keptChunks()).isEqualTo(10);
-		assertThat(this.pool.leasedChunks()).isEqualTo(10);
+		// Each kind's last body (four chunks) is kept; its compressed form (one), made
+		// whole, went with its scrape: eight chunks, as many as the limit.
+		assertThat(scraper.keptChunks()).isEqualTo(8);
+		assertThat(this.pool.leasedChunks()).isEqualTo(8);
 		// A rendering of the text kind expects four chunks and one compressed: the body
 		// kept for the other kind is dropped, the one this rendering copies from stays
 		// until the rendering has replaced it.
-		PooledBody next = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
+		ScrapeBody next = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
 		assertThat(other.isReleased()).isTrue();
 		assertThat(offered.get(2)).isSameAs(text);
 		assertThat(text.isReleased()).isTrue();
+		PooledBody kept = next.plain();
 		scraper.encode(next, ContentCoding.GZIP).release();
 		next.release();
-		assertThat(this.pool.peakLeasedChunks()).isLessThanOrEqualTo(10);
-		assertThat(next.isReleased()).isFalse();
+		// The limit, and the compressed form made after the other kind's rendering.
+		assertThat(this.pool.peakLeasedChunks()).isLessThanOrEqualTo(9);
+		assertThat(kept.isReleased()).as("kept for the next rendering").isFalse();
 		scraper.forgetKeptSegments();
 		assertThat(this.pool.leasedChunks()).isZero();
 	}
 
 	@Test
 	void theLastBodyOfASmallKindStaysKeptBesideItsNextRendering() throws Exception {
-		// Two chunks a body, one compressed: 2.5 bodies would be five chunks, but the
-		// kept body and the next rendering take six.
+		// Two chunks a body, one compressed, made whole and gone with its scrape: the
+		// kept body and the next rendering, which gives back nothing as it goes, take
+		// four chunks, as many as two bodies.
 		List<@Nullable PooledBody> offered = new ArrayList<>();
 		OfferedRenderer twoChunks = (format, includedNames, out, inputs) -> {
 			offered.add(inputs.copyFrom());
@@ -176,14 +179,15 @@ class ScraperMemoryLimitTests {
 			}
 		};
 		Scraper scraper = new Scraper(twoChunks, this.pool, new SizeHints(this.pool, 0),
-				List.of(new GzipEncoder(this.pool, 1)), 2, Duration.ZERO, 2.5);
+				List.of(new GzipEncoder(this.pool, 1)), 2, Duration.ZERO, 2);
 		PooledBody first = scrapeCompressed(scraper, null);
-		assertThat(scraper.keptChunks()).isEqualTo(3);
-		PooledBody next = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
+		assertThat(scraper.keptChunks()).isEqualTo(2);
+		ScrapeBody next = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
 		assertThat(offered.get(1)).as("the kept body, offered to the next rendering").isSameAs(first);
 		scraper.encode(next, ContentCoding.GZIP).release();
 		next.release();
 		assertThat(first.isReleased()).isTrue();
+		// The next body, and its gzip form by segment.
 		assertThat(scraper.keptChunks()).isEqualTo(3);
 		scraper.forgetKeptSegments();
 		assertThat(this.pool.leasedChunks()).isZero();
@@ -224,7 +228,7 @@ class ScraperMemoryLimitTests {
 			Object[] turn = turns.get(i % turns.size());
 			@SuppressWarnings("unchecked")
 			Set<String> names = (Set<String>) turn[1];
-			PooledBody body = scraper.scrape((PrometheusOutputFormat) turn[0], names, deadline(Duration.ofSeconds(10)))
+			ScrapeBody body = scraper.scrape((PrometheusOutputFormat) turn[0], names, deadline(Duration.ofSeconds(10)))
 				.body();
 			if (turn[2] != null) {
 				scraper.encode(body, (ContentCoding) turn[2]).release();
@@ -242,10 +246,11 @@ class ScraperMemoryLimitTests {
 	@Test
 	void ofTwoKindsBeyondTheLimitInGzipOneReusesItsSegmentsAndTheOtherRests() throws Exception {
 		// Prometheus (OpenMetrics) and VictoriaMetrics (text) in turn, both asking gzip,
-		// within 2.1 bodies (84 chunks): both bodies kept, their forms and what a
-		// rendering of one of them needs beside the body it gives back as it goes (five
-		// chunks), 87, do not fit, so each rendering of the text kind drops the other's
-		// body and forms. A body dropped counts as kept for nothing: the OpenMetrics kind
+		// within 2.05 bodies (82 chunks): both bodies kept, their forms and what a
+		// rendering of one of them needs beside the body it gives back as it goes, do not
+		// fit (at 2.1 they would, where a form compressed whole goes with its scrape), so
+		// each rendering of the text kind drops the other's body and forms. A body
+		// dropped counts as kept for nothing: the OpenMetrics kind
 		// rests at its third drop, for 16 bodies, then 32, and keeps 6 of its 40 bodies.
 		ChunkPool pool = new ChunkPool(CHUNK, 64 << 20);
 		Map<PrometheusOutputFormat, List<Boolean>> offered = new EnumMap<>(PrometheusOutputFormat.class);
@@ -256,7 +261,8 @@ class ScraperMemoryLimitTests {
 			FORTY_CHUNKS.render(format, includedNames, out);
 		};
 		try (GzipEncoder gzip = new GzipEncoder(pool, 1)) {
-			Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(gzip), 2, Duration.ZERO, 2.1);
+			Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(gzip), 2, Duration.ZERO,
+					2.05);
 			scrapeTextAndOpenMetricsInTurn(scraper, 8, ContentCoding.GZIP);
 			long allocated = pool.allocatedChunks();
 			long reused = gzip.segmentsReused();
@@ -266,7 +272,7 @@ class ScraperMemoryLimitTests {
 				.containsOnly(false);
 			assertThat(noted.get(OPENMETRICS).stream().filter((kept) -> kept).count()).isEqualTo(6);
 			assertThat(gzip.segmentsReused()).as("every segment of each text body").isEqualTo(reused + 36 * 10);
-			assertThat(pool.peakLeasedChunks()).isLessThanOrEqualTo(84);
+			assertThat(pool.peakLeasedChunks()).isLessThanOrEqualTo(82);
 			assertThat(pool.allocatedChunks()).as("no chunk allocated after the first rounds").isEqualTo(allocated);
 			scraper.forgetKeptSegments();
 			assertThat(pool.leasedChunks()).isZero();
@@ -328,7 +334,7 @@ class ScraperMemoryLimitTests {
 			FORTY_CHUNKS.render(format, includedNames, out);
 		};
 		Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(new ZstdEncoder(pool, 1, true)),
-				2, Duration.ZERO, 2.1);
+				2, Duration.ZERO, 2.05);
 		scrapeTextAndOpenMetricsInTurn(scraper, 4, ContentCoding.ZSTD);
 		long allocated = pool.allocatedChunks();
 		scrapeTextAndOpenMetricsInTurn(scraper, 76, ContentCoding.ZSTD);
@@ -341,7 +347,7 @@ class ScraperMemoryLimitTests {
 		// rendering for nothing.
 		assertThat(offered.get(OPENMETRICS)).containsOnly(false);
 		assertThat(noted.get(OPENMETRICS).stream().filter((kept) -> kept).count()).isEqualTo(6);
-		assertThat(pool.peakLeasedChunks()).isLessThanOrEqualTo(84);
+		assertThat(pool.peakLeasedChunks()).isLessThanOrEqualTo(82);
 		assertThat(pool.allocatedChunks()).as("no chunk allocated after the first rounds").isEqualTo(allocated);
 		scraper.forgetKeptSegments();
 		assertThat(pool.leasedChunks()).isZero();
@@ -351,7 +357,9 @@ class ScraperMemoryLimitTests {
 	void atTwoAndAHalfBodiesTwoLargeKindsInTurnBothKeepTheirBody() throws Exception {
 		// Forty chunks a body, compressed into one: both kept bodies with their forms
 		// (82 chunks) and a rendering, which gives back the body of its kind as it goes
-		// past it, fit within 2.5 bodies (100): no more than 87 chunks held at once.
+		// past it, fit within 2.5 bodies (100): no more than 87 chunks held at once. The
+		// first rounds end once each kind's form by segment was replaced by the next: a
+		// first form, compressed whole, goes with its scrape.
 		ChunkPool pool = new ChunkPool(CHUNK, 64 << 20);
 		Map<PrometheusOutputFormat, List<Boolean>> offered = new EnumMap<>(PrometheusOutputFormat.class);
 		OfferedRenderer renderer = (format, includedNames, out, inputs) -> {
@@ -360,7 +368,7 @@ class ScraperMemoryLimitTests {
 		};
 		try (GzipEncoder gzip = new GzipEncoder(pool, 1)) {
 			Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(gzip), 2, Duration.ZERO, 2.5);
-			scrapeTextAndOpenMetricsInTurn(scraper, 4, ContentCoding.GZIP);
+			scrapeTextAndOpenMetricsInTurn(scraper, 6, ContentCoding.GZIP);
 			long allocated = pool.allocatedChunks();
 			long compressed = gzip.segmentsCompressed();
 			scrapeTextAndOpenMetricsInTurn(scraper, 16, ContentCoding.GZIP);
@@ -393,7 +401,7 @@ class ScraperMemoryLimitTests {
 			Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(gzip), 2, Duration.ZERO, 2.5);
 			for (int i = 0; i < 40; i++) {
 				boolean text = (i & 1) == 0;
-				PooledBody body = scraper.scrape(text ? TEXT : OPENMETRICS, null, deadline(Duration.ofSeconds(10)))
+				ScrapeBody body = scraper.scrape(text ? TEXT : OPENMETRICS, null, deadline(Duration.ofSeconds(10)))
 					.body();
 				if (!text) {
 					scraper.encode(body, ContentCoding.GZIP).release();
@@ -426,16 +434,18 @@ class ScraperMemoryLimitTests {
 		try (GzipEncoder gzip = new GzipEncoder(pool, 1)) {
 			Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(gzip), 2, Duration.ZERO, 2.5);
 			scraping.set(scraper);
-			// The first gzip form is compressed whole and held by its body; the next by
-			// segment, kept beside it.
+			// The first gzip form is compressed whole and goes with its scrape; the next
+			// by
+			// segment, kept beside the body.
 			List<Long> kept = new ArrayList<>();
 			for (int i = 0; i < 3; i++) {
-				PooledBody body = scraper.scrape(OPENMETRICS, null, deadline(Duration.ofSeconds(10))).body();
+				ScrapeBody body = scraper.scrape(OPENMETRICS, null, deadline(Duration.ofSeconds(10))).body();
 				scraper.encode(body, ContentCoding.GZIP).release();
 				body.release();
 				kept.add(scraper.keptChunks());
 			}
-			assertThat(kept.get(0)).as("a body of forty chunks and its gzip form").isGreaterThan(40);
+			assertThat(kept.get(0)).as("a body of forty chunks").isEqualTo(40);
+			assertThat(kept.get(1)).as("a body of forty chunks and its gzip form").isGreaterThan(40);
 			assertThat(offered.subList(1, 3)).as("each offered the kept body").containsOnly(true);
 			assertThat(keptAtTheStart.subList(1, 3)).isEqualTo(kept.subList(0, 2));
 			assertThat(pool.peakLeasedChunks()).as("taken: its chunks given back as the rendering went")
@@ -443,6 +453,38 @@ class ScraperMemoryLimitTests {
 			scraper.forgetKeptSegments();
 			assertThat(pool.leasedChunks()).isZero();
 		}
+	}
+
+	@Test
+	void aBodyAScrapeStillHoldsIsCopiedFromByTheNextRenderingOfItsKindNotTaken() throws Exception {
+		// A scrape still sending its body (or the cache, or a scrape that joined its
+		// rendering) holds a reference of its own: the next rendering of the kind copies
+		// from the body and gives none of its chunks back. Once only what is kept holds
+		// it, the next rendering takes it and gives its chunks back as it goes.
+		ChunkPool pool = new ChunkPool(CHUNK, 64 << 20);
+		List<@Nullable PooledBody> offered = new ArrayList<>();
+		List<Boolean> wholeAtTheEnd = new ArrayList<>();
+		OfferedRenderer renderer = (format, includedNames, out, inputs) -> {
+			PooledBody copyFrom = inputs.copyFrom();
+			offered.add(copyFrom);
+			FORTY_CHUNKS.render(format, includedNames, out);
+			wholeAtTheEnd.add(copyFrom != null && copyFrom.holds(0));
+		};
+		Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(), 2, Duration.ZERO, 2.5);
+		ScrapeBody first = scraper.scrape(OPENMETRICS, null, deadline(Duration.ofSeconds(10))).body();
+		ScrapeBody second = scraper.scrape(OPENMETRICS, null, deadline(Duration.ofSeconds(10))).body();
+		assertThat(offered.get(1)).isSameAs(first.plain());
+		assertThat(wholeAtTheEnd.get(1)).as("held by its scrape: not taken").isTrue();
+		assertThat(first.plain().toByteArray()).hasSize(40 * CHUNK);
+		first.release();
+		PooledBody kept = second.plain();
+		second.release();
+		scraper.scrape(OPENMETRICS, null, deadline(Duration.ofSeconds(10))).body().release();
+		assertThat(offered.get(2)).isSameAs(kept);
+		assertThat(wholeAtTheEnd.get(2)).as("held by what is kept alone: taken").isFalse();
+		assertThat(kept.isReleased()).isTrue();
+		scraper.forgetKeptSegments();
+		assertThat(pool.leasedChunks()).isZero();
 	}
 
 	@Test
@@ -468,16 +510,16 @@ class ScraperMemoryLimitTests {
 			Future<Served> slow = executor
 				.submit(() -> scraper.scrape(TEXT, Set.of("slow"), deadline(Duration.ofSeconds(10))));
 			assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
-			PooledBody text = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
+			ScrapeBody text = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
 			// Four chunks held and one being rendered, which will hold four: another
 			// four would make twelve, beyond the limit of ten.
 			assertThatExceptionOfType(ScrapeRejectedException.class)
 				.isThrownBy(() -> scraper.scrape(OPENMETRICS, null, deadline(Duration.ofMillis(200))));
 			release.countDown();
-			PooledBody slowBody = slow.get(5, TimeUnit.SECONDS).body();
+			ScrapeBody slowBody = slow.get(5, TimeUnit.SECONDS).body();
 			// Both done: eight chunks held, and four more would make twelve.
 			text.release();
-			PooledBody openMetrics = scraper.scrape(OPENMETRICS, null, deadline(Duration.ofSeconds(5))).body();
+			ScrapeBody openMetrics = scraper.scrape(OPENMETRICS, null, deadline(Duration.ofSeconds(5))).body();
 			assertThat(this.pool.peakLeasedChunks()).isLessThanOrEqualTo(10);
 			slowBody.release();
 			openMetrics.release();
@@ -501,9 +543,9 @@ class ScraperMemoryLimitTests {
 	@Test
 	void noLimitWhenTurnedOff() throws Exception {
 		Scraper scraper = scraper(0);
-		PooledBody first = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
-		PooledBody second = scraper.scrape(TEXT, Set.of("other"), deadline(Duration.ofSeconds(10))).body();
-		PooledBody third = scraper.scrape(TEXT, null, deadline(Duration.ofMillis(100))).body();
+		ScrapeBody first = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
+		ScrapeBody second = scraper.scrape(TEXT, Set.of("other"), deadline(Duration.ofSeconds(10))).body();
+		ScrapeBody third = scraper.scrape(TEXT, null, deadline(Duration.ofMillis(100))).body();
 		assertThat(this.pool.leasedChunks()).isEqualTo(12);
 		first.release();
 		second.release();
@@ -520,7 +562,7 @@ class ScraperMemoryLimitTests {
 	private static void scrapeTextAndOpenMetricsInTurn(Scraper scraper, int scrapes, @Nullable ContentCoding coding)
 			throws ScrapeRejectedException {
 		for (int i = 0; i < scrapes; i++) {
-			PooledBody body = scraper
+			ScrapeBody body = scraper
 				.scrape(((i & 1) == 0) ? TEXT : OPENMETRICS, null, deadline(Duration.ofSeconds(10)))
 				.body();
 			if (coding != null) {
@@ -537,10 +579,10 @@ class ScraperMemoryLimitTests {
 	 */
 	private static PooledBody scrapeCompressed(Scraper scraper, @Nullable Set<String> includedNames)
 			throws ScrapeRejectedException {
-		PooledBody body = scraper.scrape(TEXT, includedNames, deadline(Duration.ofSeconds(10))).body();
+		ScrapeBody body = scraper.scrape(TEXT, includedNames, deadline(Duration.ofSeconds(10))).body();
 		scraper.encode(body, ContentCoding.GZIP).release();
 		body.release();
-		return body;
+		return body.plain();
 	}
 
 	private Scraper scraper(double maxHeldBodies) {

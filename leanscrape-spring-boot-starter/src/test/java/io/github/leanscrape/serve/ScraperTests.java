@@ -83,11 +83,11 @@ class ScraperTests {
 		this.renderer.open();
 		int rendered = 0;
 		int coalesced = 0;
-		List<PooledBody> bodies = new ArrayList<>();
+		List<ScrapeBody> bodies = new ArrayList<>();
 		for (Future<Served> future : scrapes) {
 			Served scrape = future.get(10, TimeUnit.SECONDS);
 			bodies.add(scrape.body());
-			assertThat(new String(scrape.body().toByteArray(), StandardCharsets.UTF_8)).isEqualTo("body 1\n");
+			assertThat(new String(scrape.body().plain().toByteArray(), StandardCharsets.UTF_8)).isEqualTo("body 1\n");
 			if (scrape.outcome() == Outcome.OK) {
 				rendered++;
 			}
@@ -98,7 +98,7 @@ class ScraperTests {
 		assertThat(this.renderer.started).hasValue(1);
 		assertThat(rendered).isOne();
 		assertThat(coalesced).isEqualTo(19);
-		bodies.forEach(PooledBody::release);
+		bodies.forEach(ScrapeBody::release);
 		assertThat(this.pool.leasedChunks()).isZero();
 	}
 
@@ -161,7 +161,7 @@ class ScraperTests {
 		first.get(10, TimeUnit.SECONDS).body().release();
 		Served joined = waiter.get(10, TimeUnit.SECONDS);
 		assertThat(joined.outcome()).isEqualTo(Outcome.COALESCED);
-		assertThat(new String(joined.body().toByteArray(), StandardCharsets.UTF_8)).isEqualTo("body 1\n");
+		assertThat(new String(joined.body().plain().toByteArray(), StandardCharsets.UTF_8)).isEqualTo("body 1\n");
 		assertThat(this.renderer.started).hasValue(1);
 		joined.body().release();
 		assertThat(this.pool.leasedChunks()).isZero();
