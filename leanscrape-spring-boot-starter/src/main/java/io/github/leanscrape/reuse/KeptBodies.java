@@ -15,12 +15,11 @@ import org.jspecify.annotations.Nullable;
  * "What is kept between scrapes"). Per kind: a {@link KeptKind}, whose last body the next
  * rendering copies unchanged blocks from, through the {@link RenderLease} it opens here,
  * and whose compressed forms the next body's unchanged segments are copied from
- * ({@link KeptForms}). A text kind with no body of its own copies from the other text
- * format's. A body is kept for something when a coding compressed it by segment or the
- * next rendering copied a quarter of it; a kind whose bodies are kept for nothing too
- * often rests ({@link KeepCredit}). A rendering that waits for memory has the other kinds
- * shed what they keep ({@link #shed}). The kinds kept are a {@link KeptKinds}, at most
- * four, each dropped once idle for five minutes.
+ * ({@link KeptForms}). A body is kept for something when a coding compressed it by
+ * segment or the next rendering copied a quarter of it; a kind whose bodies are kept for
+ * nothing too often rests ({@link KeepCredit}). A rendering that waits for memory has the
+ * other kinds shed what they keep ({@link #shed}). The kinds kept are a
+ * {@link KeptKinds}, at most four, each dropped once idle for five minutes.
  *
  * @author leanscrape
  */
@@ -70,21 +69,17 @@ public final class KeptBodies {
 
 	/**
 	 * Return what a rendering of a kind may copy from once it starts: where it took the
-	 * kind's last body, that body and the other text format's where newer
-	 * ({@link #newerOtherFormatsBody}); else the last body ({@link #previous}), or the
-	 * other text format's where there is none ({@link #otherFormatsBody}), and whether
+	 * kind's last body, that body; else the last body ({@link #previous}); and whether
 	 * the new body will be kept ({@link #keeps}).
 	 * @param kind the kind, uncompressed
 	 * @param taken the body the lease took, or {@code null}
-	 * @return what is offered, with references the lease releases
+	 * @return what is offered, with a reference the lease releases
 	 */
 	Offer offer(BodyKind kind, @Nullable KeptBody taken) {
 		if (taken != null && !taken.body.isReleased()) {
-			return new Offer(null, newerOtherFormatsBody(kind), true);
+			return new Offer(null, true);
 		}
-		KeptBody previous = previous(kind);
-		PooledBody otherFormats = (previous != null) ? null : otherFormatsBody(kind);
-		return new Offer(previous, otherFormats, keeps(kind));
+		return new Offer(previous(kind), keeps(kind));
 	}
 
 	/**
@@ -142,8 +137,7 @@ public final class KeptBodies {
 					// copies from it. Nothing can take a reference to it from now on: a
 					// reference is taken from one held, or, to a kept body, here under
 					// this lock, and every way to a kept body skips a TAKEN one
-					// (previous,
-					// otherFormatsBody, KeptForms.encode look at BODY only).
+					// (previous and KeptForms.encode look at BODY only).
 					entry.take();
 					plain = kept;
 				}
@@ -176,50 +170,6 @@ public final class KeptBodies {
 			}
 		}
 		plain.release();
-	}
-
-	/**
-	 * Return the last plain body of the other text format with the same name filter, for
-	 * a text kind with no body of its own to copy from (a block is written alike in both
-	 * wherever its values are equal); to a resting kind too. Only where the other kind's
-	 * last rendering copied a quarter of its body (where change is scattered over every
-	 * block, comparing every block costs what it saves) and it does not rest. With a
-	 * reference the caller must release.
-	 * @param kind the kind, uncompressed
-	 * @return the other format's kept body, or {@code null}
-	 */
-	@Nullable PooledBody otherFormatsBody(BodyKind kind) {
-		return otherFormatsBody(kind, false);
-	}
-
-	/**
-	 * Return the other text format's last body as {@link #otherFormatsBody(BodyKind)}
-	 * does, where it was rendered after the kind's own: for a rendering that took its own
-	 * ({@link #take}), which is a turn older where the two are scraped in turn.
-	 * @param kind the kind, uncompressed
-	 * @return the other format's kept body, or {@code null}
-	 */
-	@Nullable PooledBody newerOtherFormatsBody(BodyKind kind) {
-		return otherFormatsBody(kind, true);
-	}
-
-	private @Nullable PooledBody otherFormatsBody(BodyKind kind, boolean newerOnly) {
-		if (!this.enabled) {
-			return null;
-		}
-		synchronized (this) {
-			KeptKind sibling = this.kinds.otherTextFormat(kind);
-			KeptKind own = newerOnly ? this.kinds.peek(kind) : null;
-			if (sibling == null || sibling.rests()
-					|| (newerOnly && (own == null || sibling.renderedNanos - own.renderedNanos <= 0))) {
-				return null;
-			}
-			KeptBody plain = sibling.body();
-			if (plain == null || !KeepCredit.copiedEnough(plain.body)) {
-				return null;
-			}
-			return plain.body.tryRetain() ? plain.body : null;
-		}
 	}
 
 	/**
@@ -259,7 +209,7 @@ public final class KeptBodies {
 		}
 		long[] versions = new long[body.segmentCount()];
 		double share = this.segmentVersions.version(body, previous, versions);
-		keep(kind, body, previous, false, true, versions, share);
+		keep(kind, body, previous, false, versions, share);
 	}
 
 	/**
@@ -269,20 +219,17 @@ public final class KeptBodies {
 	 * @param kind the kind, uncompressed
 	 * @param body the new body; this object takes a reference of its own
 	 * @param replaced the body taken, which the caller releases
-	 * @param copiedFromIt whether the rendering copied its blocks from the body taken,
-	 * not from the other text format's ({@link #newerOtherFormatsBody})
 	 * @param versions the version of each of the new body's segments
 	 * @param share the share of its bytes in segments as they were in the one taken
 	 */
-	void replaced(BodyKind kind, PooledBody body, KeptBody replaced, boolean copiedFromIt, long[] versions,
-			double share) {
+	void replaced(BodyKind kind, PooledBody body, KeptBody replaced, long[] versions, double share) {
 		if (this.enabled) {
-			keep(kind, body, replaced, true, copiedFromIt, versions, share);
+			keep(kind, body, replaced, true, versions, share);
 		}
 	}
 
-	private void keep(BodyKind kind, PooledBody body, @Nullable KeptBody previous, boolean taken, boolean copiedFromIt,
-			long[] versions, double share) {
+	private void keep(BodyKind kind, PooledBody body, @Nullable KeptBody previous, boolean taken, long[] versions,
+			double share) {
 		// Room for all that can be dropped here, so that adding to these lists, once
 		// something is out of its entry, never allocates.
 		List<KeptKind> dropped = new ArrayList<>(KeptKinds.MAX_KINDS + 1);
@@ -291,7 +238,7 @@ public final class KeptBodies {
 		// The body's reference is taken only where it is stored, after everything that
 		// allocates: an OutOfMemoryError on the way leaves no reference behind.
 		KeptBody plain = new KeptBody(body, versions, share);
-		boolean copiesPay = previous != null && copiedFromIt && KeepCredit.copiedEnough(body);
+		boolean copiesPay = previous != null && KeepCredit.copiedEnough(body);
 		try {
 			synchronized (this) {
 				long now = this.nanoClock.getAsLong();
@@ -423,10 +370,9 @@ public final class KeptBodies {
 	 * What a rendering is offered to copy from, besides a body it took.
 	 *
 	 * @param previous the kind's last body, not taken
-	 * @param otherFormats the other text format's last body
 	 * @param keeps whether the new body will be kept
 	 */
-	record Offer(@Nullable KeptBody previous, @Nullable PooledBody otherFormats, boolean keeps) {
+	record Offer(@Nullable KeptBody previous, boolean keeps) {
 	}
 
 }

@@ -4,23 +4,17 @@ import io.github.leanscrape.compression.BodyEncoder;
 import io.github.leanscrape.compression.EncodedBody;
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.PooledBody;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The compressed forms kept for each kind, one per coding: a kept body is compressed by
  * segment where enough of it is as it was in the coding's last form (equal versions mean
- * equal bytes), copying the compressed bytes of those segments, else whole, retrying
- * segments every {@value #RETRY_AFTER_WHOLE}th body. Part of {@link KeptBodies}, under
- * its lock.
+ * equal bytes), copying the compressed bytes of those segments, else whole; only a form
+ * by segment is kept. Part of {@link KeptBodies}, under its lock.
  *
  * @author leanscrape
  */
 final class KeptForms {
-
-	/**
-	 * How many bodies of a kind a coding compresses whole, having found too little to
-	 * copy, before it tries segments again.
-	 */
-	private static final int RETRY_AFTER_WHOLE = 16;
 
 	private final KeptBodies owner;
 
@@ -50,7 +44,7 @@ final class KeptForms {
 			if (entry != null && kept != null && kept.body == body) {
 				plain = kept;
 				last = entry.encodings[slot];
-				if (last != null && last.encoded != null && last.encoded.tryRetain()) {
+				if (last != null && last.encoded.tryRetain()) {
 					lastEncoded = last.encoded;
 				}
 			}
@@ -59,33 +53,28 @@ final class KeptForms {
 			return encoder.encode(body, kind, expectedSize);
 		}
 		EncodedBody encoded;
-		KeptEncoding next;
+		@Nullable KeptEncoding next;
 		// Whether the body was compared with one before it: a first body compressed by
 		// segment is not yet kept for something.
 		boolean compared;
 		try {
 			int[] copyFrom = null;
 			double share;
-			int wholeStreak = 0;
 			if (lastEncoded != null && last != null) {
 				copyFrom = new int[plain.versions.length];
 				share = SegmentVersions.match(plain.versions, last.versions, body, copyFrom);
 			}
-			else if (last != null && last.measuredShare >= 0 && (last.wholeStreak + 1) % RETRY_AFTER_WHOLE != 0) {
-				// Too little to copy the last time this coding looked: whole again.
-				share = last.measuredShare;
-				wholeStreak = last.wholeStreak + 1;
-			}
 			else {
+				// Nothing to copy from in this coding: by segment where enough of the
+				// body
+				// is as it was, so that the next body can copy.
 				share = plain.unchangedShare;
 			}
 			compared = share >= 0;
 			boolean segmented = encoder.compressesSegments() && share >= encoder.minReusedShare();
 			encoded = encoder.encode(body, kind, expectedSize, segmented, lastEncoded, segmented ? copyFrom : null);
 			try {
-				double measured = (lastEncoded != null) ? share : ((last != null) ? last.measuredShare : -1);
-				next = new KeptEncoding(segmented ? encoded : null, plain.versions, measured,
-						segmented ? 0 : wholeStreak);
+				next = segmented ? new KeptEncoding(encoded, plain.versions) : null;
 			}
 			catch (RuntimeException | Error ex) {
 				// The caller never gets the compressed body: give it back.
@@ -110,7 +99,7 @@ final class KeptForms {
 			if (entry != null && entry.body() != null) {
 				replaced = entry.encodings[slot];
 				entry.encodings[slot] = next;
-				if (next.encoded != null && compared) {
+				if (next != null && compared) {
 					plain.used = true;
 				}
 			}

@@ -243,7 +243,7 @@ final class KeptKind {
 			chunks += plain.body.heldChunks();
 		}
 		for (KeptEncoding form : this.encodings) {
-			if (form != null && form.encoded != null) {
+			if (form != null) {
 				chunks += form.encoded.body().heldChunks();
 			}
 		}

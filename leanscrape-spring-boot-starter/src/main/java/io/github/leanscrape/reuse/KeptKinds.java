@@ -5,13 +5,10 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import io.github.leanscrape.exposition.BodyKind;
 import org.jspecify.annotations.Nullable;
-
-import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 
 /**
  * The kinds kept, least recently rendered first: at most {@value #MAX_KINDS}, and none
@@ -82,42 +79,6 @@ final class KeptKinds {
 				entries.remove();
 			}
 		}
-	}
-
-	/**
-	 * Return what is kept for the other text format with the same name filter as a text
-	 * kind, looked up without counting as a rendering of it.
-	 * @param kind the text kind, uncompressed
-	 * @return the other format's entry, or {@code null}
-	 */
-	@Nullable KeptKind otherTextFormat(BodyKind kind) {
-		PrometheusOutputFormat format = kind.format();
-		if (format == PrometheusOutputFormat.CONTENT_TYPE_PROTOBUF) {
-			return null;
-		}
-		PrometheusOutputFormat other = (format == PrometheusOutputFormat.CONTENT_TYPE_004)
-				? PrometheusOutputFormat.CONTENT_TYPE_OPENMETRICS_100 : PrometheusOutputFormat.CONTENT_TYPE_004;
-		for (Map.Entry<BodyKind, KeptKind> each : this.entries.entrySet()) {
-			BodyKind kept = each.getKey();
-			if (kept.format() == other && Objects.equals(kept.includedNames(), kind.includedNames())) {
-				return each.getValue();
-			}
-		}
-		return null;
-	}
-
-	/**
-	 * Return what is kept for a kind, looked up without counting as a rendering of it.
-	 * @param kind the kind, uncompressed
-	 * @return its entry, or {@code null}
-	 */
-	@Nullable KeptKind peek(BodyKind kind) {
-		for (Map.Entry<BodyKind, KeptKind> each : this.entries.entrySet()) {
-			if (each.getKey().equals(kind)) {
-				return each.getValue();
-			}
-		}
-		return null;
 	}
 
 	/**

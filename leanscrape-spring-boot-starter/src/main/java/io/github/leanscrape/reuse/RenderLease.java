@@ -34,12 +34,6 @@ public final class RenderLease implements AutoCloseable {
 	/** The kind's body offered to copy from, where none was taken. */
 	private @Nullable KeptBody previous;
 
-	/**
-	 * The other text format's body copied from, with a reference of this lease's, or
-	 * {@code null}.
-	 */
-	private @Nullable PooledBody otherFormats;
-
 	private @Nullable ReplacedBody replaced;
 
 	private final SegmentVersions segmentVersions;
@@ -86,8 +80,7 @@ public final class RenderLease implements AutoCloseable {
 
 	/**
 	 * Decide what the rendering copies from and whether its body is kept: the body this
-	 * lease took, with the other text format's where that is the newer; else the kind's
-	 * kept body, or the other text format's.
+	 * lease took, else the kind's kept body.
 	 * @return the renderer's inputs, valid until the lease is closed
 	 */
 	public RenderInputs start() {
@@ -97,7 +90,6 @@ public final class RenderLease implements AutoCloseable {
 		this.started = true;
 		KeptBodies.Offer offer = this.kept.offer(this.kind, this.taken);
 		this.previous = offer.previous();
-		this.otherFormats = offer.otherFormats();
 		KeptBody taken = this.taken;
 		if (this.previous == null && taken != null && !taken.body.isReleased()) {
 			this.replaced = new ReplacedBody(taken, this.segmentVersions);
@@ -106,9 +98,6 @@ public final class RenderLease implements AutoCloseable {
 	}
 
 	private @Nullable PooledBody copyFrom() {
-		if (this.otherFormats != null) {
-			return this.otherFormats;
-		}
 		KeptBody own = (this.replaced != null) ? this.taken : this.previous;
 		return (own != null) ? own.body : null;
 	}
@@ -133,8 +122,7 @@ public final class RenderLease implements AutoCloseable {
 		KeptBody taken = this.taken;
 		if (replaced != null && taken != null) {
 			replaced.finish();
-			this.kept.replaced(this.kind, body, taken, this.otherFormats == null, replaced.versions(),
-					replaced.unchangedShare(body.length()));
+			this.kept.replaced(this.kind, body, taken, replaced.versions(), replaced.unchangedShare(body.length()));
 		}
 		else {
 			this.kept.rendered(this.kind, body, this.previous);
@@ -148,10 +136,8 @@ public final class RenderLease implements AutoCloseable {
 	public void close() {
 		KeptBody taken = this.taken;
 		KeptBody previous = this.previous;
-		PooledBody otherFormats = this.otherFormats;
 		this.taken = null;
 		this.previous = null;
-		this.otherFormats = null;
 		try {
 			if (taken != null) {
 				if (this.started) {
@@ -165,9 +151,6 @@ public final class RenderLease implements AutoCloseable {
 		finally {
 			if (previous != null) {
 				previous.release();
-			}
-			if (otherFormats != null) {
-				otherFormats.release();
 			}
 		}
 	}

@@ -3,9 +3,11 @@ package io.github.leanscrape.reuse;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.leanscrape.compression.GzipEncoder;
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ChunkedOutput;
+import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.reuse.KeptKind.Holding;
 import io.github.leanscrape.support.OwnCodeTests;
 import org.junit.jupiter.api.AfterEach;
@@ -99,7 +101,7 @@ class KeptKindTests {
 		for (int drop = 1; drop <= 3; drop++) {
 			KeptBody kept = body();
 			this.kind.keep(kept);
-			this.kind.encodings[0] = new KeptEncoding(null, kept.versions, -1, 0);
+			this.kind.encodings[0] = form(kept);
 			this.kind.makeRoom(plains, forms);
 			assertThat(plains).containsExactly(kept);
 			assertThat(forms).hasSize(1);
@@ -107,6 +109,7 @@ class KeptKindTests {
 			assertThat(this.kind.holding()).isEqualTo((drop < 3) ? Holding.NOTHING : Holding.RESTING);
 			kept.release();
 			plains.clear();
+			forms.forEach(KeptEncoding::release);
 			forms.clear();
 		}
 		this.kind.makeRoom(plains, forms);
@@ -133,7 +136,11 @@ class KeptKindTests {
 		// nothing before it): credit 2, 0, -2, then -4 rests.
 		for (int body = 1; body <= 4; body++) {
 			KeptBody next = new KeptBody(body().body, new long[] { 1 }, 0);
-			this.kind.encodings[0] = new KeptEncoding(null, next.versions, -1, 0);
+			KeptEncoding replacedForm = this.kind.encodings[0];
+			if (replacedForm != null) {
+				replacedForm.release();
+			}
+			this.kind.encodings[0] = form(next);
 			this.kind.replaceBody(next, last, false, false, plains, forms);
 			assertThat(this.kind.holding()).isEqualTo((body < 4) ? Holding.BODY : Holding.RESTING);
 			last = next;
@@ -143,6 +150,7 @@ class KeptKindTests {
 		assertThat(forms).hasSize(1);
 		assertThat(this.kind.encodings[0]).isNull();
 		plains.forEach(KeptBody::release);
+		forms.forEach(KeptEncoding::release);
 	}
 
 	@Test
@@ -155,6 +163,13 @@ class KeptKindTests {
 		assertThatIllegalStateException().isThrownBy(this.kind::take);
 		this.kind.endTaken(kept.body);
 		kept.release();
+	}
+
+	private KeptEncoding form(KeptBody body) {
+		try (GzipEncoder gzip = new GzipEncoder(this.pool, 1)) {
+			return new KeptEncoding(gzip.encode(body.body, TEXT.encoded(ContentCoding.GZIP), 0, true, null, null),
+					body.versions);
+		}
 	}
 
 	private KeptBody body() {
