@@ -13,6 +13,8 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Reads the JSON results of a JMH run of the scrape benchmarks ({@code -rf json}), prints
@@ -62,6 +64,8 @@ import org.jspecify.annotations.Nullable;
  * @author leanscrape
  */
 public final class BenchmarkGate {
+
+	private static final JsonMapper JSON = new JsonMapper();
 
 	private static final String ALLOCATION = "gc.alloc.rate.norm";
 
@@ -136,7 +140,7 @@ public final class BenchmarkGate {
 		}
 		if (options.budgets != null) {
 			try {
-				Object entries = new Json(Files.readString(options.results, StandardCharsets.UTF_8)).parse();
+				Object entries = parseJson(Files.readString(options.results, StandardCharsets.UTF_8));
 				AllocationBudgets budgets = AllocationBudgets.read(options.budgets);
 				out.println();
 				status = Math.max(status, budgets.check((entries instanceof List<?> list) ? list : List.of(),
@@ -255,6 +259,22 @@ public final class BenchmarkGate {
 	private static int rank(List<String> order, String value) {
 		int index = order.indexOf(value);
 		return (index >= 0) ? index : order.size();
+	}
+
+	/**
+	 * Read a JMH result file's JSON: objects become maps, arrays lists, numbers
+	 * {@link Number}s (Jackson, which Spring Boot manages).
+	 * @param text the JSON
+	 * @return the value
+	 * @throws IllegalArgumentException when the text is not JSON
+	 */
+	static @Nullable Object parseJson(String text) {
+		try {
+			return JSON.readValue(text, Object.class);
+		}
+		catch (JacksonException ex) {
+			throw new IllegalArgumentException("not JSON: " + ex.getOriginalMessage(), ex);
+		}
 	}
 
 	/**
@@ -418,7 +438,7 @@ public final class BenchmarkGate {
 		 * @throws IOException when the file cannot be read
 		 */
 		static List<Result> read(Path file) throws IOException {
-			Object root = new Json(Files.readString(file, StandardCharsets.UTF_8)).parse();
+			Object root = parseJson(Files.readString(file, StandardCharsets.UTF_8));
 			if (!(root instanceof List<?> entries)) {
 				throw new IllegalArgumentException("not a JMH JSON result: no top-level array");
 			}
@@ -469,168 +489,6 @@ public final class BenchmarkGate {
 				case "s/op" -> score * 1_000;
 				default -> Double.NaN;
 			};
-		}
-
-	}
-
-	/**
-	 * Just enough JSON for JMH's result files: objects become maps, arrays lists, numbers
-	 * doubles, {@code true}, {@code false} and {@code null} themselves.
-	 */
-	static final class Json {
-
-		private final String text;
-
-		private int position;
-
-		Json(String text) {
-			this.text = text;
-		}
-
-		@Nullable Object parse() {
-			Object value = value();
-			skipWhitespace();
-			if (this.position != this.text.length()) {
-				throw error("trailing content");
-			}
-			return value;
-		}
-
-		private @Nullable Object value() {
-			skipWhitespace();
-			if (this.position >= this.text.length()) {
-				throw error("unexpected end");
-			}
-			char c = this.text.charAt(this.position);
-			return switch (c) {
-				case '{' -> object();
-				case '[' -> array();
-				case '"' -> string();
-				case 't' -> literal("true", Boolean.TRUE);
-				case 'f' -> literal("false", Boolean.FALSE);
-				case 'n' -> literal("null", null);
-				default -> number();
-			};
-		}
-
-		private Map<String, @Nullable Object> object() {
-			Map<String, @Nullable Object> map = new LinkedHashMap<>();
-			this.position++;
-			skipWhitespace();
-			if (peek() == '}') {
-				this.position++;
-				return map;
-			}
-			while (true) {
-				skipWhitespace();
-				if (peek() != '"') {
-					throw error("expected a name");
-				}
-				String name = string();
-				skipWhitespace();
-				expect(':');
-				map.put(name, value());
-				skipWhitespace();
-				if (peek() == ',') {
-					this.position++;
-					continue;
-				}
-				expect('}');
-				return map;
-			}
-		}
-
-		private List<@Nullable Object> array() {
-			List<@Nullable Object> list = new ArrayList<>();
-			this.position++;
-			skipWhitespace();
-			if (peek() == ']') {
-				this.position++;
-				return list;
-			}
-			while (true) {
-				list.add(value());
-				skipWhitespace();
-				if (peek() == ',') {
-					this.position++;
-					continue;
-				}
-				expect(']');
-				return list;
-			}
-		}
-
-		private String string() {
-			StringBuilder string = new StringBuilder();
-			this.position++;
-			while (true) {
-				if (this.position >= this.text.length()) {
-					throw error("unterminated string");
-				}
-				char c = this.text.charAt(this.position++);
-				if (c == '"') {
-					return string.toString();
-				}
-				if (c != '\\') {
-					string.append(c);
-					continue;
-				}
-				char escaped = this.text.charAt(this.position++);
-				switch (escaped) {
-					case 'n' -> string.append('\n');
-					case 't' -> string.append('\t');
-					case 'r' -> string.append('\r');
-					case 'b' -> string.append('\b');
-					case 'f' -> string.append('\f');
-					case 'u' -> {
-						string
-							.append((char) Integer.parseInt(this.text.substring(this.position, this.position + 4), 16));
-						this.position += 4;
-					}
-					default -> string.append(escaped);
-				}
-			}
-		}
-
-		private Double number() {
-			int start = this.position;
-			while (this.position < this.text.length()
-					&& "+-0123456789.eE".indexOf(this.text.charAt(this.position)) >= 0) {
-				this.position++;
-			}
-			if (start == this.position) {
-				throw error("unexpected character '" + this.text.charAt(start) + "'");
-			}
-			return Double.valueOf(this.text.substring(start, this.position));
-		}
-
-		private @Nullable Object literal(String literal, @Nullable Object value) {
-			if (!this.text.startsWith(literal, this.position)) {
-				throw error("unexpected token");
-			}
-			this.position += literal.length();
-			return value;
-		}
-
-		private char peek() {
-			return (this.position < this.text.length()) ? this.text.charAt(this.position) : '\0';
-		}
-
-		private void expect(char c) {
-			if (peek() != c) {
-				throw error("expected '" + c + "'");
-			}
-			this.position++;
-		}
-
-		private void skipWhitespace() {
-			while (this.position < this.text.length() && Character.isWhitespace(this.text.charAt(this.position))) {
-				this.position++;
-			}
-		}
-
-		private IllegalArgumentException error(String message) {
-			return new IllegalArgumentException("invalid JSON at offset " + this.position + ": " + message);
 		}
 
 	}

@@ -32,13 +32,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class PublishedFigures {
 
-	/**
-	 * The shapes of change the mix tables show, by parameter value, as their rows name
-	 * them.
-	 */
-	private static final String[][] MIX_CHANGES = { { "10-blocks", "10%, in blocks" },
-			{ "10-scattered", "10%, in every block" } };
-
 	/** The documents that publish figures. */
 	/**
 	 * The project's root: the working directory, or the one above it when run in the
@@ -137,11 +130,13 @@ public final class PublishedFigures {
 		Map<String, String> blocks = new LinkedHashMap<>();
 		JmhResults changingHeadline = jmh("changing-headline.json");
 		blocks.put("headline", headline(changingHeadline, http, sent, bySeries));
-		blocks.put("scraper-mixes", scraperMixes(jmh("scraper-mixes-100k.json")));
-		blocks.put("scraper-mixes-http", scraperMixesOverHttp(jmh("scraper-mixes-http-100k.json")));
-		blocks.put("interleaved-mixes", interleavedMixes("interleaved-mixes.tsv"));
-		blocks.put("interleaved-mixes-blocks", interleavedMixes("interleaved-mixes-blocks.tsv"));
-		blocks.put("change-share", changeShare("change-share.tsv"));
+		blocks.put("scraper-mixes", ReuseTables.scraperMixes(jmh("scraper-mixes-100k.json")));
+		blocks.put("scraper-mixes-http", ReuseTables.scraperMixesOverHttp(jmh("scraper-mixes-http-100k.json")));
+		blocks.put("interleaved-mixes",
+				ReuseTables.interleavedMixes("interleaved-mixes.tsv", load("interleaved-mixes.tsv")));
+		blocks.put("interleaved-mixes-blocks",
+				ReuseTables.interleavedMixes("interleaved-mixes-blocks.tsv", load("interleaved-mixes-blocks.tsv")));
+		blocks.put("change-share", ReuseTables.changeShare("change-share.tsv", load("change-share.tsv")));
 		blocks.put("scrape-by-series", scrapeBySeries(bySeries));
 		blocks.put("scrape-configurations", scrapeConfigurations(jmh("scrape-100k-configurations.json")));
 		blocks.put("micrometer-next", micrometerNext(jmh("scrape-micrometer-1.18.0-M1.json")));
@@ -173,7 +168,7 @@ public final class PublishedFigures {
 
 	private String tailLatency(String name) throws IOException {
 		TailLatencyTrials trials = TailLatencyTrials.read(this.root.resolve("docs/load").resolve(name));
-		return trials.table() + "\n" + raw("docs/load/" + name) + "\n";
+		return trials.table() + "\n" + FigureText.raw("docs/load/" + name) + "\n";
 	}
 
 	/**
@@ -206,214 +201,65 @@ public final class PublishedFigures {
 						codingAndChange[1]);
 				md.append(headlineRow(scrape.getValue(), count, changing.find("boot", params),
 						changing.find("scrape", params)))
-					.append(String.format(Locale.ROOT, " %s, %s |\n", size(sentPerScrape(changing, "boot", params)),
-							size(sentPerScrape(changing, "scrape", params))));
+					.append(String.format(Locale.ROOT, " %s, %s |\n",
+							FigureText.size(FigureText.sentPerScrape(changing, "boot", params)),
+							FigureText.size(FigureText.sentPerScrape(changing, "scrape", params))));
 			}
 		}
 		for (String count : List.of("10000", "100000")) {
-			JmhResults.Forks boot = http.find("scrape", http(count, "tomcat", "identity", "boot"));
-			JmhResults.Forks leanscrape = http.find("scrape", http(count, "tomcat", "identity", "leanscrape"));
+			JmhResults.Forks boot = http.find("scrape", FigureText.http(count, "tomcat", "identity", "boot"));
+			JmhResults.Forks leanscrape = http.find("scrape",
+					FigureText.http(count, "tomcat", "identity", "leanscrape"));
 			md.append(headlineRow("OpenMetrics, uncompressed (Tomcat, HTTP)", count, boot, leanscrape))
-				.append(String.format(Locale.ROOT, " %s, %s |\n", size(sent(sent, "tomcat", "boot", "identity", count)),
-						size(sent(sent, "tomcat", "leanscrape", "identity", count))));
+				.append(String.format(Locale.ROOT, " %s, %s |\n",
+						FigureText.size(FigureText.sent(sent, "tomcat", "boot", "identity", count)),
+						FigureText.size(FigureText.sent(sent, "tomcat", "leanscrape", "identity", count))));
 		}
 		for (String count : List.of("10000", "100000")) {
-			md.append(headlineRow("protobuf (JMH, no HTTP)", count, bySeries.find("boot", series(count, "protobuf")),
-					bySeries.find("leanscrape", series(count, "protobuf"))))
+			md.append(headlineRow("protobuf (JMH, no HTTP)", count,
+					bySeries.find("boot", FigureText.series(count, "protobuf")),
+					bySeries.find("leanscrape", FigureText.series(count, "protobuf"))))
 				.append(" |\n");
 		}
 		// One raw file to a line: README's lines stay short.
 		return md.append('\n')
-			.append(raw(changing))
+			.append(FigureText.raw(changing))
 			.append('\n')
-			.append(raw(http))
+			.append(FigureText.raw(http))
 			.append('\n')
-			.append(raw(bySeries))
+			.append(FigureText.raw(bySeries))
 			.append('\n')
 			.toString();
 	}
 
-	private static double sentPerScrape(JmhResults results, String benchmark, Map<String, String> params) {
-		return results.secondaryScore(benchmark, params, "bytesSent")
-				/ results.secondaryScore(benchmark, params, "scrapes");
-	}
-
-	/**
-	 * Scrapers as users run them, at 100,000 series in OpenMetrics: one scraper, or three
-	 * asking gzip, zstd and nothing in turn (each row times one of them, the other two
-	 * scraping between its scrapes), with a tenth of the counters changed between any two
-	 * scrapes in whole blocks or spread over every block (as in a family Micrometer
-	 * orders by hash); what is reused against the same starter formatting and compressing
-	 * every body whole.
-	 * @param results the results of the mixes
-	 * @return the block: the table in Markdown and the line naming its raw file
-	 */
-	private static String scraperMixes(JmhResults results) {
-		StringBuilder md = new StringBuilder();
-		md.append("| Change between scrapes | Scrapers | Coding | whole: ms | reuse: ms | reuse / whole (trials) |")
-			.append(" KB sent: whole / reuse | allocated per scrape: whole / reuse |\n")
-			.append("|---|---|---|---:|---:|---:|---:|---:|\n");
-		for (String[] change : MIX_CHANGES) {
-			for (String scrapers : List.of("one", "three in turn")) {
-				for (String coding : List.of("gzip", "zstd", "identity")) {
-					String param = scrapers.equals("one") ? coding : coding + "@3";
-					Map<String, String> whole = Map.of("change", change[0], "coding", param, "reuse", "false");
-					Map<String, String> reused = Map.of("change", change[0], "coding", param, "reuse", "true");
-					JmhResults.Forks before = results.find("scrape", whole);
-					JmhResults.Forks after = results.find("scrape", reused);
-					// Where one of three is timed, the bytes of its operation are those
-					// of
-					// all three scrapes: the allocation per scrape is the rotation's row.
-					String allocated = scrapers.equals("one")
-							? size(before.medianBytes()) + " / " + size(after.medianBytes()) : "";
-					md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %.0f / %.0f | %s |\n",
-							change[1], scrapers, coding, times(before), times(after),
-							pairedRatio(results, after, before), sentPerScrape(results, "scrape", whole) / 1e3,
-							sentPerScrape(results, "scrape", reused) / 1e3, allocated));
-				}
-			}
-			Map<String, String> all = Map.of("change", change[0], "coding", "gzip-zstd-identity", "reuse", "false");
-			Map<String, String> allReused = Map.of("change", change[0], "coding", "gzip-zstd-identity", "reuse",
-					"true");
-			JmhResults.Forks rotation = results.find("scrape", all);
-			JmhResults.Forks rotationReused = results.find("scrape", allReused);
-			md.append(String.format(Locale.ROOT, "| %s | three in turn | each in turn | %s | %s | %s | | %s / %s |\n",
-					change[1], times(rotation), times(rotationReused), pairedRatio(results, rotationReused, rotation),
-					size(rotation.medianBytes()), size(rotationReused.medianBytes())));
-		}
-		return md.append('\n').append(raw(results)).append('\n').toString();
-	}
-
-	/**
-	 * Scrapers in turn against a starter that reuses and one that does not, their scrapes
-	 * interleaved in one JVM ({@code InterleavedMixes}).
-	 * @param name the raw file's name under {@code docs/load}
-	 * @return the block: the table in Markdown and the line naming its raw file
-	 * @throws IOException if the raw file cannot be read
-	 */
-	private String interleavedMixes(String name) throws IOException {
-		StringBuilder md = new StringBuilder("| Scrapers in turn | Coding | whole: ms | reuse: ms | reuse / whole |")
-			.append(" each pair: quartiles | chunks allocated: whole / reuse |\n")
-			.append("|---|---|---:|---:|---:|---:|---:|\n");
-		for (String line : load(name).split("\n")) {
-			if (line.isEmpty() || line.startsWith("#") || line.startsWith("mix\t")) {
-				continue;
-			}
-			String[] cells = line.split("\t");
-			String mix = cells[0].startsWith("control:")
-					? cells[0].substring("control:".length()) + " (control: both whole)" : cells[0];
-			md.append(String.format(Locale.ROOT, "| %s | %s | %.2f | %.2f | %.2f | %.2f–%.2f | %s / %s |\n", mix,
-					cells[1], Double.parseDouble(cells[3]), Double.parseDouble(cells[2]), Double.parseDouble(cells[4]),
-					Double.parseDouble(cells[5]), Double.parseDouble(cells[7]), cells[9], cells[8]));
-		}
-		return md.append('\n').append(raw("docs/load/" + name)).append('\n').toString();
-	}
-
-	/**
-	 * One scraper, or three in turn, over HTTP (Tomcat), one of them timed, with and
-	 * without reuse, after a tenth of the counters changed in whole blocks or in every
-	 * block. A run without the one-scraper results shows three in turn only.
-	 * @param results the results of the mixes over HTTP
-	 * @return the block: the table in Markdown and the line naming its raw file
-	 */
-	private static String scraperMixesOverHttp(JmhResults results) {
-		StringBuilder md = new StringBuilder();
-		md.append(
-				"| Change between scrapes | Scrapers | Timed scraper | whole: ms | reuse: ms | reuse / whole (trials) |")
-			.append(" allocated per operation: whole / reuse |\n")
-			.append("|---|---|---|---:|---:|---:|---:|\n");
-		for (String[] change : MIX_CHANGES) {
-			for (String scrapers : List.of("one", "three in turn")) {
-				for (String coding : List.of("gzip", "zstd", "identity")) {
-					String encoding = scrapers.equals("one") ? coding : coding + "@3";
-					JmhResults.Forks before = results.findOrNull("scrape",
-							Map.of("changed", change[0], "encoding", encoding, "reused", "false"));
-					JmhResults.Forks after = results.findOrNull("scrape",
-							Map.of("changed", change[0], "encoding", encoding, "reused", "true"));
-					if (before == null || after == null) {
-						continue;
-					}
-					md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s / %s |\n", change[1],
-							scrapers, coding, times(before), times(after), pairedRatio(results, after, before),
-							size(before.medianBytes()), size(after.medianBytes())));
-				}
-			}
-		}
-		return md.append('\n').append(raw(results)).append('\n').toString();
-	}
-
-	/**
-	 * What share of the series and of the gzip segments of the demo under traffic changed
-	 * between two scrapes 15 s apart: the median over the intervals, and the range.
-	 * @param name the raw file's name under {@code docs/load}
-	 * @return the block: the table in Markdown and the line naming its raw file
-	 * @throws IOException if the raw file cannot be read
-	 */
-	private String changeShare(String name) throws IOException {
-		Map<String, List<double[]>> rows = new LinkedHashMap<>();
-		for (String line : load(name).split("\n")) {
-			if (line.isEmpty() || line.startsWith("#") || line.startsWith("synthetic")) {
-				continue;
-			}
-			String[] cells = line.split("\t");
-			double series = Double.parseDouble(cells[2]);
-			double compressed = Double.parseDouble(cells[4]);
-			double reused = Double.parseDouble(cells[5]);
-			rows.computeIfAbsent(cells[0], (key) -> new ArrayList<>())
-				.add(new double[] { series, Double.parseDouble(cells[3]) / series, compressed / (compressed + reused),
-						compressed + reused });
-		}
-		StringBuilder md = new StringBuilder("| The demo under traffic | series | series changed: median (range) |")
-			.append(" gzip segments | segments changed: median (range) |\n|---|---:|---:|---:|---:|\n");
-		for (Map.Entry<String, List<double[]>> row : rows.entrySet()) {
-			List<double[]> intervals = row.getValue();
-			String what = row.getKey().equals("0") ? "its own meters alone"
-					: "beside " + number(row.getKey()) + " idle synthetic series";
-			md.append(String.format(Locale.ROOT, "| %s | %s | %s | %.0f | %s |\n", what,
-					bytes(column(intervals, 0).get(0)), shares(column(intervals, 1)), column(intervals, 3).get(0),
-					shares(column(intervals, 2))));
-		}
-		return md.append('\n').append(raw("docs/load/" + name)).append('\n').toString();
-	}
-
-	private static List<Double> column(List<double[]> rows, int index) {
-		List<Double> column = new ArrayList<>();
-		for (double[] row : rows) {
-			column.add(row[index]);
-		}
-		return column;
-	}
-
-	private static String shares(List<Double> shares) {
-		return String.format(Locale.ROOT, "%s (%s–%s)", percent(JmhResults.median(shares)),
-				percent(Collections.min(shares)), percent(Collections.max(shares)));
-	}
-
 	private static String headlineRow(String scrape, String count, JmhResults.Forks boot, JmhResults.Forks leanscrape) {
-		return String.format(Locale.ROOT, "| %s | %s | %s, %s | %s, %s | %s, %s |", scrape, number(count),
-				millis(boot.medianTime()), size(boot.medianBytes()), millis(leanscrape.medianTime()),
-				size(leanscrape.medianBytes()), percent(leanscrape.medianTime() / boot.medianTime()),
-				percent(leanscrape.medianBytes() / boot.medianBytes()));
+		return String.format(Locale.ROOT, "| %s | %s | %s, %s | %s, %s | %s, %s |", scrape, FigureText.number(count),
+				FigureText.millis(boot.medianTime()), FigureText.size(boot.medianBytes()),
+				FigureText.millis(leanscrape.medianTime()), FigureText.size(leanscrape.medianBytes()),
+				FigureText.percent(leanscrape.medianTime() / boot.medianTime()),
+				FigureText.percent(leanscrape.medianBytes() / boot.medianBytes()));
 	}
 
 	private static String scrapeBySeries(JmhResults results) {
-		StringBuilder md = new StringBuilder(timesHeader("Series"));
+		StringBuilder md = new StringBuilder(FigureText.timesHeader("Series"));
 		for (String count : List.of("1000", "10000", "100000")) {
 			for (String format : FORMATS) {
-				md.append(timesRow(number(count), format, results.find("boot", series(count, format)),
-						results.find("leanscrape", series(count, format))));
+				md.append(FigureText.timesRow(FigureText.number(count), format,
+						results.find("boot", FigureText.series(count, format)),
+						results.find("leanscrape", FigureText.series(count, format))));
 			}
 		}
 		for (String format : List.of("text", "openmetrics")) {
-			JmhResults.Forks leanscrape = results.find("leanscrape", series("1000000", format));
+			JmhResults.Forks leanscrape = results.find("leanscrape", FigureText.series("1000000", format));
 			md.append(String.format(Locale.ROOT, "| 1,000,000 | %s (`-Xmx1g`) | not run | %s | | %s | | |\n",
-					formatLabel(format), times(leanscrape), bytes(leanscrape.medianBytes())));
+					FigureText.formatLabel(format), FigureText.times(leanscrape),
+					FigureText.bytes(leanscrape.medianBytes())));
 		}
-		return md.append('\n').append(raw(results)).append('\n').toString();
+		return md.append('\n').append(FigureText.raw(results)).append('\n').toString();
 	}
 
 	private static String scrapeConfigurations(JmhResults configurations) {
-		StringBuilder md = new StringBuilder(timesHeader("Configuration"));
+		StringBuilder md = new StringBuilder(FigureText.timesHeader("Configuration"));
 		for (String configuration : List.of("plain", "tracing", "foreign", "created")) {
 			boolean isCreated = configuration.equals("created");
 			String first = configuration;
@@ -421,38 +267,40 @@ public final class PublishedFigures {
 				Map<String, String> params = Map.of("configuration", configuration, "format", format, "seriesCount",
 						"100000");
 				JmhResults results = configurations;
-				md.append(timesRow(first, format, results.find("boot", params), results.find("leanscrape", params)));
+				md.append(FigureText.timesRow(first, format, results.find("boot", params),
+						results.find("leanscrape", params)));
 				first = "";
 			}
 		}
-		return md.append('\n').append(raw(configurations)).append('\n').toString();
+		return md.append('\n').append(FigureText.raw(configurations)).append('\n').toString();
 	}
 
 	private static String micrometerNext(JmhResults results) {
-		StringBuilder md = new StringBuilder(timesHeader("Series"));
+		StringBuilder md = new StringBuilder(FigureText.timesHeader("Series"));
 		for (String format : FORMATS) {
-			Map<String, String> params = series("100000", format);
-			md.append(timesRow("100,000", format, results.find("boot", params), results.find("leanscrape", params)));
+			Map<String, String> params = FigureText.series("100000", format);
+			md.append(FigureText.timesRow("100,000", format, results.find("boot", params),
+					results.find("leanscrape", params)));
 		}
-		return md.append('\n').append(raw(results)).append('\n').toString();
+		return md.append('\n').append(FigureText.raw(results)).append('\n').toString();
 	}
 
 	private static String scrapeStages(JmhResults results) {
 		StringBuilder md = new StringBuilder();
 		md.append("| Series | Stage | Spring Boot: B/op | leanscrape: B/op |\n|---:|---|---:|---:|\n");
 		for (String count : List.of("1000", "10000")) {
-			Map<String, String> params = series(count, "text");
+			Map<String, String> params = FigureText.series(count, "text");
 			double collect = results.find("collect", params).medianBytes();
 			md.append(String.format(Locale.ROOT, "| %s | collect (`PrometheusRegistry.scrape()`) | %s | not done |\n",
-					number(count), bytes(collect)));
-			md.append(String.format(Locale.ROOT, "| %s | write | %s | %s |\n", number(count),
-					bytes(results.find("bootWrite", params).medianBytes()),
-					bytes(results.find("leanscrapeWrite", params).medianBytes())));
+					FigureText.number(count), FigureText.bytes(collect)));
+			md.append(String.format(Locale.ROOT, "| %s | write | %s | %s |\n", FigureText.number(count),
+					FigureText.bytes(results.find("bootWrite", params).medianBytes()),
+					FigureText.bytes(results.find("leanscrapeWrite", params).medianBytes())));
 			md.append(String.format(Locale.ROOT, "| %s | hand-off (buffer, copy, response body) | %s | %s |\n",
-					number(count), bytes(results.find("bootHandOff", params).medianBytes()),
-					bytes(results.find("leanscrapeHandOff", params).medianBytes())));
+					FigureText.number(count), FigureText.bytes(results.find("bootHandOff", params).medianBytes()),
+					FigureText.bytes(results.find("leanscrapeHandOff", params).medianBytes())));
 		}
-		return md.append('\n').append(raw(results)).append('\n').toString();
+		return md.append('\n').append(FigureText.raw(results)).append('\n').toString();
 	}
 
 	private static String httpScrape(JmhResults results, String sent) {
@@ -463,18 +311,24 @@ public final class PublishedFigures {
 		for (String count : List.of("10000", "100000")) {
 			for (String server : List.of("tomcat", "netty")) {
 				for (String encoding : List.of("identity", "gzip")) {
-					JmhResults.Forks floor = results.find("scrape", http(count, server, encoding, "floor"));
-					JmhResults.Forks leanscrape = results.find("scrape", http(count, server, encoding, "leanscrape"));
-					JmhResults.Forks boot = results.find("scrape", http(count, server, encoding, "boot"));
+					JmhResults.Forks floor = results.find("scrape", FigureText.http(count, server, encoding, "floor"));
+					JmhResults.Forks leanscrape = results.find("scrape",
+							FigureText.http(count, server, encoding, "leanscrape"));
+					JmhResults.Forks boot = results.find("scrape", FigureText.http(count, server, encoding, "boot"));
 					md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s, %s | %s, %s |\n",
-							number(count), server.equals("tomcat") ? "Tomcat" : "Netty", encoding, times(floor),
-							times(leanscrape), times(boot), size(leanscrape.medianBytes()),
-							size(sent(sent, server, "leanscrape", encoding, count)), size(boot.medianBytes()),
-							size(sent(sent, server, "boot", encoding, count))));
+							FigureText.number(count), server.equals("tomcat") ? "Tomcat" : "Netty", encoding,
+							FigureText.times(floor), FigureText.times(leanscrape), FigureText.times(boot),
+							FigureText.size(leanscrape.medianBytes()),
+							FigureText.size(FigureText.sent(sent, server, "leanscrape", encoding, count)),
+							FigureText.size(boot.medianBytes()),
+							FigureText.size(FigureText.sent(sent, server, "boot", encoding, count))));
 				}
 			}
 		}
-		return md.append('\n').append(raw(results)).append(", `docs/jmh/http-scrape-sent.txt`.\n").toString();
+		return md.append('\n')
+			.append(FigureText.raw(results))
+			.append(", `docs/jmh/http-scrape-sent.txt`.\n")
+			.toString();
 	}
 
 	/**
@@ -494,8 +348,9 @@ public final class PublishedFigures {
 			.append(TARGET_IN_RENDERINGS)
 			.append(" renderings |\n|---|---:|---:|---:|---:|\n");
 		for (String server : List.of("tomcat", "netty")) {
-			List<Double> floors = rounds.find("scrape", http("100000", server, "identity", "floor")).times();
-			List<Double> scrapes = rounds.find("scrape", http("100000", server, "identity", "leanscrape")).times();
+			List<Double> floors = rounds.find("scrape", FigureText.http("100000", server, "identity", "floor")).times();
+			List<Double> scrapes = rounds.find("scrape", FigureText.http("100000", server, "identity", "leanscrape"))
+				.times();
 			List<Double> ratios = new ArrayList<>();
 			int within = 0;
 			for (int round = 0; round < renderings.size(); round++) {
@@ -504,8 +359,8 @@ public final class PublishedFigures {
 				within += (ratio <= TARGET_IN_RENDERINGS) ? 1 : 0;
 			}
 			md.append(String.format(Locale.ROOT, "| %s | %s | %s | %.2f (%.2f–%.2f) | %d of %d |\n",
-					server.equals("tomcat") ? "Tomcat" : "Netty", millis(JmhResults.median(floors)),
-					millis(JmhResults.median(scrapes)), JmhResults.median(ratios), Collections.min(ratios),
+					server.equals("tomcat") ? "Tomcat" : "Netty", FigureText.millis(JmhResults.median(floors)),
+					FigureText.millis(JmhResults.median(scrapes)), JmhResults.median(ratios), Collections.min(ratios),
 					Collections.max(ratios), within, renderings.size()));
 		}
 		return md.append("\nRaw: `docs/jmh/http-scrape-rounds.json`, one fork a round.\n").toString();
@@ -516,8 +371,8 @@ public final class PublishedFigures {
 		md.append("| Codec | OpenMetrics: ms (forks) | OpenMetrics: bytes | protobuf: ms (forks) | protobuf: bytes")
 			.append(" | allocated per scrape |\n|---|---:|---:|---:|---:|---:|\n");
 		md.append(String.format(Locale.ROOT, "| plain body | | %s | | %s | |\n",
-				bytes(sizeIn(sizes, "format=openmetrics series=100000 bytes=[0-9]+ of ([0-9]+)")),
-				bytes(sizeIn(sizes, "format=protobuf series=100000 bytes=[0-9]+ of ([0-9]+)"))));
+				FigureText.bytes(FigureText.sizeIn(sizes, "format=openmetrics series=100000 bytes=[0-9]+ of ([0-9]+)")),
+				FigureText.bytes(FigureText.sizeIn(sizes, "format=protobuf series=100000 bytes=[0-9]+ of ([0-9]+)"))));
 		Map<String, String> codecs = new LinkedHashMap<>();
 		codecs.put("gzip-1", "gzip level 1 (the starter's default)");
 		codecs.put("gzip-6", "gzip level 6");
@@ -528,16 +383,23 @@ public final class PublishedFigures {
 					Map.of("codec", codec.getKey(), "format", "openmetrics"));
 			JmhResults.Forks protobuf = results.find("compress", Map.of("codec", codec.getKey(), "format", "protobuf"));
 			md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |\n", codec.getValue(),
-					times(openMetrics), bytes(compressedSize(sizes, codec.getKey(), "openmetrics")), times(protobuf),
-					bytes(compressedSize(sizes, codec.getKey(), "protobuf")), size(openMetrics.medianBytes())));
+					FigureText.times(openMetrics),
+					FigureText.bytes(FigureText.compressedSize(sizes, codec.getKey(), "openmetrics")),
+					FigureText.times(protobuf),
+					FigureText.bytes(FigureText.compressedSize(sizes, codec.getKey(), "protobuf")),
+					FigureText.size(openMetrics.medianBytes())));
 		}
-		return md.append('\n').append(raw(results)).append(", `docs/jmh/compression-100k-sizes.txt`.\n").toString();
+		return md.append('\n')
+			.append(FigureText.raw(results))
+			.append(", `docs/jmh/compression-100k-sizes.txt`.\n")
+			.toString();
 	}
 
 	private static String scrapeMetrics(JmhResults results) {
 		JmhResults.Forks forks = results.find("recordOneScrape", Map.of());
 		return String.format(Locale.ROOT, "%s B and %.0f ns (forks: %.0f–%.0f) per scrape recorded. %s\n",
-				bytes(forks.medianBytes()), forks.medianTime(), forks.fastestFork(), forks.slowestFork(), raw(results));
+				FigureText.bytes(forks.medianBytes()), forks.medianTime(), forks.fastestFork(), forks.slowestFork(),
+				FigureText.raw(results));
 	}
 
 	/**
@@ -569,7 +431,7 @@ public final class PublishedFigures {
 				md.append(requestRow(stack.getKey(), "**" + prefix + "the starter's defaults**", starter, alone, boot));
 			}
 		}
-		return md.append('\n').append(raw(results)).append('\n').toString();
+		return md.append('\n').append(FigureText.raw(results)).append('\n').toString();
 	}
 
 	private static String requestRow(String stack, String recording, JmhResults.Forks forks,
@@ -578,17 +440,17 @@ public final class PublishedFigures {
 				forks.slowestFork());
 		if (alone == null) {
 			return String.format(Locale.ROOT, "| %s | %s | %s | %s | | | |\n", stack, recording, times,
-					bytes(forks.medianBytes()));
+					FigureText.bytes(forks.medianBytes()));
 		}
 		double netTime = forks.medianTime() - alone.medianTime();
 		double netBytes = forks.medianBytes() - alone.medianBytes();
 		String share = "";
 		if (boot != null) {
-			share = percent(netTime / (boot.medianTime() - alone.medianTime())) + ", "
-					+ percent(netBytes / (boot.medianBytes() - alone.medianBytes()));
+			share = FigureText.percent(netTime / (boot.medianTime() - alone.medianTime())) + ", "
+					+ FigureText.percent(netBytes / (boot.medianBytes() - alone.medianBytes()));
 		}
 		return String.format(Locale.ROOT, "| %s | %s | %s | %s | %.0f | %s | %s |\n", stack, recording, times,
-				bytes(forks.medianBytes()), netTime, bytes(netBytes), share);
+				FigureText.bytes(forks.medianBytes()), netTime, FigureText.bytes(netBytes), share);
 	}
 
 	private static String memory(String bounded, String retained) {
@@ -616,142 +478,6 @@ public final class PublishedFigures {
 						+ "`docs/load/retained-memory.txt`.\n",
 				storm.group(2), storm.group(3), Long.parseLong(storm.group(1)), storm.group(4), outcomes.group(1),
 				peak.group(2), series.group(1), encoded.group(1), line.group(1), index.group(1));
-	}
-
-	private static double sent(String sent, String server, String endpoint, String encoding, String count) {
-		String trial = "server=" + server + " endpoint=" + endpoint + " encoding=" + encoding + " series=" + count;
-		List<Double> byForks = new ArrayList<>();
-		Matcher line = Pattern.compile(Pattern.quote(trial) + " bytes=([0-9]+)").matcher(sent);
-		while (line.find()) {
-			byForks.add(Double.parseDouble(line.group(1)));
-		}
-		if (byForks.isEmpty()) {
-			throw new IllegalStateException("No bytes sent recorded for " + trial);
-		}
-		return JmhResults.median(byForks);
-	}
-
-	private static double compressedSize(String sizes, String codec, String format) {
-		return sizeIn(sizes, "codec=" + Pattern.quote(codec) + " format=" + format + " series=100000 bytes=([0-9]+)");
-	}
-
-	private static double sizeIn(String sizes, String pattern) {
-		Matcher matcher = Pattern.compile(pattern).matcher(sizes);
-		if (!matcher.find()) {
-			throw new IllegalStateException("No size printed for " + pattern);
-		}
-		return Double.parseDouble(matcher.group(1));
-	}
-
-	private static String timesHeader(String first) {
-		return "| " + first + " | Format | Spring Boot: ms, median (forks) | leanscrape: ms, median (forks)"
-				+ " | Spring Boot: bytes | leanscrape: bytes | bytes ratio | time ratio |\n"
-				+ "|---|---|---:|---:|---:|---:|---:|---:|\n";
-	}
-
-	private static String timesRow(String first, String format, JmhResults.Forks boot, JmhResults.Forks leanscrape) {
-		return String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", first, formatLabel(format),
-				times(boot), times(leanscrape), bytes(boot.medianBytes()), bytes(leanscrape.medianBytes()),
-				percent(leanscrape.medianBytes() / boot.medianBytes()),
-				percent(leanscrape.medianTime() / boot.medianTime()));
-	}
-
-	/**
-	 * The line under a table that names its raw result.
-	 * @param results the raw result
-	 * @return the line
-	 */
-	static String raw(JmhResults results) {
-		int least = results.forkCount();
-		int most = results.maxForkCount();
-		String forks = (least == most) ? least + ((least == 1) ? " fork" : " forks") : least + " to " + most + " forks";
-		if (results.run().containsKey("trials")) {
-			// InterleavedTrials: every result's fork i ran in trial i.
-			forks = least + " trials in turn, a fork of every result in each";
-		}
-		return String.format(Locale.ROOT, "Raw: `docs/jmh/%s` (%s).", results.file().getFileName(), forks);
-	}
-
-	static String raw(String file) {
-		return "Raw: `" + file + "`.";
-	}
-
-	private static Map<String, String> series(String count, String format) {
-		return Map.of("seriesCount", count, "format", format);
-	}
-
-	private static Map<String, String> http(String count, String server, String encoding, String endpoint) {
-		return Map.of("seriesCount", count, "server", server, "encoding", encoding, "endpoint", endpoint);
-	}
-
-	private static String formatLabel(String format) {
-		return switch (format) {
-			case "text" -> "text 0.0.4";
-			case "openmetrics" -> "OpenMetrics";
-			default -> format;
-		};
-	}
-
-	private static String number(String count) {
-		return String.format(Locale.ROOT, "%,d", Long.parseLong(count));
-	}
-
-	/**
-	 * The ratio of two results of a run in trials ({@code InterleavedTrials}), where fork
-	 * {@code i} of each was timed a moment apart: the median of the trials' ratios and
-	 * their range. Results of forks not paired so give the ratio of their medians.
-	 * @param results the run the two results are of
-	 * @param after the forks of the result on top of the ratio
-	 * @param before the forks of the result below it
-	 * @return the ratio to two decimals, with the range of the trials' ratios in brackets
-	 * where they are paired
-	 */
-	static String pairedRatio(JmhResults results, JmhResults.Forks after, JmhResults.Forks before) {
-		List<Double> afterTimes = after.times();
-		List<Double> beforeTimes = before.times();
-		if (!results.run().containsKey("trials") || afterTimes.size() != beforeTimes.size()) {
-			return String.format(Locale.ROOT, "%.2f", after.medianTime() / before.medianTime());
-		}
-		List<Double> ratios = new ArrayList<>();
-		for (int i = 0; i < afterTimes.size(); i++) {
-			ratios.add(afterTimes.get(i) / beforeTimes.get(i));
-		}
-		return String.format(Locale.ROOT, "%.2f (%.2f–%.2f)", JmhResults.median(ratios), Collections.min(ratios),
-				Collections.max(ratios));
-	}
-
-	static String times(JmhResults.Forks forks) {
-		return millis(forks.medianTime()) + " (" + millis(forks.fastestFork()) + "–" + millis(forks.slowestFork())
-				+ ")";
-	}
-
-	static String millis(double millis) {
-		if (Math.abs(millis) >= 10) {
-			return String.format(Locale.ROOT, "%.1f", millis);
-		}
-		return String.format(Locale.ROOT, (Math.abs(millis) >= 1) ? "%.2f" : "%.3f", millis);
-	}
-
-	static String bytes(double bytes) {
-		return String.format(Locale.ROOT, "%,d", Math.round(bytes));
-	}
-
-	/**
-	 * A size in B, KB or MB (powers of ten), to three figures.
-	 * @param bytes the size in bytes
-	 * @return the size with its unit
-	 */
-	static String size(double bytes) {
-		if (bytes >= 1e6) {
-			return String.format(Locale.ROOT, "%.3g MB", bytes / 1e6);
-		}
-		return (bytes >= 1e3) ? String.format(Locale.ROOT, "%.3g KB", bytes / 1e3)
-				: String.format(Locale.ROOT, "%.0f B", bytes);
-	}
-
-	static String percent(double ratio) {
-		double percent = 100 * ratio;
-		return String.format(Locale.ROOT, (percent < 1) ? "%.2f%%" : "%.1f%%", percent);
 	}
 
 }

@@ -102,7 +102,7 @@ class AllocationBudgetsTests {
 
 	private int check(String budgets, String results, @Nullable String plantedNoReuse) throws IOException {
 		Path file = Files.writeString(this.directory.resolve("budgets.properties"), budgets, StandardCharsets.UTF_8);
-		Object entries = new BenchmarkGate.Json("[" + results + "]").parse();
+		Object entries = BenchmarkGate.parseJson("[" + results + "]");
 		return AllocationBudgets.read(file)
 			.check((List<?>) entries, null, plantedNoReuse, new PrintStream(this.output, true, StandardCharsets.UTF_8));
 	}
