@@ -137,13 +137,13 @@ public class LeanscrapeProperties implements Validator {
 	@Override
 	public void validate(Object target, Errors errors) {
 		LeanscrapeProperties properties = (LeanscrapeProperties) target;
-		atLeast(errors, "max-concurrent-renders", properties.getMaxConcurrentRenders(), 1);
-		positive(errors, "scrape-timeout", properties.getScrapeTimeout());
-		if (positive(errors, "max-scrape-timeout", properties.getMaxScrapeTimeout())
+		RangeChecks.atLeast(errors, "max-concurrent-renders", properties.getMaxConcurrentRenders(), 1);
+		RangeChecks.positive(errors, "scrape-timeout", properties.getScrapeTimeout());
+		if (RangeChecks.positive(errors, "max-scrape-timeout", properties.getMaxScrapeTimeout())
 				&& properties.getMaxScrapeTimeout().compareTo(properties.getScrapeTimeout()) < 0) {
 			// Reported on the one of the two that was set, so that the report shows the
 			// value that was given: the maximum where it was.
-			if (isSet(errors, "max-scrape-timeout")) {
+			if (RangeChecks.isSet(errors, "max-scrape-timeout")) {
 				errors.rejectValue("max-scrape-timeout", "min",
 						"must be at least leanscrape.scrape-timeout (" + properties.getScrapeTimeout() + ")");
 			}
@@ -152,60 +152,18 @@ public class LeanscrapeProperties implements Validator {
 						"must be at most leanscrape.max-scrape-timeout (" + properties.getMaxScrapeTimeout() + ")");
 			}
 		}
-		notNegative(errors, "cache.time-to-live", properties.getCache().getTimeToLive());
-		atLeast(errors, "cardinality.warn-threshold", properties.getCardinality().getWarnThreshold(), 1);
-		notNegative(errors, "buffer.headroom", properties.getBuffer().getHeadroom());
-		notNegative(errors, "buffer.max-retained", properties.getBuffer().getMaxRetained());
+		RangeChecks.notNegative(errors, "cache.time-to-live", properties.getCache().getTimeToLive());
+		RangeChecks.atLeast(errors, "cardinality.warn-threshold", properties.getCardinality().getWarnThreshold(), 1);
+		RangeChecks.notNegative(errors, "buffer.headroom", properties.getBuffer().getHeadroom());
+		RangeChecks.notNegative(errors, "buffer.max-retained", properties.getBuffer().getMaxRetained());
 		double maxHeldBodies = properties.getBuffer().getMaxHeldBodies();
 		if (maxHeldBodies != 0 && !(maxHeldBodies >= 1 && maxHeldBodies < Double.POSITIVE_INFINITY)) {
 			errors.rejectValue("buffer.max-held-bodies", "range",
 					"must be 0 (no limit) or a finite number of at least 1");
 		}
-		between(errors, "compression.level", properties.getCompression().getLevel(), 1, 9);
-		between(errors, "compression.zstd.level", properties.getCompression().getZstd().getLevel(), 1, 19);
-		atLeast(errors, "recording.max-cached-meters", properties.getRecording().getMaxCachedMeters(), 0);
-	}
-
-	private static boolean isSet(Errors errors, String field) {
-		try {
-			// Spring Boot's binder gives the bound value, null where none was bound.
-			return errors.getFieldValue(field) != null;
-		}
-		catch (RuntimeException ex) {
-			return true;
-		}
-	}
-
-	private static void between(Errors errors, String field, long value, long min, long max) {
-		if (value < min || value > max) {
-			errors.rejectValue(field, "range", "must be between " + min + " and " + max);
-		}
-	}
-
-	private static void atLeast(Errors errors, String field, long value, long min) {
-		if (value < min) {
-			errors.rejectValue(field, "min", "must be at least " + min);
-		}
-	}
-
-	private static boolean positive(Errors errors, String field, Duration value) {
-		if (value.isNegative() || value.isZero()) {
-			errors.rejectValue(field, "positive", "must be longer than 0");
-			return false;
-		}
-		return true;
-	}
-
-	private static void notNegative(Errors errors, String field, Duration value) {
-		if (value.isNegative()) {
-			errors.rejectValue(field, "min", "must be 0 or longer (0 turns it off)");
-		}
-	}
-
-	private static void notNegative(Errors errors, String field, DataSize value) {
-		if (value.isNegative()) {
-			errors.rejectValue(field, "min", "must be 0B or more");
-		}
+		RangeChecks.between(errors, "compression.level", properties.getCompression().getLevel(), 1, 9);
+		RangeChecks.between(errors, "compression.zstd.level", properties.getCompression().getZstd().getLevel(), 1, 19);
+		RangeChecks.atLeast(errors, "recording.max-cached-meters", properties.getRecording().getMaxCachedMeters(), 0);
 	}
 
 	/**
