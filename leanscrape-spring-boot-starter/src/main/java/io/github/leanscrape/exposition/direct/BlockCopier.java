@@ -8,9 +8,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Copies, in one text rendering, the blocks of series whose bytes the last body offered
- * (of the same kind, or of the other text format with the same name filter) already
- * holds, and notes every block in the rendering's own {@link BlockRecord} for the next
- * one.
+ * (the last of the same kind) already holds, and notes every block in the rendering's own
+ * {@link BlockRecord} for the next one. What the format decides is recorded among a
+ * block's values, so a body of the other text format, were it offered, would have only
+ * the blocks both write alike copied.
  * <p>
  * A writer {@linkplain #begin begins} a block, {@linkplain #addValue adds} each value its
  * lines are written from (and anything else that can change, or that the format decides);
