@@ -38,23 +38,6 @@ public final class EncodedBody {
 	}
 
 	/**
-	 * Return whether the plain body was compressed segment by segment, so that each
-	 * segment's compressed bytes can be copied.
-	 * @return {@code false} when it was compressed whole
-	 */
-	public boolean isSegmented() {
-		return this.ends != null;
-	}
-
-	/**
-	 * Return how many segments were compressed one by one.
-	 * @return the segments, or {@code 1} when compressed whole
-	 */
-	public int segmentCount() {
-		return (this.ends != null) ? this.ends.length : 1;
-	}
-
-	/**
 	 * Give the compressed bytes of a segment to a sink: an output, which copies them, or
 	 * a reader that decompresses them.
 	 * @param index the segment

@@ -18,11 +18,10 @@ import io.github.leanscrape.reuse.Shed;
  * that bodies hold at once stays within a multiple of the largest recent body. A
  * rendering starts only when the bodies still held (being sent, or cached) and the
  * renderings under way and the bodies kept to reuse their unchanged segments, with what
- * it expects to need, stay within that. Otherwise the bodies kept for other kinds are
- * dropped first, then the gzip forms standing in for them; then the cache's and its own
- * kind's (a body kept or cached is worth keeping only while it costs no scrape its
- * answer), and the rendering waits for bodies being sent, and is rejected when its
- * deadline passes first.
+ * it expects to need, stay within that. Otherwise the bodies and forms kept for other
+ * kinds are dropped first; then the cache's and its own kind's (a body kept or cached is
+ * worth keeping only while it costs no scrape its answer), and the rendering waits for
+ * bodies being sent, and is rejected when its deadline passes first.
  *
  * @author leanscrape
  */
