@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 
@@ -38,7 +37,7 @@ public final class PooledBody {
 
 	private final long length;
 
-	private final AtomicInteger references = new AtomicInteger(1);
+	private final ReferenceCount references = new ReferenceCount();
 
 	/**
 	 * How many chunks from the first went back to the pool ahead of the body
@@ -293,14 +292,9 @@ public final class PooledBody {
 	 * @return this body
 	 */
 	public PooledBody retain() {
-		int current;
-		do {
-			current = this.references.get();
-			if (current <= 0) {
-				throw new IllegalStateException("Body already released");
-			}
+		if (!this.references.tryRetain()) {
+			throw new IllegalStateException("Body already released");
 		}
-		while (!this.references.compareAndSet(current, current + 1));
 		return this;
 	}
 
@@ -310,15 +304,7 @@ public final class PooledBody {
 	 * already released
 	 */
 	public boolean tryRetain() {
-		int current;
-		do {
-			current = this.references.get();
-			if (current <= 0) {
-				return false;
-			}
-		}
-		while (!this.references.compareAndSet(current, current + 1));
-		return true;
+		return this.references.tryRetain();
 	}
 
 	/**
@@ -326,15 +312,7 @@ public final class PooledBody {
 	 * often than retained does nothing.
 	 */
 	public void release() {
-		int current;
-		do {
-			current = this.references.get();
-			if (current <= 0) {
-				return;
-			}
-		}
-		while (!this.references.compareAndSet(current, current - 1));
-		if (current == 1) {
+		if (this.references.release()) {
 			for (int i = this.releasedChunks; i < this.chunkCount; i++) {
 				this.pool.release(chunkAt(i));
 				this.chunks[i] = null;
@@ -353,7 +331,7 @@ public final class PooledBody {
 	 * @return {@code true} when exactly one reference is held
 	 */
 	public boolean isOnlyReference() {
-		return this.references.get() == 1;
+		return this.references.isOnly();
 	}
 
 	/**
@@ -394,7 +372,7 @@ public final class PooledBody {
 	 * @return {@code true} once the last reference was released
 	 */
 	public boolean isReleased() {
-		return this.references.get() <= 0;
+		return this.references.isReleased();
 	}
 
 	private byte[] chunkAt(int index) {

@@ -1,10 +1,10 @@
 package io.github.leanscrape.serve;
 
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.exposition.ReferenceCount;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,7 +23,7 @@ public final class ScrapeBody {
 
 	private final PooledBody plain;
 
-	private final AtomicInteger references = new AtomicInteger(1);
+	private final ReferenceCount references = new ReferenceCount();
 
 	/**
 	 * The body in each content coding, made when first asked for; each slot guarded by
@@ -94,15 +94,7 @@ public final class ScrapeBody {
 	 * already released
 	 */
 	boolean tryRetain() {
-		int current;
-		do {
-			current = this.references.get();
-			if (current <= 0) {
-				return false;
-			}
-		}
-		while (!this.references.compareAndSet(current, current + 1));
-		return true;
+		return this.references.tryRetain();
 	}
 
 	/**
@@ -110,15 +102,7 @@ public final class ScrapeBody {
 	 * Releasing more often than retained does nothing.
 	 */
 	public void release() {
-		int current;
-		do {
-			current = this.references.get();
-			if (current <= 0) {
-				return;
-			}
-		}
-		while (!this.references.compareAndSet(current, current - 1));
-		if (current != 1) {
+		if (!this.references.release()) {
 			return;
 		}
 		try {
@@ -143,7 +127,7 @@ public final class ScrapeBody {
 	 * @return {@code true} once released
 	 */
 	public boolean isReleased() {
-		return this.references.get() <= 0;
+		return this.references.isReleased();
 	}
 
 }
