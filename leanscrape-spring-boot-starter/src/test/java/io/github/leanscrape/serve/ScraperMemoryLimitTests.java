@@ -362,10 +362,7 @@ class ScraperMemoryLimitTests {
 		// first form, compressed whole, goes with its scrape.
 		ChunkPool pool = new ChunkPool(CHUNK, 64 << 20);
 		Map<PrometheusOutputFormat, List<Boolean>> offered = new EnumMap<>(PrometheusOutputFormat.class);
-		OfferedRenderer renderer = (format, includedNames, out, inputs) -> {
-			offered.computeIfAbsent(format, (key) -> new ArrayList<>()).add(offeredItsOwn(inputs, format));
-			FORTY_CHUNKS.render(format, includedNames, out);
-		};
+		OfferedRenderer renderer = fortyChunksNotingOffers(offered);
 		try (GzipEncoder gzip = new GzipEncoder(pool, 1)) {
 			Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(gzip), 2, Duration.ZERO, 2.5);
 			scrapeTextAndOpenMetricsInTurn(scraper, 6, ContentCoding.GZIP);
@@ -393,10 +390,7 @@ class ScraperMemoryLimitTests {
 		// that held its last body forced the other's out at each of its renderings.)
 		ChunkPool pool = new ChunkPool(CHUNK, 64 << 20);
 		Map<PrometheusOutputFormat, List<Boolean>> offered = new EnumMap<>(PrometheusOutputFormat.class);
-		OfferedRenderer renderer = (format, includedNames, out, inputs) -> {
-			offered.computeIfAbsent(format, (key) -> new ArrayList<>()).add(offeredItsOwn(inputs, format));
-			FORTY_CHUNKS.render(format, includedNames, out);
-		};
+		OfferedRenderer renderer = fortyChunksNotingOffers(offered);
 		try (GzipEncoder gzip = new GzipEncoder(pool, 1)) {
 			Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(gzip), 2, Duration.ZERO, 2.5);
 			for (int i = 0; i < 40; i++) {
@@ -559,6 +553,17 @@ class ScraperMemoryLimitTests {
 	 * Prometheus would.
 	 * @param coding the coding both ask, or {@code null} for none
 	 */
+	/**
+	 * Render forty chunks a body, noting for each rendering of a format whether it was
+	 * offered its own kind's last body.
+	 */
+	private static OfferedRenderer fortyChunksNotingOffers(Map<PrometheusOutputFormat, List<Boolean>> offered) {
+		return (format, includedNames, out, inputs) -> {
+			offered.computeIfAbsent(format, (key) -> new ArrayList<>()).add(offeredItsOwn(inputs, format));
+			FORTY_CHUNKS.render(format, includedNames, out);
+		};
+	}
+
 	private static void scrapeTextAndOpenMetricsInTurn(Scraper scraper, int scrapes, @Nullable ContentCoding coding)
 			throws ScrapeRejectedException {
 		for (int i = 0; i < scrapes; i++) {
