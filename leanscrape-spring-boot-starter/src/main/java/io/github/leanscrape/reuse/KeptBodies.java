@@ -8,18 +8,17 @@ import io.github.leanscrape.compression.BodyEncoder;
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.exposition.RenderInputs;
+import io.github.leanscrape.exposition.SegmentObserver;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The one owner of what is kept between scrapes (the terms are those of docs/design.md,
- * "What is kept between scrapes"). Per kind: a {@link KeptKind}, whose last body the next
- * rendering copies unchanged blocks from, through the {@link RenderLease} it opens here,
- * and whose compressed forms the next body's unchanged segments are copied from
- * ({@link KeptForms}). A body is kept for something when a coding compressed it by
- * segment or the next rendering copied a quarter of it; a kind whose bodies are kept for
- * nothing too often rests ({@link KeepCredit}). A rendering that waits for memory has the
- * other kinds shed what they keep ({@link #shed}). The kinds kept are a
- * {@link KeptKinds}, at most four, each dropped once idle for five minutes.
+ * The one owner of what is kept between scrapes, in the terms of docs/design.md ("What is
+ * kept between scrapes"): a {@link KeptKind} per kind, among {@link KeptKinds}, and their
+ * compressed forms ({@link KeptForms}). {@code serve} reaches it three ways: a
+ * {@link RenderLease} per rendering, {@link #encode} per compressed body, and
+ * {@link #shed} when a rendering waits for memory. Every holding changes under this
+ * object's lock; what leaves it is released outside the lock.
  *
  * @author leanscrape
  */
@@ -33,7 +32,7 @@ public final class KeptBodies {
 
 	private final KeptForms forms = new KeptForms(this);
 
-	/** What is kept for each kind; guarded by this. */
+	/** Guarded by this. */
 	private final KeptKinds kinds = new KeptKinds();
 
 	private final LongSupplier nanoClock;
@@ -46,40 +45,35 @@ public final class KeptBodies {
 		this(enabled, System::nanoTime);
 	}
 
-	/**
-	 * Create the kept bodies on a clock of their own, for tests.
-	 * @param enabled whether to keep anything
-	 * @param nanoClock the clock of {@link System#nanoTime()}'s kind that kept bodies
-	 * expire by
-	 */
 	KeptBodies(boolean enabled, LongSupplier nanoClock) {
 		this.enabled = enabled;
 		this.nanoClock = nanoClock;
 	}
 
 	/**
-	 * Open the lease of one rendering of a kind: it takes the kind's last body where
-	 * nothing else holds it ({@link #take}), and is closed in every case.
+	 * Open the lease of one rendering of a kind, taking the kind's kept body where
+	 * nothing else holds it. The caller closes it in every case.
 	 * @param kind the kind, uncompressed
 	 * @return the lease
 	 */
 	public RenderLease lease(BodyKind kind) {
-		return new RenderLease(this, kind, take(kind), this.segmentVersions);
+		KeptBody taken = take(kind);
+		return new RenderLease(kind, taken);
 	}
 
 	/**
-	 * Return what a rendering of a kind may copy from once it starts: where it took the
-	 * kind's last body, that body; else the last body ({@link #previous}); and whether
-	 * the new body will be kept ({@link #keeps}).
-	 * @param kind the kind, uncompressed
-	 * @param taken the body the lease took, or {@code null}
-	 * @return what is offered, with a reference the lease releases
+	 * Compress a body, copying the compressed bytes of the segments unchanged since the
+	 * kind's last form in that coding ({@link KeptForms}); a body that is not its kind's
+	 * kept one is compressed whole.
+	 * @param body the plain body
+	 * @param kind the kind of the compressed body
+	 * @param encoder the coding's encoder
+	 * @param expectedSize the expected compressed size
+	 * @return the compressed body, whose reference the caller owns
 	 */
-	Offer offer(BodyKind kind, @Nullable KeptBody taken) {
-		if (taken != null && !taken.body.isReleased()) {
-			return new Offer(null, true);
-		}
-		return new Offer(previous(kind), keeps(kind));
+	public PooledBody encode(PooledBody body, BodyKind kind, BodyEncoder encoder, long expectedSize) {
+		return this.enabled ? this.forms.encode(body, kind, encoder, expectedSize)
+				: encoder.encode(body, kind, expectedSize);
 	}
 
 	/**
@@ -95,23 +89,48 @@ public final class KeptBodies {
 	}
 
 	/**
-	 * Return the last plain body of a kind, for a rendering to copy from, with a
-	 * reference the caller must release ({@link KeptBody#release()}).
+	 * Drop what is kept for every kind.
+	 */
+	public void forgetAll() {
+		List<KeptKind> forgotten;
+		synchronized (this) {
+			forgotten = this.kinds.removeAll();
+		}
+		release(forgotten);
+	}
+
+	/**
+	 * Return how many pooled chunks the kept bodies and forms hold; a taken body counts
+	 * for what it still holds.
+	 * @return the chunks
+	 */
+	public synchronized long heldChunks() {
+		return this.kinds.heldChunks();
+	}
+
+	synchronized int keptKinds() {
+		return this.kinds.withBody();
+	}
+
+	@Nullable KeptKind entry(BodyKind kind) {
+		// For KeptForms, under this object's lock.
+		return this.kinds.get(kind);
+	}
+
+	/**
+	 * Return the kind's kept body for a rendering to copy from.
 	 * @param kind the kind, uncompressed
-	 * @return the kept body, or {@code null}
+	 * @return the body, with a reference the caller releases, or {@code null}
 	 */
 	@Nullable KeptBody previous(BodyKind kind) {
 		return lastBody(kind, false);
 	}
 
 	/**
-	 * Take the last plain body of a kind for the rendering that replaces it
-	 * ({@link ReplacedBody}), where what is kept holds its only reference: no reader can
-	 * take another once its holding is {@link KeptKind.Holding#TAKEN} (see
-	 * {@link #lastBody}). The caller owns that reference and releases it or
-	 * {@linkplain #giveBack gives it back}.
+	 * Take the kind's kept body ({@link KeptKind.Holding#TAKEN}) where this object holds
+	 * its only reference.
 	 * @param kind the kind, uncompressed
-	 * @return the kept body, or {@code null} where none can be taken
+	 * @return the body, whose only reference passes to the caller, or {@code null}
 	 */
 	@Nullable KeptBody take(BodyKind kind) {
 		return lastBody(kind, true);
@@ -132,12 +151,9 @@ public final class KeptBodies {
 					plain = kept;
 				}
 				else if (take && kept.body.isOnlyReference()) {
-					// Nothing but what is kept holds it: no scrape reads it (a scrape's
-					// body, shared or cached, holds a reference of its own), no rendering
-					// copies from it. Nothing can take a reference to it from now on: a
-					// reference is taken from one held, or, to a kept body, here under
-					// this lock, and every way to a kept body skips a TAKEN one
-					// (previous and KeptForms.encode look at BODY only).
+					// No scrape reads it (a scrape holds a reference of its own) and none
+					// can from now: a reference to a kept body is taken only here, under
+					// this lock, and only from a BODY holding.
 					entry.take();
 					plain = kept;
 				}
@@ -156,8 +172,7 @@ public final class KeptBodies {
 	}
 
 	/**
-	 * Give back a body {@linkplain #take taken} and not read, where its rendering was
-	 * rejected: kept again where nothing took its place and it is whole, else released.
+	 * Give back a body taken and not read: kept again where it is whole, else released.
 	 * @param kind the kind, uncompressed
 	 * @param plain the body taken
 	 */
@@ -173,10 +188,9 @@ public final class KeptBodies {
 	}
 
 	/**
-	 * Return whether the next body of a kind will be kept, for its rendering to note what
-	 * the one after it can copy: not while the kind rests.
+	 * Return whether the kind's next body will be kept: not while it rests.
 	 * @param kind the kind, uncompressed
-	 * @return whether to note what can be copied
+	 * @return whether it will be kept
 	 */
 	boolean keeps(BodyKind kind) {
 		if (!this.enabled) {
@@ -189,11 +203,11 @@ public final class KeptBodies {
 	}
 
 	/**
-	 * Keep a new body of a kind in place of the last one, versioning its segments against
-	 * the body offered; while the kind rests, keep nothing.
+	 * Keep a new body, versioning its segments against the body offered; while the kind
+	 * rests, count a body not kept.
 	 * @param kind the kind, uncompressed
 	 * @param body the new body; this object takes a reference of its own
-	 * @param previous the body the rendering was offered, or {@code null}
+	 * @param previous the body offered, or {@code null}
 	 */
 	void rendered(BodyKind kind, PooledBody body, @Nullable KeptBody previous) {
 		if (!this.enabled) {
@@ -212,30 +226,17 @@ public final class KeptBodies {
 		keep(kind, body, previous, false, versions, share);
 	}
 
-	/**
-	 * Keep a new body of a kind in place of the one its rendering {@linkplain #take took}
-	 * and versioned it against ({@link ReplacedBody}); while the kind rests, keep
-	 * nothing.
-	 * @param kind the kind, uncompressed
-	 * @param body the new body; this object takes a reference of its own
-	 * @param replaced the body taken, which the caller releases
-	 * @param versions the version of each of the new body's segments
-	 * @param share the share of its bytes in segments as they were in the one taken
-	 */
-	void replaced(BodyKind kind, PooledBody body, KeptBody replaced, long[] versions, double share) {
-		if (this.enabled) {
-			keep(kind, body, replaced, true, versions, share);
-		}
-	}
-
-	private void keep(BodyKind kind, PooledBody body, @Nullable KeptBody previous, boolean taken, long[] versions,
+	void keep(BodyKind kind, PooledBody body, @Nullable KeptBody previous, boolean taken, long[] versions,
 			double share) {
-		// Room for all that can be dropped here, so that adding to these lists, once
-		// something is out of its entry, never allocates.
+		if (!this.enabled) {
+			return;
+		}
+		// Room for all that can be dropped: adding to these lists, once something is out
+		// of its entry, never allocates.
 		List<KeptKind> dropped = new ArrayList<>(KeptKinds.MAX_KINDS + 1);
 		List<KeptBody> plains = new ArrayList<>(2);
 		List<KeptEncoding> forms = new ArrayList<>(CODINGS);
-		// The body's reference is taken only where it is stored, after everything that
+		// The body's reference is taken only where it is stored, after all that
 		// allocates: an OutOfMemoryError on the way leaves no reference behind.
 		KeptBody plain = new KeptBody(body, versions, share);
 		boolean copiesPay = previous != null && KeepCredit.copiedEnough(body);
@@ -248,8 +249,7 @@ public final class KeptBodies {
 					entry.clearTaken();
 				}
 				if (entry != null && entry.rests()) {
-					// Dropped for room (makeRoomFor) while this body was compared, and
-					// resting since: this body is not kept.
+					// Dropped for room while this body was compared, and resting since.
 					entry.notKept();
 				}
 				else if (entry == null) {
@@ -266,8 +266,7 @@ public final class KeptBodies {
 			}
 		}
 		finally {
-			// Expired or evicted kinds, the body replaced, and what a kind that rests
-			// from now drops, go back even where an Error was thrown on the way.
+			// Released even where an Error was thrown on the way.
 			for (KeptBody each : plains) {
 				each.release();
 			}
@@ -279,40 +278,12 @@ public final class KeptBodies {
 	}
 
 	/**
-	 * Compress a body, copying the compressed bytes of the segments unchanged since the
-	 * last body of its kind in that coding ({@link KeptForms}). A body that is not the
-	 * kept one of its kind (a newer one was rendered meanwhile, or reuse is off) is
-	 * compressed whole.
-	 * @param body the plain body
-	 * @param kind the kind of the compressed body
-	 * @param encoder the coding's encoder
-	 * @param expectedSize the expected compressed size
-	 * @return the compressed body, whose reference the caller owns
-	 */
-	public PooledBody encode(PooledBody body, BodyKind kind, BodyEncoder encoder, long expectedSize) {
-		if (!this.enabled) {
-			return encoder.encode(body, kind, expectedSize);
-		}
-		return this.forms.encode(body, kind, encoder, expectedSize);
-	}
-
-	/**
-	 * Return what is kept for a kind, for {@link KeptForms} under this object's lock.
-	 * @param kind the kind, uncompressed
-	 * @return the kind's entry, or {@code null}
-	 */
-	@Nullable KeptKind entry(BodyKind kind) {
-		return this.kinds.get(kind);
-	}
-
-	/**
-	 * Drop what is kept for every kind but one, to make room for a rendering of that one:
-	 * their bodies and compressed forms ({@link KeptKind#makeRoom}).
+	 * Drop the bodies and forms of every kind but one, to make room for its rendering.
 	 * @param kind the kind whose bodies stay
 	 */
 	void makeRoomFor(BodyKind kind) {
-		// Room for all that can be dropped, so that adding to these lists never allocates
-		// once something is out of its entry.
+		// Room for all that can be dropped, so that adding to these lists never
+		// allocates.
 		List<KeptBody> plains = new ArrayList<>(KeptKinds.MAX_KINDS);
 		List<KeptEncoding> forms = new ArrayList<>(KeptKinds.MAX_KINDS * CODINGS);
 		try {
@@ -330,36 +301,6 @@ public final class KeptBodies {
 		}
 	}
 
-	/**
-	 * Drop what is kept for every kind.
-	 */
-	public void forgetAll() {
-		List<KeptKind> forgotten;
-		synchronized (this) {
-			forgotten = this.kinds.removeAll();
-		}
-		release(forgotten);
-	}
-
-	/**
-	 * Return how many pooled chunks the kept bodies and forms hold, each counted once: a
-	 * kind's plain body and its forms are bodies of their own. A body taken by the
-	 * rendering that replaces it counts for what it still holds; one released meanwhile,
-	 * for nothing.
-	 * @return the chunks
-	 */
-	public synchronized long heldChunks() {
-		return this.kinds.heldChunks();
-	}
-
-	/**
-	 * Return how many kinds have a body kept.
-	 * @return the kinds
-	 */
-	synchronized int keptKinds() {
-		return this.kinds.withBody();
-	}
-
 	private static void release(List<KeptKind> entries) {
 		for (KeptKind entry : entries) {
 			entry.release();
@@ -367,12 +308,142 @@ public final class KeptBodies {
 	}
 
 	/**
-	 * What a rendering is offered to copy from, besides a body it took.
-	 *
-	 * @param previous the kind's last body, not taken
-	 * @param keeps whether the new body will be kept
+	 * What one rendering of a kind may use of what is kept, and what it keeps afterwards.
+	 * The lease alone owns the kind's body where it took it: the rendering reads it as it
+	 * writes and gives it back to the pool behind it ({@link ReplacedBody}). In order:
+	 * {@link #start()} once admitted, {@link #observer()} for the output, {@link #commit}
+	 * with the new body, and {@link #close()} in every case. Closed before it started, it
+	 * gives a taken body back to what is kept.
 	 */
-	record Offer(@Nullable KeptBody previous, boolean keeps) {
+	public final class RenderLease implements AutoCloseable {
+
+		private final BodyKind kind;
+
+		/** The kind's body, taken for this rendering alone. */
+		private @Nullable KeptBody taken;
+
+		/** The kind's body offered to copy from, where none was taken. */
+		private @Nullable KeptBody previous;
+
+		private @Nullable ReplacedBody replaced;
+
+		private boolean started;
+
+		private RenderLease(BodyKind kind, @Nullable KeptBody taken) {
+			this.kind = kind;
+			this.taken = taken;
+		}
+
+		/**
+		 * Return how many chunks the body this rendering took holds.
+		 * @return the chunks, {@code 0} where it took none
+		 */
+		public long takenChunks() {
+			KeptBody taken = this.taken;
+			return (taken != null && !taken.body.isReleased()) ? taken.body.chunkCount() : 0;
+		}
+
+		/**
+		 * Return how many chunks this rendering gives back as it goes: what it may leave
+		 * out of what it reserves.
+		 * @return the chunks, {@code 0} where it took none
+		 */
+		public long chunksGivenBackAsItGoes() {
+			KeptBody taken = this.taken;
+			return (taken != null && !taken.body.isReleased()) ? ReplacedBody.givenBackChunks(taken.body) : 0;
+		}
+
+		/**
+		 * Give the body taken back to the pool before the rendering starts, which then
+		 * renders as a kind with no body kept: the last way to make room for it.
+		 */
+		public void giveBackTakenBody() {
+			if (this.started) {
+				throw new IllegalStateException("The rendering has started");
+			}
+			KeptBody taken = this.taken;
+			if (taken != null) {
+				taken.release();
+			}
+		}
+
+		/**
+		 * Decide what the rendering copies from, the body taken or else the kind's kept
+		 * one, and whether its body is kept.
+		 * @return the renderer's inputs, valid until the lease is closed
+		 */
+		public RenderInputs start() {
+			if (this.started) {
+				throw new IllegalStateException("Started already");
+			}
+			this.started = true;
+			KeptBody taken = this.taken;
+			if (taken != null && !taken.body.isReleased()) {
+				this.replaced = new ReplacedBody(taken, KeptBodies.this.segmentVersions);
+				return new RenderInputs(taken.body, true);
+			}
+			KeptBody previous = previous(this.kind);
+			this.previous = previous;
+			return new RenderInputs((previous != null) ? previous.body : null, keeps(this.kind));
+		}
+
+		/**
+		 * Return what reads the body taken as the rendering writes.
+		 * @return the observer, or {@code null} where no body was taken
+		 */
+		public @Nullable SegmentObserver observer() {
+			assertStarted();
+			return this.replaced;
+		}
+
+		/**
+		 * Keep the new body in place of the last one; while the kind rests, keep nothing.
+		 * @param body the new body, whose reference stays the caller's
+		 */
+		public void commit(PooledBody body) {
+			assertStarted();
+			ReplacedBody replaced = this.replaced;
+			KeptBody taken = this.taken;
+			if (replaced != null && taken != null) {
+				replaced.finish();
+				keep(this.kind, body, taken, true, replaced.versions(), replaced.unchangedShare(body.length()));
+			}
+			else {
+				rendered(this.kind, body, this.previous);
+			}
+		}
+
+		/**
+		 * Release what the lease holds; a body taken and not read goes back to what is
+		 * kept.
+		 */
+		@Override
+		public void close() {
+			KeptBody taken = this.taken;
+			KeptBody previous = this.previous;
+			this.taken = null;
+			this.previous = null;
+			try {
+				if (taken != null && this.started) {
+					taken.release();
+				}
+				else if (taken != null) {
+					giveBack(this.kind, taken);
+				}
+			}
+			finally {
+				if (previous != null) {
+					previous.release();
+				}
+			}
+		}
+
+		private void assertStarted() {
+			if (!this.started) {
+				throw new IllegalStateException("Not started");
+			}
+		}
+
 	}
 
 }

@@ -66,8 +66,7 @@ final class KeptForms {
 			}
 			else {
 				// Nothing to copy from in this coding: by segment where enough of the
-				// body
-				// is as it was, so that the next body can copy.
+				// body is as it was, so that the next body can copy.
 				share = plain.unchangedShare;
 			}
 			compared = share >= 0;
@@ -94,9 +93,10 @@ final class KeptForms {
 		KeptEncoding replaced = null;
 		synchronized (this.owner) {
 			KeptKind entry = this.owner.entry(body.kind());
-			// Not where the kind's body was dropped for room meanwhile (makeRoomFor):
-			// nothing would give this back.
-			if (entry != null && entry.body() != null) {
+			// Only while this body is still the kind's kept one: not where it was dropped
+			// for room (nothing would give the form back) or replaced by a newer body
+			// (whose segments the form's versions do not describe).
+			if (entry != null && entry.body() == plain) {
 				replaced = entry.encodings[slot];
 				entry.encodings[slot] = next;
 				if (next != null && compared) {

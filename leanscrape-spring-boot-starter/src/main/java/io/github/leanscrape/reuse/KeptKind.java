@@ -8,9 +8,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What is kept for one kind (format and name filter): its {@link Holding}, the last body
- * while it holds one, its last compressed form in each coding, and whether keeping them
- * pays ({@link KeepCredit}). The holding changes only through the transitions below;
- * guarded by the {@link KeptBodies} that holds it.
+ * while it holds one, its last compressed form by segment in each coding, and whether
+ * keeping them pays ({@link KeepCredit}). The holding changes only through the methods
+ * below, under the lock of the {@link KeptBodies} that holds it.
  *
  * <pre>
  *             keep                  take
@@ -37,18 +37,13 @@ final class KeptKind {
 		BODY,
 
 		/**
-		 * Its last body, taken by the rendering that replaces it ({@link RenderLease})
-		 * where what is kept held its only reference, which reads it as it writes and
-		 * gives it back to the pool behind it; still counted as kept for what it holds,
-		 * until it is replaced or released. Offered to no other rendering or coding, so
-		 * that the rendering's reference stays its only one.
+		 * Its last body, taken by the rendering that replaces it, which holds its only
+		 * reference and gives it back to the pool as it writes; offered to nothing else,
+		 * and counted as kept for what it still holds.
 		 */
 		TAKEN,
 
-		/**
-		 * Nothing, for a number of renderings: keeping its bodies did not pay
-		 * ({@link KeepCredit}), so they are written and compressed whole.
-		 */
+		/** Nothing, for a number of renderings: keeping its bodies did not pay. */
 		RESTING
 
 	}
@@ -62,34 +57,21 @@ final class KeptKind {
 
 	long renderedNanos;
 
-	/** Whether keeping the kind's bodies pays, and how long it rests. */
 	final KeepCredit credit = new KeepCredit();
 
 	Holding holding() {
 		return this.holding;
 	}
 
-	/**
-	 * Return whether the kind rests: its next body is neither offered a kept one nor
-	 * kept.
-	 * @return whether it rests
-	 */
 	boolean rests() {
 		return this.holding == Holding.RESTING;
 	}
 
-	/**
-	 * Return the last body while it is kept, not taken.
-	 * @return the body, or {@code null}
-	 */
 	@Nullable KeptBody body() {
+		// Offered only while BODY: a taken body is its rendering's alone.
 		return (this.holding == Holding.BODY) ? this.body : null;
 	}
 
-	/**
-	 * Return the last body while a rendering has taken it.
-	 * @return the body, or {@code null}
-	 */
 	@Nullable PooledBody taken() {
 		KeptBody taken = this.body;
 		return (this.holding == Holding.TAKEN && taken != null) ? taken.body : null;
@@ -98,8 +80,7 @@ final class KeptKind {
 	/**
 	 * Keep a new last body, from any holding but {@link Holding#RESTING}.
 	 * @param body the new body, whose reference this kind now holds
-	 * @return the body kept before it, whose reference the caller releases, or
-	 * {@code null}
+	 * @return the body kept before it, for the caller to release, or {@code null}
 	 */
 	@Nullable KeptBody keep(KeptBody body) {
 		if (this.holding == Holding.RESTING) {
@@ -111,17 +92,13 @@ final class KeptKind {
 		return replaced;
 	}
 
-	/**
-	 * Hand the kept body to the rendering that replaces it: {@link Holding#BODY} to
-	 * {@link Holding#TAKEN}.
-	 */
 	void take() {
 		assertHolding(Holding.BODY);
 		this.holding = Holding.TAKEN;
 	}
 
 	/**
-	 * End a {@link Holding#TAKEN} holding of one body, which its rendering gives back.
+	 * End a {@link Holding#TAKEN} holding of a body that its rendering gives back.
 	 * @param body the body taken
 	 * @return whether the kind held it as taken
 	 */
@@ -129,38 +106,30 @@ final class KeptKind {
 		if (taken() != body) {
 			return false;
 		}
-		this.holding = Holding.NOTHING;
-		this.body = null;
+		clear();
 		return true;
 	}
 
-	/**
-	 * End a {@link Holding#TAKEN} holding, whichever body was taken: the rendering that
-	 * took it ends now, having kept its own body or not.
-	 */
+	/** End a {@link Holding#TAKEN} holding, whichever body: its rendering ends now. */
 	void clearTaken() {
 		if (this.holding == Holding.TAKEN) {
-			this.holding = Holding.NOTHING;
-			this.body = null;
+			clear();
 		}
 	}
 
 	/**
-	 * Drop what is kept for this kind to make room for a rendering of another:
-	 * {@link Holding#BODY} to {@link Holding#NOTHING}, dropping the body and its
-	 * compressed forms. The body counts as kept for nothing, so that a kind dropped again
-	 * and again rests instead of keeping bodies only to drop them.
+	 * Drop the body and forms to make room for another kind's rendering. The body counts
+	 * as kept for nothing, so that a kind dropped again and again rests instead.
 	 * @param plains where the body dropped goes, for the caller to release
-	 * @param forms where the forms dropped go, for the caller to release; both lists have
-	 * room enough that adding to them does not allocate
+	 * @param forms where the forms dropped go; both lists have room enough not to
+	 * allocate
 	 */
 	void makeRoom(List<KeptBody> plains, List<KeptEncoding> forms) {
 		KeptBody plain = body();
 		if (plain == null) {
 			return;
 		}
-		this.holding = Holding.NOTHING;
-		this.body = null;
+		clear();
 		plains.add(plain);
 		dropForms(forms);
 		this.credit.kept(true, false);
@@ -170,8 +139,7 @@ final class KeptKind {
 	}
 
 	/**
-	 * Count a rendering of this kind while it rests, whose body is not kept:
-	 * {@link Holding#RESTING} to {@link Holding#NOTHING} once its rest is over.
+	 * Count a rendering not kept while resting, to {@link Holding#NOTHING} at its end.
 	 */
 	void notKept() {
 		assertHolding(Holding.RESTING);
@@ -181,29 +149,16 @@ final class KeptKind {
 		}
 	}
 
-	private void dropForms(List<KeptEncoding> forms) {
-		for (int i = 0; i < this.encodings.length; i++) {
-			KeptEncoding form = this.encodings[i];
-			if (form != null) {
-				forms.add(form);
-				this.encodings[i] = null;
-			}
-		}
-	}
-
 	/**
-	 * Keep a new body in place of the last one, and count the last one as kept for
-	 * something or for nothing ({@link KeepCredit}): the body the rendering took counts
-	 * as the one replaced; a body with nothing before it to copy from counts only where a
-	 * coding used it (the first of a kind, or the first after a rest). Where that count
-	 * makes the kind rest, it keeps nothing: {@link Holding#RESTING}, the new body and
-	 * every form in the lists for the caller to release.
+	 * Keep a new body in place of the last, and count the last as kept for something or
+	 * for nothing: the body taken counts as the one replaced; a body with nothing before
+	 * it to copy from counts only where a coding used it. Where the count makes the kind
+	 * rest, it keeps nothing ({@link Holding#RESTING}).
 	 * @param plain the new body, whose reference the caller takes for this kind
 	 * @param previous the body the rendering was offered or took, or {@code null}
 	 * @param taken whether the rendering took it
 	 * @param copiesPay whether the rendering copied enough of it for copying to pay
-	 * @param plains where the bodies no longer kept go (the one kept before, and the new
-	 * one where the kind now rests), for the caller to release
+	 * @param plains where the bodies no longer kept go, for the caller to release
 	 * @param forms where the forms dropped go, for the caller to release
 	 */
 	void replaceBody(KeptBody plain, @Nullable KeptBody previous, boolean taken, boolean copiesPay,
@@ -216,30 +171,23 @@ final class KeptKind {
 		if (copiesPay && last != null && previous == last) {
 			last.used = true;
 		}
-		if (last != null) {
-			this.credit.kept(last.unchangedShare >= 0 || last.used, last.used);
-		}
-		else {
-			this.credit.kept(false, false);
-		}
+		this.credit.kept(last != null && (last.unchangedShare >= 0 || last.used), last != null && last.used);
 		if (this.credit.rests()) {
+			clear();
 			this.holding = Holding.RESTING;
-			this.body = null;
 			plains.add(plain);
 			dropForms(forms);
 		}
 	}
 
 	/**
-	 * Return how many chunks this kind holds: its last body, kept or taken (for what the
-	 * rendering that replaces it has not given back yet), and its compressed forms, each
-	 * a body of its own.
+	 * Return how many chunks this kind holds: its body, kept or taken, and its forms.
 	 * @return the chunks
 	 */
 	long heldChunks() {
 		long chunks = 0;
 		KeptBody plain = this.body;
-		if (plain != null && (this.holding == Holding.BODY || this.holding == Holding.TAKEN)) {
+		if (plain != null) {
 			chunks += plain.body.heldChunks();
 		}
 		for (KeptEncoding form : this.encodings) {
@@ -250,10 +198,7 @@ final class KeptKind {
 		return chunks;
 	}
 
-	/**
-	 * Give back what this kind holds, once it is no longer kept: its last body, unless a
-	 * rendering took it, and its compressed forms.
-	 */
+	/** Give back what this kind holds once it is no longer kept, but a taken body. */
 	void release() {
 		KeptBody plain = body();
 		if (plain != null) {
@@ -262,6 +207,21 @@ final class KeptKind {
 		for (KeptEncoding form : this.encodings) {
 			if (form != null) {
 				form.release();
+			}
+		}
+	}
+
+	private void clear() {
+		this.holding = Holding.NOTHING;
+		this.body = null;
+	}
+
+	private void dropForms(List<KeptEncoding> forms) {
+		for (int i = 0; i < this.encodings.length; i++) {
+			KeptEncoding form = this.encodings[i];
+			if (form != null) {
+				forms.add(form);
+				this.encodings[i] = null;
 			}
 		}
 	}

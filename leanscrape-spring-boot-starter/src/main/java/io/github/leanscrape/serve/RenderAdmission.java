@@ -10,7 +10,7 @@ import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.SizeHints;
 import io.github.leanscrape.reuse.KeptBodies;
-import io.github.leanscrape.reuse.RenderLease;
+import io.github.leanscrape.reuse.KeptBodies.RenderLease;
 import io.github.leanscrape.reuse.Shed;
 
 /**
@@ -93,7 +93,7 @@ final class RenderAdmission {
 	}
 
 	/**
-	 * Wait for a rendering slot; then {@link #reserve}.
+	 * Wait for a rendering slot; then {@link #reserve}, and {@link #leave} in every case.
 	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
 	 * @throws ScrapeRejectedException when the deadline passes first
 	 */
@@ -106,11 +106,9 @@ final class RenderAdmission {
 
 	/**
 	 * Having a slot, wait for the memory a rendering of a kind is expected to need beyond
-	 * what it gives back as it goes: the kept body of its kind that its lease took, read
-	 * as it writes and given back behind it. Where even dropping every body kept and
-	 * cached does not make room, that body is given back at once and the rendering
-	 * reserves all it needs: the one way left to make room. Where this throws, the slot
-	 * is given back.
+	 * what it gives back as it goes (the kept body its lease took, read as it writes).
+	 * Where even dropping every body kept and cached makes no room, that body is given
+	 * back at once and the rendering reserves all it needs.
 	 * @param kind the kind to render
 	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
 	 * @param lease the rendering's lease
@@ -118,37 +116,23 @@ final class RenderAdmission {
 	 * @throws ScrapeRejectedException when the deadline passes first
 	 */
 	long reserve(BodyKind kind, long deadlineNanos, RenderLease lease) throws ScrapeRejectedException {
-		long reserved;
-		try {
-			reserved = reserveMemory(kind, deadlineNanos, lease);
-		}
-		catch (RuntimeException | Error ex) {
-			releaseSlot();
-			throw ex;
-		}
+		long reserved = reserveMemory(kind, deadlineNanos, lease);
 		if (reserved == REJECTED) {
-			releaseSlot();
 			throw new ScrapeRejectedException("Scrape bodies held too much memory until the scrape timeout");
 		}
 		return reserved;
 	}
 
 	/**
-	 * Give back a slot taken by {@link #acquireSlot} where no memory was reserved.
-	 */
-	void releaseSlot() {
-		this.permits.release();
-	}
-
-	/**
-	 * Give back a slot and the chunks reserved by {@link #reserve}.
-	 * @param reserved the chunks reserved
+	 * Give back a slot taken by {@link #acquireSlot} and the chunks reserved by
+	 * {@link #reserve}.
+	 * @param reserved the chunks reserved, {@code 0} where none were
 	 */
 	void leave(long reserved) {
 		if (reserved == UNSIZED) {
 			this.unsizedRenderings.decrementAndGet();
 		}
-		else {
+		else if (reserved != 0) {
 			this.pool.unreserve(reserved);
 		}
 		this.permits.release();

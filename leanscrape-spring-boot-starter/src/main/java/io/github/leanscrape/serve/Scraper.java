@@ -19,7 +19,7 @@ import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.RenderInputs;
 import io.github.leanscrape.exposition.SizeHints;
 import io.github.leanscrape.reuse.KeptBodies;
-import io.github.leanscrape.reuse.RenderLease;
+import io.github.leanscrape.reuse.KeptBodies.RenderLease;
 import io.github.leanscrape.serve.SharedRenderings.Turn;
 import org.jspecify.annotations.Nullable;
 
@@ -155,38 +155,16 @@ public final class Scraper {
 		return render(BodyKind.of(format, includedNames), RenderInputs.NONE, null);
 	}
 
-	/**
-	 * Render a body of a kind once a slot and the memory it needs are admitted, through
-	 * its lease of what is kept: taken before the memory is reserved, since a rendering
-	 * that reads the kind's kept body as it writes needs less.
-	 * @param kind the kind
-	 * @param deadlineNanos the {@link System#nanoTime()} by which it must be admitted
-	 * @return the body, whose reference the caller owns
-	 * @throws ScrapeRejectedException when the deadline passes first
-	 */
+	// Renders once a slot and the memory it needs are admitted, through its lease of what
+	// is kept: opened before the memory is reserved, since a rendering that reads its
+	// kind's kept body as it writes needs less; closed before the memory is given back,
+	// so that what it still holds of that body goes back to the pool first.
 	private PooledBody renderAdmitted(BodyKind kind, long deadlineNanos) throws ScrapeRejectedException {
 		this.admission.acquireSlot(deadlineNanos);
-		RenderLease lease;
+		long reserved = 0;
 		try {
-			lease = this.kept.lease(kind);
-		}
-		catch (RuntimeException | Error ex) {
-			this.admission.releaseSlot();
-			throw ex;
-		}
-		long reserved;
-		try {
-			reserved = this.admission.reserve(kind, deadlineNanos, lease);
-		}
-		catch (ScrapeRejectedException | RuntimeException | Error ex) {
-			// A body the lease took and did not read goes back to what is kept.
-			lease.close();
-			throw ex;
-		}
-		try {
-			// Closed before the memory is given back: what the lease still holds of the
-			// body it took goes back to the pool first.
-			try (lease) {
+			try (RenderLease lease = this.kept.lease(kind)) {
+				reserved = this.admission.reserve(kind, deadlineNanos, lease);
 				return render(kind, lease.start(), lease);
 			}
 		}
@@ -204,8 +182,8 @@ public final class Scraper {
 			}
 			this.renderer.render(kind.format(), kind.includedNames(), output, inputs);
 			// The pool keeps what the next rendering of this kind will lease: its output
-			// and the working buffer it wrote beside it (protobuf's families). Recorded
-			// before the chunks become a body, which an Error here would leak.
+			// and its working buffer (protobuf's families). Recorded before the chunks
+			// become a body, which an Error here would leak.
 			this.sizeHints.record(kind, output.size() + output.workingBytes());
 			body = output.toBody();
 		}

@@ -24,6 +24,7 @@ import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.RenderInputs;
 import io.github.leanscrape.exposition.RenderRecord;
+import io.github.leanscrape.reuse.KeptBodies.RenderLease;
 import io.github.leanscrape.support.DecodingTools;
 import io.github.leanscrape.support.OwnCodeTests;
 import org.jspecify.annotations.Nullable;
