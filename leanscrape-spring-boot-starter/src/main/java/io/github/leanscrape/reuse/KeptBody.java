@@ -3,8 +3,8 @@ package io.github.leanscrape.reuse;
 import io.github.leanscrape.exposition.PooledBody;
 
 /**
- * A kept plain body with the version of each of its segments, and the share of its bytes
- * in segments that were as they were in the body before it.
+ * A kept plain body with the version of each of its segments (equal versions, equal
+ * bytes), and the share of its bytes in segments as they were in the body before it.
  *
  * @author leanscrape
  */
@@ -18,8 +18,8 @@ final class KeptBody {
 	final double unchangedShare;
 
 	/**
-	 * Whether keeping the body was worth it: a coding compressed it by segment, or the
-	 * next rendering copied enough of it. Guarded by the {@link KeptBodies}.
+	 * Whether it was kept for something: a coding compressed it by segment, or the next
+	 * rendering copied enough of it. Guarded by the {@link KeptBodies}.
 	 */
 	boolean used;
 
@@ -29,32 +29,8 @@ final class KeptBody {
 		this.unchangedShare = unchangedShare;
 	}
 
-	/**
-	 * Drop the reference to the body that this plain body's holder took.
-	 */
 	void release() {
 		this.body.release();
-	}
-
-	/**
-	 * Return how long one of this body's segments is.
-	 * @param segment the segment
-	 * @return its length in bytes
-	 */
-	long segmentLength(int segment) {
-		return this.body.segmentEnd(segment) - this.body.segmentStart(segment);
-	}
-
-	/**
-	 * Return whether one of this body's segments holds exactly a range of another body.
-	 * @param segment the segment, as long as the range
-	 * @param other the other body
-	 * @param start where the range starts
-	 * @param length its length
-	 * @return {@code true} when the bytes are equal
-	 */
-	boolean holds(int segment, PooledBody other, long start, long length) {
-		return other.rangeEquals(start, this.body, this.body.segmentStart(segment), length);
 	}
 
 }

@@ -3,21 +3,14 @@ package io.github.leanscrape.reuse;
 import io.github.leanscrape.compression.EncodedBody;
 
 /**
- * The last form by segment of a kind in one coding, with the versions of the segments it
+ * A kind's last form by segment in one coding, with the versions of the segments it
  * encodes: what the next body's unchanged segments are copied from.
  *
+ * @param encoded the form
+ * @param versions the version of each segment it encodes
  * @author leanscrape
  */
-final class KeptEncoding {
-
-	final EncodedBody encoded;
-
-	final long[] versions;
-
-	KeptEncoding(EncodedBody encoded, long[] versions) {
-		this.encoded = encoded;
-		this.versions = versions;
-	}
+record KeptEncoding(EncodedBody encoded, long[] versions) {
 
 	void release() {
 		this.encoded.release();

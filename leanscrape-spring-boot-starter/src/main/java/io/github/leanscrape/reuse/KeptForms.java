@@ -7,10 +7,10 @@ import io.github.leanscrape.exposition.PooledBody;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The compressed forms kept for each kind, one per coding: a kept body is compressed by
- * segment where enough of it is as it was in the coding's last form (equal versions mean
- * equal bytes), copying the compressed bytes of those segments, else whole; only a form
- * by segment is kept. Part of {@link KeptBodies}, under its lock.
+ * Compresses a kind's kept body by segment where enough of it is as it was in the
+ * coding's last form (equal versions, equal bytes), copying those segments' compressed
+ * bytes, else whole; only a form by segment is kept, one per kind and coding. Part of
+ * {@link KeptBodies}, under its lock.
  *
  * @author leanscrape
  */
@@ -22,17 +22,7 @@ final class KeptForms {
 		this.owner = owner;
 	}
 
-	/**
-	 * Compress a body, copying the compressed bytes of the segments unchanged since the
-	 * last body of its kind in that coding, and keep the result for the next. A body that
-	 * is not the kept one of its kind (a newer one was rendered meanwhile, or reuse is
-	 * off) is compressed whole.
-	 * @param body the plain body
-	 * @param kind the kind of the compressed body
-	 * @param encoder the coding's encoder
-	 * @param expectedSize the expected compressed size
-	 * @return the compressed body, whose reference the caller owns
-	 */
+	// See KeptBodies.encode.
 	PooledBody encode(PooledBody body, BodyKind kind, BodyEncoder encoder, long expectedSize) {
 		int slot = encoder.coding().ordinal();
 		KeptBody plain = null;
@@ -44,8 +34,8 @@ final class KeptForms {
 			if (entry != null && kept != null && kept.body == body) {
 				plain = kept;
 				last = entry.encodings[slot];
-				if (last != null && last.encoded.tryRetain()) {
-					lastEncoded = last.encoded;
+				if (last != null && last.encoded().tryRetain()) {
+					lastEncoded = last.encoded();
 				}
 			}
 		}
@@ -62,7 +52,7 @@ final class KeptForms {
 			double share;
 			if (lastEncoded != null && last != null) {
 				copyFrom = new int[plain.versions.length];
-				share = SegmentVersions.match(plain.versions, last.versions, body, copyFrom);
+				share = SegmentVersions.match(plain.versions, last.versions(), body, copyFrom);
 			}
 			else {
 				// Nothing to copy from in this coding: by segment where enough of the
@@ -93,10 +83,11 @@ final class KeptForms {
 		KeptEncoding replaced = null;
 		synchronized (this.owner) {
 			KeptKind entry = this.owner.entry(body.kind());
-			// Only while this body is still the kind's kept one: not where it was dropped
-			// for room (nothing would give the form back) or replaced by a newer body
-			// (whose segments the form's versions do not describe).
-			if (entry != null && entry.body() == plain) {
+			// Not where the kind's body was dropped for room meanwhile: nothing would
+			// give
+			// the form back. A newer body's segments may still copy from it: versions
+			// are equal only for equal bytes, whichever body they were found in.
+			if (entry != null && entry.body() != null) {
 				replaced = entry.encodings[slot];
 				entry.encodings[slot] = next;
 				if (next != null && compared) {

@@ -192,7 +192,7 @@ final class KeptKind {
 		}
 		for (KeptEncoding form : this.encodings) {
 			if (form != null) {
-				chunks += form.encoded.body().heldChunks();
+				chunks += form.encoded().body().heldChunks();
 			}
 		}
 		return chunks;

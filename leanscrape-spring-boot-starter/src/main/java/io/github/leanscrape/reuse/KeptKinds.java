@@ -29,19 +29,14 @@ final class KeptKinds {
 
 	private final Map<BodyKind, KeptKind> entries = new LinkedHashMap<>(8, 0.75f, true);
 
-	/**
-	 * Return what is kept for a kind, counting as a rendering of it in the order kinds
-	 * are evicted in.
-	 * @param kind the kind, uncompressed
-	 * @return its entry, or {@code null}
-	 */
+	// Counts as a use in the order kinds are evicted in.
 	@Nullable KeptKind get(BodyKind kind) {
 		return this.entries.get(kind);
 	}
 
 	/**
-	 * Add a kind, evicting the kind least recently rendered beyond {@value #MAX_KINDS},
-	 * one without a body first (it rests, or was dropped for room).
+	 * Add a kind, evicting beyond {@value #MAX_KINDS} the least recently rendered, one
+	 * without a kept body first.
 	 * @param kind the kind, uncompressed
 	 * @param entry what is kept for it
 	 * @param evicted where the evicted entry goes, with room for it
@@ -67,7 +62,7 @@ final class KeptKinds {
 
 	/**
 	 * Remove the kinds idle for {@value #TIME_TO_LIVE_MINUTES} minutes.
-	 * @param now the time, as {@link System#nanoTime()}
+	 * @param now the {@link System#nanoTime()}
 	 * @param expired where the entries removed go
 	 */
 	void expire(long now, List<KeptKind> expired) {
@@ -81,13 +76,6 @@ final class KeptKinds {
 		}
 	}
 
-	/**
-	 * Drop what every kind but one keeps, to make room for a rendering of that one
-	 * ({@link KeptKind#makeRoom}).
-	 * @param kind the kind whose bodies stay
-	 * @param plains where the bodies dropped go
-	 * @param forms where the forms dropped go
-	 */
 	void makeRoomFor(BodyKind kind, List<KeptBody> plains, List<KeptEncoding> forms) {
 		for (Map.Entry<BodyKind, KeptKind> kept : this.entries.entrySet()) {
 			if (!kept.getKey().equals(kind)) {
@@ -96,20 +84,12 @@ final class KeptKinds {
 		}
 	}
 
-	/**
-	 * Remove every kind.
-	 * @return the entries removed
-	 */
 	List<KeptKind> removeAll() {
 		List<KeptKind> removed = new ArrayList<>(this.entries.values());
 		this.entries.clear();
 		return removed;
 	}
 
-	/**
-	 * Return how many chunks every kind holds ({@link KeptKind#heldChunks}).
-	 * @return the chunks
-	 */
 	long heldChunks() {
 		long chunks = 0;
 		for (KeptKind entry : this.entries.values()) {
@@ -118,10 +98,6 @@ final class KeptKinds {
 		return chunks;
 	}
 
-	/**
-	 * Return how many kinds have a body kept.
-	 * @return the kinds
-	 */
 	int withBody() {
 		int kinds = 0;
 		for (KeptKind entry : this.entries.values()) {

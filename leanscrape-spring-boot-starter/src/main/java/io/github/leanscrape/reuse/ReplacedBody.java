@@ -8,15 +8,13 @@ import io.github.leanscrape.exposition.SegmentObserver;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The kept body of a kind, read by the rendering that replaces it and given back to the
- * pool as that rendering goes past it, so that the two hold about one body rather than
- * two: a kind keeps its body beside another kind's within the memory limit. Each new
- * segment gets its version as it ends, compared with the kept body's segments around the
- * expected one ({@link SegmentMatcher}); then the kept body's chunks before the window
- * that later segments are compared with are given back, and in any case those more than
- * {@link #slackBytes(PooledBody) a sixteenth of the body} behind the rendering. A block
- * or segment whose bytes went back is written, or versioned, anew: never wrong, only not
- * reused. Used only where the rendering holds the kept body's only reference.
+ * A kept body read by the rendering that replaces it and given back to the pool behind
+ * it, so that the two hold about one body rather than two. Each new segment is versioned
+ * as it ends ({@link SegmentMatcher}); then the kept body's chunks before the segments
+ * later ones are compared with go back, and in any case those more than a sixteenth of
+ * the body behind the rendering. A block or segment whose bytes went back is written or
+ * versioned anew: never wrong, only not reused. Used only where the rendering holds the
+ * kept body's only reference.
  *
  * @author leanscrape
  */
@@ -30,12 +28,12 @@ final class ReplacedBody extends SegmentMatcher implements SegmentObserver {
 
 	private final long slack;
 
-	/** Sized for as many segments as the kept body's, a few more before it grows. */
+	/** As many as the kept body's segments, and a few more before it grows. */
 	private long[] versions;
 
 	private int count;
 
-	/** The output and the range of the segment being versioned, while it is. */
+	/** The output and range of the segment being versioned, while it is. */
 	private @Nullable ChunkedOutput output;
 
 	private long start;
@@ -47,11 +45,6 @@ final class ReplacedBody extends SegmentMatcher implements SegmentObserver {
 	/** Where the kept body's segments that later segments are compared with start. */
 	private long needed;
 
-	/**
-	 * Read a kept body whose only reference the caller hands over.
-	 * @param replaced the kept body
-	 * @param segmentVersions where new versions come from
-	 */
 	ReplacedBody(KeptBody replaced, SegmentVersions segmentVersions) {
 		this.replaced = replaced;
 		this.body = replaced.body;
@@ -60,19 +53,15 @@ final class ReplacedBody extends SegmentMatcher implements SegmentObserver {
 		this.versions = new long[this.body.segmentCount() + 8];
 	}
 
-	/**
-	 * Return how far behind the rendering the kept body is held at most: a sixteenth of
-	 * it, and a chunk for the one being read.
-	 * @param body the kept body
-	 * @return the bytes
-	 */
-	static long slackBytes(PooledBody body) {
+	// How far behind the rendering the kept body is held at most: a sixteenth of it, and
+	// a chunk for the one being read.
+	private static long slackBytes(PooledBody body) {
 		return body.length() / 16 + body.chunkSize();
 	}
 
 	/**
 	 * Return how many chunks of a kept body go back to the pool while the rendering that
-	 * replaces it writes as much: what a rendering can leave out of what it reserves.
+	 * replaces it writes as much.
 	 * @param body the kept body
 	 * @return the chunks
 	 */
@@ -94,29 +83,17 @@ final class ReplacedBody extends SegmentMatcher implements SegmentObserver {
 		this.body.releaseBefore(Math.max(this.needed, size - this.slack));
 	}
 
-	/**
-	 * Trim the versions to the segments told, once the output became a body (which tells
-	 * the last one).
-	 */
+	// Once the output became a body, which tells the last segment.
 	void finish() {
 		if (this.count != this.versions.length) {
 			this.versions = Arrays.copyOf(this.versions, this.count);
 		}
 	}
 
-	/**
-	 * Return every segment's version, once {@linkplain #finish finished}.
-	 * @return the version of each segment of the body the output became
-	 */
 	long[] versions() {
 		return this.versions;
 	}
 
-	/**
-	 * Return the share of the new body's bytes in segments as they were in the kept one.
-	 * @param length the new body's length
-	 * @return from 0 to 1
-	 */
 	double unchangedShare(long length) {
 		return (length == 0) ? 1 : (double) this.unchanged / length;
 	}

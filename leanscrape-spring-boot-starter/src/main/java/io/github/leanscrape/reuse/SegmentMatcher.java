@@ -2,11 +2,11 @@ package io.github.leanscrape.reuse;
 
 /**
  * Finds, for each segment of a new body in order, the segment of an earlier body that it
- * equals: the one every search of what did not change uses. It looks within
+ * equals: every search of what did not change uses it. It looks within
  * {@value #SEARCH_WINDOW} segments of where the last match puts it, the expected one
- * first, then one after, one before, two after...: a family added or removed moves the
- * segments after it by a few, and a body with no change finds each at the first try. What
- * "equals" means is the subclass's: the same bytes, or the same version.
+ * first, then one after, one before...: a family added or removed moves the segments
+ * after it by a few, and an unchanged body finds each at the first try. "Equals" is the
+ * subclass's: the same bytes, or the same version.
  *
  * @author leanscrape
  */
@@ -39,22 +39,12 @@ abstract class SegmentMatcher {
 		return -1;
 	}
 
-	/**
-	 * Return the first earlier segment that a new one may be compared with: those before
-	 * it are not needed again.
-	 * @param segment the new segment
-	 * @return the earlier segment, at least 0
-	 */
+	// The first earlier segment a new one may be compared with: those before it are not
+	// needed again.
 	final int firstCandidate(int segment) {
 		return Math.max(0, segment + this.shift - SEARCH_WINDOW);
 	}
 
-	/**
-	 * Return whether a new segment equals an earlier one.
-	 * @param segment the new segment
-	 * @param earlier the earlier segment, in range
-	 * @return {@code true} when equal
-	 */
 	abstract boolean equal(int segment, int earlier);
 
 }

@@ -7,15 +7,14 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Gives each segment of a new body a version, equal versions meaning equal bytes: that of
- * the last body's segment with the same bytes, looked for around where it was
- * ({@link SegmentMatcher}), or a new one; and finds, for each segment of a body, the
- * segment of an earlier compressed form with its version.
+ * the last body's segment with the same bytes ({@link SegmentMatcher}), or a new one; and
+ * finds, for each segment of a body, the segment of an earlier form with its version.
  *
  * @author leanscrape
  */
 final class SegmentVersions {
 
-	/** Versions are never reused: equal versions are equal bytes. */
+	/** Never reused: equal versions are equal bytes. */
 	private final AtomicLong versions = new AtomicLong();
 
 	/**
@@ -27,49 +26,42 @@ final class SegmentVersions {
 	 * from 0 to 1, or -1 when there is no last body
 	 */
 	double version(PooledBody body, @Nullable KeptBody last, long[] versions) {
-		int segments = versions.length;
 		if (last == null) {
-			for (int i = 0; i < segments; i++) {
+			for (int i = 0; i < versions.length; i++) {
 				versions[i] = newVersion();
 			}
 			return -1;
 		}
-		long[] lastVersions = last.versions;
+		PooledBody lastBody = last.body;
 		SegmentMatcher sameBytes = new SegmentMatcher() {
 
 			@Override
 			boolean equal(int segment, int earlier) {
 				long start = body.segmentStart(segment);
 				long length = body.segmentEnd(segment) - start;
-				return last.segmentLength(earlier) == length && last.holds(earlier, body, start, length);
+				long earlierStart = lastBody.segmentStart(earlier);
+				return lastBody.segmentEnd(earlier) - earlierStart == length
+						&& body.rangeEquals(start, lastBody, earlierStart, length);
 			}
 
 		};
 		long unchanged = 0;
-		for (int i = 0; i < segments; i++) {
-			int match = sameBytes.find(i, lastVersions.length);
+		for (int i = 0; i < versions.length; i++) {
+			int match = sameBytes.find(i, last.versions.length);
+			versions[i] = (match >= 0) ? last.versions[match] : newVersion();
 			if (match >= 0) {
-				versions[i] = lastVersions[match];
 				unchanged += body.segmentEnd(i) - body.segmentStart(i);
-			}
-			else {
-				versions[i] = newVersion();
 			}
 		}
 		return (body.length() == 0) ? 1 : (double) unchanged / body.length();
 	}
 
-	/**
-	 * Return a version no segment had before.
-	 * @return the version
-	 */
 	long newVersion() {
 		return this.versions.incrementAndGet();
 	}
 
 	/**
-	 * Find, for each segment of a body, the segment of an earlier compressed form with
-	 * the same version.
+	 * Find, for each segment of a body, the segment of an earlier form with its version.
 	 * @param versions the versions of the body's segments
 	 * @param lastVersions the versions of the segments the earlier form encodes
 	 * @param body the body
@@ -87,9 +79,8 @@ final class SegmentVersions {
 		};
 		long reusable = 0;
 		for (int i = 0; i < copyFrom.length; i++) {
-			int match = sameVersion.find(i, lastVersions.length);
-			copyFrom[i] = match;
-			if (match >= 0) {
+			copyFrom[i] = sameVersion.find(i, lastVersions.length);
+			if (copyFrom[i] >= 0) {
 				reusable += body.segmentEnd(i) - body.segmentStart(i);
 			}
 		}

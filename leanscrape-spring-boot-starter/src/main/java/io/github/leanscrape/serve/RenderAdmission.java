@@ -14,32 +14,26 @@ import io.github.leanscrape.reuse.KeptBodies.RenderLease;
 import io.github.leanscrape.reuse.Shed;
 
 /**
- * Decides when a rendering may start: at most a fixed number run at once, and the memory
- * that bodies hold at once stays within a multiple of the largest recent body. A
- * rendering starts only when the bodies still held (being sent, or cached) and the
- * renderings under way and the bodies kept to reuse their unchanged segments, with what
- * it expects to need, stay within that. Otherwise the bodies and forms kept for other
- * kinds are dropped first; then the cache's and its own kind's (a body kept or cached is
- * worth keeping only while it costs no scrape its answer), and the rendering waits for
- * bodies being sent, and is rejected when its deadline passes first.
+ * Decides when a rendering may start: at most a fixed number run at once, and the bodies
+ * held (being sent, cached, kept between scrapes, rendered now) with what it expects to
+ * need stay within a multiple of the largest recent body. Otherwise what is kept for
+ * other kinds is dropped first, then everything kept or cached (worth keeping only while
+ * it costs no scrape its answer), and the rendering waits for bodies being sent until its
+ * deadline.
  *
  * @author leanscrape
  */
 final class RenderAdmission {
 
 	/**
-	 * How long a rendering waiting for memory waits at most before it looks again: a body
-	 * that the cache took meanwhile holds its chunks without any release to wake it.
+	 * A body the cache took meanwhile holds its chunks without a release to wake anyone.
 	 */
 	private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
 	/** What {@link #reserveMemory} returns when the deadline passed first. */
 	private static final long REJECTED = -1;
 
-	/**
-	 * What {@link #reserve} returns for a rendering admitted before any body's size was
-	 * known: it reserved nothing.
-	 */
+	/** What a rendering admitted before any body's size was known reserves. */
 	private static final long UNSIZED = -2;
 
 	private final ChunkPool pool;
@@ -59,9 +53,8 @@ final class RenderAdmission {
 	private final KeptBodies kept;
 
 	/**
-	 * The renderings admitted before any body's size was known and not finished yet: they
-	 * reserved nothing, so a rendering admitted later counts each as large as the largest
-	 * body, whatever it holds so far.
+	 * The renderings admitted before any size was known and not finished: a rendering
+	 * admitted later counts each as large as the largest body.
 	 */
 	private final AtomicInteger unsizedRenderings = new AtomicInteger();
 
@@ -71,9 +64,9 @@ final class RenderAdmission {
 	 * @param sizeHints the expected size of each kind of body
 	 * @param codings the content codings renderings may be compressed in too
 	 * @param maxConcurrentRenders how many renderings may run at once
-	 * @param maxHeldBodies the most memory that bodies may hold at once, in multiples of
-	 * the largest recent body, or zero (or less) for no limit
-	 * @param cache the cache, whose bodies are dropped rather than make a rendering wait
+	 * @param maxHeldBodies the most memory bodies may hold at once, in multiples of the
+	 * largest recent body, or zero (or less) for no limit
+	 * @param cache the cache, dropped rather than make a rendering wait
 	 * @param kept what is kept between scrapes, asked to shed rather than make a
 	 * rendering wait
 	 */
@@ -156,15 +149,9 @@ final class RenderAdmission {
 		}
 	}
 
-	/**
-	 * Reserve the chunks that a rendering of a kind, and its compressed copy, are
-	 * expected to need, waiting while bodies hold too much.
-	 * @param kind the kind to render
-	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
-	 * @param lease the rendering's lease
-	 * @return the chunks reserved, {@link #UNSIZED} when no size is known yet, or
-	 * {@link #REJECTED} when the deadline passed first
-	 */
+	// The chunks a rendering of a kind and its compressed copy are expected to need,
+	// waiting while bodies hold too much; UNSIZED when no size is known yet, REJECTED
+	// when the deadline passed first.
 	private long reserveMemory(BodyKind kind, long deadlineNanos, RenderLease lease) {
 		if (this.maxHeldBodies <= 0) {
 			return 0;
@@ -259,12 +246,6 @@ final class RenderAdmission {
 		}
 	}
 
-	/**
-	 * Return the chunks that the renderings admitted before any size was known are
-	 * expected to hold when they finish, each as large as the largest body.
-	 * @param largestChunks the chunks of the largest body
-	 * @return the chunks
-	 */
 	private long unsizedChunks(long largestChunks) {
 		return this.unsizedRenderings.get() * largestChunks;
 	}

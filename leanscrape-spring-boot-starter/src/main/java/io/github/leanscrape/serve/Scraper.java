@@ -57,16 +57,15 @@ public final class Scraper {
 	private final KeptBodies kept;
 
 	/**
-	 * Create a new scraper.
+	 * Create a new scraper that reuses what did not change.
 	 * @param renderer the renderer that writes the exposition
 	 * @param pool the pool of output chunks
 	 * @param sizeHints the size hints of each kind of body
-	 * @param encoders the encoders of the content codings bodies may be sent in, none
-	 * when compression is off
+	 * @param encoders the encoders of the content codings bodies may be sent in
 	 * @param maxConcurrentRenders how many renderings may run at once
 	 * @param cacheTimeToLive how long a body may be served again, or zero for never
-	 * @param maxHeldBodies the most memory that bodies may hold at once, in multiples of
-	 * the largest recent body, or zero (or less) for no limit
+	 * @param maxHeldBodies see
+	 * {@link #Scraper(ExpositionRenderer, ChunkPool, SizeHints, List, int, Duration, double, boolean)}
 	 */
 	public Scraper(ExpositionRenderer renderer, ChunkPool pool, SizeHints sizeHints, List<BodyEncoder> encoders,
 			int maxConcurrentRenders, Duration cacheTimeToLive, double maxHeldBodies) {
@@ -85,7 +84,7 @@ public final class Scraper {
 	 * @param maxHeldBodies the most memory that bodies may hold at once, in multiples of
 	 * the largest recent body, or zero (or less) for no limit
 	 * @param reuse whether to keep the last body of each kind, to copy what did not
-	 * change into the next and send its unchanged segments compressed as they were
+	 * change into the next
 	 */
 	public Scraper(ExpositionRenderer renderer, ChunkPool pool, SizeHints sizeHints, List<BodyEncoder> encoders,
 			int maxConcurrentRenders, Duration cacheTimeToLive, double maxHeldBodies, boolean reuse) {
@@ -106,7 +105,7 @@ public final class Scraper {
 
 	/**
 	 * Serve one scrape, sharing a rendering or a cached body where it can. The caller
-	 * owns a reference to the body and must release it.
+	 * must release the body.
 	 * @param format the format
 	 * @param includedNames the families to include, or {@code null} for all
 	 * @param deadlineNanos the {@link System#nanoTime()} by which the body must be ready
@@ -145,8 +144,8 @@ public final class Scraper {
 	}
 
 	/**
-	 * Render one scrape into a new body now, without sharing, limits or cache. The caller
-	 * owns the body's reference and must release it.
+	 * Render one scrape now, without sharing, limits, cache or reuse. The caller must
+	 * release the body.
 	 * @param format the format
 	 * @param includedNames the families to include, or {@code null} for all
 	 * @return the body
@@ -214,9 +213,8 @@ public final class Scraper {
 	}
 
 	/**
-	 * Return a body in a content coding, compressed once however many scrapes that share
-	 * the body want it in that coding. The caller owns a reference to the result and must
-	 * release it.
+	 * Return a body in a content coding, compressed once however many scrapes share it.
+	 * The caller must release the result.
 	 * @param body a body from {@link #scrape}
 	 * @param coding one of the {@link #codings()}
 	 * @return the compressed body
@@ -241,8 +239,7 @@ public final class Scraper {
 	}
 
 	/**
-	 * Drop the bodies kept to reuse what did not change, giving their chunks back to the
-	 * pool: the next body of each kind is written and compressed whole.
+	 * Drop what is kept to reuse what did not change.
 	 */
 	public void forgetKeptSegments() {
 		this.kept.forgetAll();
@@ -263,8 +260,7 @@ public final class Scraper {
 	}
 
 	/**
-	 * Return how many pooled chunks the bodies kept to reuse what did not change hold,
-	 * with the compressed forms kept beside them.
+	 * Return how many pooled chunks what is kept between scrapes holds.
 	 * @return the chunks kept
 	 */
 	public long keptChunks() {
