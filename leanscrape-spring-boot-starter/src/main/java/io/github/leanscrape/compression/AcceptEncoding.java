@@ -7,8 +7,7 @@ import io.github.leanscrape.exposition.ContentCoding;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads an {@code Accept-Encoding} header: which of the content codings the starter can
- * send does the client take, and which does it prefer?
+ * Chooses the content coding of a response from its {@code Accept-Encoding} header.
  *
  * @author leanscrape
  */
@@ -18,11 +17,7 @@ public final class AcceptEncoding {
 	}
 
 	/**
-	 * Choose the content coding of a response: of those available that the header values
-	 * accept with a q-value above zero, the one with the highest q-value, and zstd over
-	 * gzip when they are equal (it costs a fraction of the CPU, for a body no larger).
-	 * gzip is accepted when named or through {@code *}; zstd only when named, so that a
-	 * client that sends {@code *} keeps getting what it got before zstd was offered.
+	 * Choose the available coding with the highest q-value above zero.
 	 * @param headerValues the values of {@code Accept-Encoding}, or {@code null}
 	 * @param available the codings the starter can send
 	 * @return the coding, or {@code null} when the body goes uncompressed
@@ -58,6 +53,8 @@ public final class AcceptEncoding {
 				}
 			}
 		}
+		// "*" accepts gzip but not zstd, so a client sending "*" gets what it got before
+		// zstd; zstd wins a tie (a fraction of the CPU, a body no larger).
 		double gzipQuality = available.contains(ContentCoding.GZIP) ? ((gzip >= 0) ? gzip : wildcard) : 0;
 		double zstdQuality = available.contains(ContentCoding.ZSTD) ? zstd : 0;
 		if (zstdQuality > 0 && zstdQuality >= gzipQuality) {

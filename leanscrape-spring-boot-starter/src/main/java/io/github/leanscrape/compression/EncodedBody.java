@@ -4,10 +4,8 @@ import io.github.leanscrape.exposition.PooledBody;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A body in a content coding with where the compressed bytes of each segment of the plain
- * body lie in it, so that a later body can copy the compressed form of a segment whose
- * bytes did not change. Holds one reference to the compressed body until
- * {@linkplain #release() released}.
+ * A compressed body, with where each segment's compressed bytes lie so that a later body
+ * can copy them. Holds one reference to the compressed body until released.
  *
  * @author leanscrape
  */
@@ -17,10 +15,7 @@ public final class EncodedBody {
 
 	private final long start;
 
-	/**
-	 * Where each segment's compressed bytes end, or {@code null} when the plain body was
-	 * compressed whole.
-	 */
+	/** Where each segment's compressed bytes end; {@code null} if compressed whole. */
 	private final long @Nullable [] ends;
 
 	EncodedBody(PooledBody body, long start, long @Nullable [] ends) {
@@ -37,12 +32,6 @@ public final class EncodedBody {
 		return this.body;
 	}
 
-	/**
-	 * Give the compressed bytes of a segment to a sink: an output, which copies them, or
-	 * a reader that decompresses them.
-	 * @param index the segment
-	 * @param out where they go
-	 */
 	void writeSegment(int index, PooledBody.RangeSink out) {
 		long[] ends = this.ends;
 		if (ends == null) {
@@ -53,7 +42,7 @@ public final class EncodedBody {
 	}
 
 	/**
-	 * Add a reference to the compressed body, for a reader of it.
+	 * Add a reference to the compressed body.
 	 * @return this
 	 */
 	public EncodedBody retain() {

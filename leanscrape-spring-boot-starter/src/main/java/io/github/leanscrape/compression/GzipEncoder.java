@@ -11,12 +11,8 @@ import io.github.leanscrape.exposition.PooledBody;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Compresses a {@link PooledBody} into a gzip body, also of pooled chunks.
- * <p>
- * {@link java.util.zip.GZIPOutputStream} makes a new {@link Deflater} (and its native
- * memory) per stream and cannot be handed one; this class writes the gzip header and
- * trailer (RFC 1952) itself around a raw deflate stream so that deflaters are reused
- * ({@link ReusingEncoder}).
+ * Compresses a {@link PooledBody} into gzip. Writes the RFC 1952 header and trailer
+ * itself, since {@link java.util.zip.GZIPOutputStream} cannot reuse a {@link Deflater}.
  *
  * @author leanscrape
  */
@@ -24,21 +20,14 @@ public final class GzipEncoder extends ReusingEncoder {
 
 	private static final byte[] HEADER = { 0x1f, (byte) 0x8b, Deflater.DEFLATED, 0, 0, 0, 0, 0, 0, 0 };
 
-	/**
-	 * A final block with fixed codes and nothing in it (BFINAL 1, BTYPE 01, end of
-	 * block), as zlib ends a stream that was flushed: it ends the segments' deflate
-	 * stream.
-	 */
+	/** An empty final block (BFINAL 1, BTYPE 01), as zlib ends a flushed stream. */
 	private static final byte[] FINAL_EMPTY_BLOCK = { 0x03, 0x00 };
 
-	private final int level;
-
-	/**
-	 * The least share of a body in reusable segments for compressing it segment by
-	 * segment: a segment deflated from an empty history costs about 2% in size and little
-	 * time, so a tenth reused already pays.
-	 */
+	/** A segment deflated from an empty history costs about 2%: a tenth reused pays. */
 	private static final double MIN_REUSED_SHARE = 0.1;
+
+	/** Read only by the auto-configuration's tests, reflectively. */
+	private final int level;
 
 	/**
 	 * Create a new encoder.
@@ -47,19 +36,9 @@ public final class GzipEncoder extends ReusingEncoder {
 	 */
 	public GzipEncoder(ChunkPool pool, int level) {
 		super(pool, ContentCoding.GZIP, () -> new Compressor(level), true, MIN_REUSED_SHARE);
-		this.level = checkLevel(level);
+		this.level = checkLevel("Compression", level, Deflater.BEST_COMPRESSION);
 	}
 
-	private static int checkLevel(int level) {
-		if (level < Deflater.BEST_SPEED || level > Deflater.BEST_COMPRESSION) {
-			throw new IllegalArgumentException("Compression level must be between 1 and 9, not " + level);
-		}
-		return level;
-	}
-
-	/**
-	 * A reusable deflater, checksum and output window.
-	 */
 	private static final class Compressor implements ReusingEncoder.Compressor, PooledBody.RangeSink {
 
 		private final Deflater deflater;
@@ -80,12 +59,6 @@ public final class GzipEncoder extends ReusingEncoder {
 			out.write(HEADER, 0, HEADER.length);
 		}
 
-		/**
-		 * Deflate a segment from an empty history and end it with a sync flush (an empty
-		 * stored block), so that it ends on a byte boundary and the next segment's blocks
-		 * may follow it, whether compressed now or copied from an earlier stream. No
-		 * block is final: {@link #finish} ends the stream.
-		 */
 		@Override
 		public void compressSegment(PooledBody body, long start, long length, ChunkedOutput out) {
 			this.deflater.reset();
@@ -96,15 +69,13 @@ public final class GzipEncoder extends ReusingEncoder {
 			finally {
 				this.segmentOutput = null;
 			}
-			// A sync flush that fills the window may have more to write.
+			// A sync flush (not final) ends the segment on a byte boundary, so that the
+			// next, compressed or copied, may follow; one that fills the window has more.
 			while (drain(out, Deflater.SYNC_FLUSH) == this.window.length) {
 				// drained
 			}
 		}
 
-		/**
-		 * Deflate the segment's bytes of one chunk.
-		 */
 		@Override
 		public void write(byte[] bytes, int offset, int length) {
 			ChunkedOutput out = Objects.requireNonNull(this.segmentOutput);
@@ -114,10 +85,6 @@ public final class GzipEncoder extends ReusingEncoder {
 			}
 		}
 
-		/**
-		 * End the stream with an empty final block, then the trailer: the CRC-32 and
-		 * length of the whole body (RFC 1952).
-		 */
 		@Override
 		public void finish(PooledBody body, ChunkedOutput out) {
 			out.write(FINAL_EMPTY_BLOCK, 0, FINAL_EMPTY_BLOCK.length);

@@ -1,5 +1,6 @@
 package io.github.leanscrape.compression;
 
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
@@ -12,12 +13,9 @@ import io.github.leanscrape.exposition.PooledBody;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An encoder whose compressors are reused from scrape to scrape, and how a body goes
- * through one, whole or segment by segment: a small stack of idle compressors, enough for
- * the scrapes that compress at the same time. A compressor that fails, one given back
- * when the stack is full, and those idle when the encoder closes are freed at once: they
- * hold native memory (a deflater's, a zstd context's) that only they can give back. Each
- * content coding supplies its compressor.
+ * An encoder that keeps a few idle compressors from scrape to scrape. One that fails, is
+ * given back to a full stack, or is idle at close is freed at once: only it can give back
+ * its native memory (a deflater's, a zstd context's).
  *
  * @author leanscrape
  */
@@ -35,9 +33,7 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 
 	private final boolean compressesSegments;
 
-	/**
-	 * A stack: the slots below {@link #idleCount} hold idle compressors, the others none.
-	 */
+	/** A stack: the slots below {@link #idleCount} hold idle compressors. */
 	private final @Nullable Compressor[] idle = new Compressor[MAX_IDLE];
 
 	private int idleCount;
@@ -48,15 +44,6 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 
 	private final LongAdder segmentsReused = new LongAdder();
 
-	/**
-	 * Create an encoder.
-	 * @param pool the pool for the compressed chunks
-	 * @param coding the content coding of its bodies
-	 * @param factory makes a compressor when none is idle
-	 * @param compressesSegments whether bodies may be compressed segment by segment
-	 * @param minReusedShare the least share of a body in reusable segments for
-	 * compressing it segment by segment to pay
-	 */
 	ReusingEncoder(ChunkPool pool, ContentCoding coding, Supplier<Compressor> factory, boolean compressesSegments,
 			double minReusedShare) {
 		this.pool = pool;
@@ -64,6 +51,13 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 		this.factory = factory;
 		this.compressesSegments = compressesSegments;
 		this.minReusedShare = minReusedShare;
+	}
+
+	static int checkLevel(String name, int level, int max) {
+		if (level < 1 || level > max) {
+			throw new IllegalArgumentException(name + " level must be between 1 and " + max + ", not " + level);
+		}
+		return level;
 	}
 
 	@Override
@@ -81,11 +75,6 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 		return this.compressesSegments;
 	}
 
-	/**
-	 * Compress a body with an idle compressor, or a new one: whole, or segment by
-	 * segment, copying the compressed bytes of the segments {@code copyFrom} names from
-	 * {@code previous}. The input is not released, nor {@code previous}.
-	 */
 	@Override
 	public final EncodedBody encode(PooledBody body, BodyKind kind, long expectedSize, boolean segmented,
 			@Nullable EncodedBody previous, int @Nullable [] copyFrom) {
@@ -166,18 +155,15 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 	}
 
 	/**
-	 * Free the idle compressors' native memory now rather than when (if ever) they are
-	 * collected; those in use are freed when they are given back.
+	 * Free the idle compressors' native memory now; those in use, when given back.
 	 */
 	@Override
 	public final void close() {
-		@Nullable Compressor[] idle = new Compressor[MAX_IDLE];
+		@Nullable Compressor[] idle;
 		synchronized (this) {
 			this.closed = true;
-			for (int i = 0; i < this.idleCount; i++) {
-				idle[i] = this.idle[i];
-				this.idle[i] = null;
-			}
+			idle = Arrays.copyOf(this.idle, this.idleCount);
+			Arrays.fill(this.idle, null);
 			this.idleCount = 0;
 		}
 		for (Compressor compressor : idle) {
@@ -188,43 +174,24 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 	}
 
 	/**
-	 * A compressor that writes a compressed stream for a body segment by segment, each
-	 * segment compressed on its own (from an empty history, ending on a byte boundary),
-	 * so that a segment's compressed bytes depend on its bytes alone and can be copied
-	 * into a later stream; and can start again.
+	 * Compresses each segment of a body from an empty history, ending on a byte boundary,
+	 * so that a later stream can copy its bytes. The defaults write and reset nothing.
 	 */
 	interface Compressor {
 
-		/**
-		 * Write what the stream starts with.
-		 * @param out where the stream goes
-		 */
-		void begin(ChunkedOutput out);
+		default void begin(ChunkedOutput out) {
+		}
 
-		/**
-		 * Compress one segment on its own.
-		 * @param body the body
-		 * @param start where the segment starts
-		 * @param length its length
-		 * @param out where the stream goes
-		 */
 		void compressSegment(PooledBody body, long start, long length, ChunkedOutput out);
 
-		/**
-		 * Write what the stream ends with.
-		 * @param body the whole body
-		 * @param out where the stream goes
-		 */
-		void finish(PooledBody body, ChunkedOutput out);
+		default void finish(PooledBody body, ChunkedOutput out) {
+		}
 
-		/**
-		 * Get ready for the next body.
-		 */
-		void reset();
+		/** Get ready for the next body. */
+		default void reset() {
+		}
 
-		/**
-		 * Give back what the compressor holds; it is not used again.
-		 */
+		/** Give back what the compressor holds; it is not used again. */
 		void free();
 
 	}

@@ -13,24 +13,20 @@ import io.github.leanscrape.exposition.PooledBody;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Compresses a {@link PooledBody} into Zstandard frames (RFC 8878), also of pooled
- * chunks, with zstd-jni: an optional dependency, so this class is only loaded when it is
- * on the class path. Each chunk goes through direct buffers for the native streaming API.
- * Compression contexts are reused from a small stack, as {@link GzipEncoder} reuses its
- * deflaters, and freed when the encoder is closed (zstd-jni frees one only when told to).
+ * Compresses a {@link PooledBody} into Zstandard frames (RFC 8878) with zstd-jni, an
+ * optional dependency: this class is only loaded when it is on the class path.
  *
  * @author leanscrape
  */
 public final class ZstdEncoder extends ReusingEncoder {
 
 	/**
-	 * The least share of a body in reusable segments for compressing it a frame per
-	 * segment. zstd finds matches much further back than deflate's 32 KiB, so a frame per
-	 * segment costs it more than a gzip segment costs gzip: about 12% in size and 30% in
-	 * time when every segment is compressed.
+	 * zstd matches much further back than deflate's 32 KiB, so a frame per segment costs
+	 * it more: about 12% in size and 30% in time when every segment is compressed.
 	 */
 	private static final double MIN_REUSED_SHARE = 0.3;
 
+	/** Read only by the auto-configuration's tests, reflectively. */
 	private final int level;
 
 	/**
@@ -46,26 +42,18 @@ public final class ZstdEncoder extends ReusingEncoder {
 	 * Create a new encoder.
 	 * @param pool the pool for the compressed chunks
 	 * @param level the zstd level, from 1 (fastest) to 19 (smallest)
-	 * @param framePerSegment whether a body may be sent as a frame per segment, so that
-	 * unchanged segments are sent compressed as they were: RFC 8878 allows several
-	 * frames, but some decoders read only the first
+	 * @param framePerSegment whether a body may be a frame per segment, for unchanged
+	 * segments to be copied (some decoders read only the first frame)
 	 */
 	public ZstdEncoder(ChunkPool pool, int level, boolean framePerSegment) {
 		super(pool, ContentCoding.ZSTD, () -> new Compressor(level, pool.chunkSize()), framePerSegment,
 				MIN_REUSED_SHARE);
-		this.level = checkLevel(level);
-	}
-
-	private static int checkLevel(int level) {
-		if (level < 1 || level > 19) {
-			throw new IllegalArgumentException("Zstandard level must be between 1 and 19, not " + level);
-		}
-		return level;
+		this.level = checkLevel("Zstandard", level, 19);
 	}
 
 	/**
-	 * A reusable compression context with its direct input and output buffers. A frame
-	 * that ended leaves the context ready for the next one.
+	 * A context with direct buffers for the native streaming API; a frame that ended
+	 * leaves it ready for the next. zstd-jni frees a context only when told to.
 	 */
 	private static final class Compressor implements ReusingEncoder.Compressor, PooledBody.RangeSink {
 
@@ -91,19 +79,9 @@ public final class ZstdEncoder extends ReusingEncoder {
 		}
 
 		@Override
-		public void begin(ChunkedOutput out) {
-			// Each segment is a frame of its own.
-		}
-
-		/**
-		 * Compress a segment as one frame: frames one after another decode to their
-		 * contents one after another (RFC 8878), so a segment's frame can be copied into
-		 * a later body as it is.
-		 */
-		@Override
 		public void compressSegment(PooledBody body, long start, long length, ChunkedOutput out) {
-			// Told the size, zstd sizes its window and tables for the segment rather than
-			// for an input of unknown length, and writes the size in the frame's header.
+			// Told the size, zstd sizes its tables for the segment and writes the size in
+			// the frame's header; each segment is a frame of its own.
 			this.context.setPledgedSrcSize(length);
 			this.segmentOutput = out;
 			try {
@@ -122,10 +100,6 @@ public final class ZstdEncoder extends ReusingEncoder {
 			while (!flushed);
 		}
 
-		/**
-		 * Compress the segment's bytes of one chunk, through the direct input buffer (one
-		 * chunk long).
-		 */
 		@Override
 		public void write(byte[] bytes, int offset, int length) {
 			ChunkedOutput out = Objects.requireNonNull(this.segmentOutput);
@@ -138,11 +112,6 @@ public final class ZstdEncoder extends ReusingEncoder {
 			}
 		}
 
-		@Override
-		public void finish(PooledBody body, ChunkedOutput out) {
-			// The last segment's frame ends the body.
-		}
-
 		private void drain(ChunkedOutput out) {
 			this.output.flip();
 			int length = this.output.remaining();
@@ -151,11 +120,6 @@ public final class ZstdEncoder extends ReusingEncoder {
 				out.write(this.window, 0, length);
 			}
 			this.output.clear();
-		}
-
-		@Override
-		public void reset() {
-			// A frame that ended leaves the context ready for the next one.
 		}
 
 		@Override

@@ -1,12 +1,7 @@
 /**
- * Compression of scrape bodies: which content coding a request gets
- * ({@code Accept-Encoding}), and the gzip and zstd encoders, which compress a body whole
- * or segment by segment, copying the compressed bytes of segments an earlier body in the
- * same coding already holds. What is kept between bodies, and so what may be copied, is
- * decided in {@code serve}.
- * <p>
- * Imports {@code exposition} (bodies, chunks, codings); never {@code serve}, {@code web},
- * {@code endpoint}, {@code autoconfigure} or {@code recording}.
+ * Compression of scrape bodies: the content coding a request gets, and gzip and zstd
+ * encoders that can copy the compressed bytes of segments an earlier body already holds.
+ * Imports {@code exposition} only.
  */
 @NullMarked
 package io.github.leanscrape.compression;

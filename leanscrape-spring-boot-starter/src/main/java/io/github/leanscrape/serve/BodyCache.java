@@ -8,9 +8,8 @@ import io.github.leanscrape.exposition.BodyKind;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Bodies served again to scrapes of their kind within a time to live, with the compressed
- * forms made of them. Holds a reference to each body it keeps, and gives it back when the
- * body expires or is replaced. A time to live of zero turns it off.
+ * Bodies served again to scrapes of their kind within a time to live (zero turns it off),
+ * holding a reference to each until it expires or is replaced.
  *
  * @author leanscrape
  */
@@ -26,11 +25,7 @@ final class BodyCache {
 		this.timeToLiveNanos = Math.max(0, timeToLive.toNanos());
 	}
 
-	/**
-	 * Return a live body of a kind, with a reference for the caller.
-	 * @param kind the kind
-	 * @return the body, or {@code null} when none is cached or it expired
-	 */
+	// A live body with a reference for the caller, or null.
 	@Nullable ScrapeBody get(BodyKind kind) {
 		if (this.timeToLiveNanos == 0) {
 			return null;
@@ -48,11 +43,6 @@ final class BodyCache {
 		return cached.body.tryRetain() ? cached.body : null;
 	}
 
-	/**
-	 * Keep a body just rendered, with a reference of the cache's own.
-	 * @param kind its kind
-	 * @param body the body
-	 */
 	void put(BodyKind kind, ScrapeBody body) {
 		if (this.timeToLiveNanos == 0 || (this.bodies.size() >= MAX_CACHED_KINDS && !this.bodies.containsKey(kind))) {
 			return;
@@ -64,10 +54,7 @@ final class BodyCache {
 		}
 	}
 
-	/**
-	 * Drop the bodies past their time to live, which would otherwise hold memory until
-	 * their kind is scraped again.
-	 */
+	// Expired bodies would otherwise hold memory until their kind is scraped again.
 	void evictExpired() {
 		if (this.timeToLiveNanos == 0 || this.bodies.isEmpty()) {
 			return;
@@ -81,9 +68,6 @@ final class BodyCache {
 		}
 	}
 
-	/**
-	 * Drop every body, giving its chunks back to the pool.
-	 */
 	void clear() {
 		for (BodyKind kind : this.bodies.keySet()) {
 			Cached cached = this.bodies.remove(kind);

@@ -5,21 +5,15 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Turns Prometheus's {@code X-Prometheus-Scrape-Timeout-Seconds} header into the deadline
- * of a scrape.
- * <p>
- * A positive number of seconds is the timeout, capped at the configured maximum. A
- * missing header, or one that is not a positive finite number ({@code -1}, {@code 0},
- * {@code abc}, {@code NaN}), gives the default timeout: a scrape is never refused for a
- * bad header, and never waits without bound.
+ * Turns the scrape timeout header Prometheus sends into the deadline of a scrape: capped
+ * at a maximum, and the default when missing or not a positive finite number, so that a
+ * scrape is never refused for a bad header and never waits without bound.
  *
  * @author leanscrape
  */
 public final class Deadlines {
 
-	/**
-	 * The header Prometheus sends with its scrape timeout.
-	 */
+	/** The header Prometheus sends with its scrape timeout. */
 	public static final String HEADER = "X-Prometheus-Scrape-Timeout-Seconds";
 
 	private final long defaultNanos;
@@ -46,12 +40,7 @@ public final class Deadlines {
 		return nowNanos + timeoutNanos(header);
 	}
 
-	/**
-	 * Return the timeout that a header value means.
-	 * @param header the value of the timeout header, or {@code null}
-	 * @return the timeout in nanoseconds
-	 */
-	public long timeoutNanos(@Nullable String header) {
+	private long timeoutNanos(@Nullable String header) {
 		if (header == null || header.isBlank() || header.length() > 32) {
 			return this.defaultNanos;
 		}

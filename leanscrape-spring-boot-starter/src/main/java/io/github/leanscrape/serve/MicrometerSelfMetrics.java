@@ -1,6 +1,7 @@
 package io.github.leanscrape.serve;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 
 import io.github.leanscrape.compression.BodyEncoder;
 import io.github.leanscrape.exposition.ChunkPool;
@@ -17,14 +18,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 
 /**
- * The starter's own metrics, in a Micrometer registry: {@code leanscrape.scrapes} (tags
- * {@code format}, {@code outcome}), {@code leanscrape.scrape.duration},
- * {@code leanscrape.scrape.body} and {@code leanscrape.scrape.sent} (bytes, uncompressed
- * and as sent), {@code leanscrape.buffer.retained}, {@code leanscrape.buffer.leased} and
- * {@code leanscrape.buffer.leased.peak}, {@code leanscrape.renders.in.flight}, and
- * {@code leanscrape.fallbacks} (tag {@code scope}). Every meter is registered up front
- * and kept in arrays indexed by format and outcome, so recording a scrape looks nothing
- * up and allocates nothing.
+ * The starter's own {@code leanscrape.*} metrics in a Micrometer registry. Every meter is
+ * registered up front, in arrays indexed by format and outcome, so that recording a
+ * scrape looks nothing up and allocates nothing.
  *
  * @author leanscrape
  */
@@ -32,10 +28,15 @@ public final class MicrometerSelfMetrics implements SelfMetrics {
 
 	private static final PrometheusOutputFormat[] FORMATS = PrometheusOutputFormat.values();
 
+	private static final Outcome[] OUTCOMES = Outcome.values();
+
+	// Meters of one name share a description: if they disagreed, their family would go
+	// to Spring Boot's path (and its HELP line be the first one's).
+	private static final String SEGMENTS_DESCRIPTION = "Segments of scrape bodies compressed, "
+			+ "or sent compressed as they were for the last body";
+
 	private static final String FALLBACKS_DESCRIPTION = "Work the direct path left to the reference path: "
 			+ "whole scrapes (scope scrape) and families inside its scrapes (scope family)";
-
-	private static final Outcome[] OUTCOMES = Outcome.values();
 
 	private final Counter[][] scrapes = new Counter[FORMATS.length][OUTCOMES.length];
 
@@ -50,8 +51,7 @@ public final class MicrometerSelfMetrics implements SelfMetrics {
 	 * @param registry the registry to register them in
 	 * @param scraper the scraper whose renderings are watched
 	 * @param pool the pool of output chunks
-	 * @param statistics what the renderer tells of its fallbacks, or {@code null} when it
-	 * tells nothing
+	 * @param statistics the renderer's fallback counts, or {@code null}
 	 */
 	public MicrometerSelfMetrics(MeterRegistry registry, Scraper scraper, ChunkPool pool,
 			@Nullable RenderStatistics statistics) {
@@ -69,56 +69,48 @@ public final class MicrometerSelfMetrics implements SelfMetrics {
 				.tag("format", formatTag)
 				.register(registry);
 		}
-		this.body = DistributionSummary.builder("leanscrape.scrape.body")
-			.description("Size of scrape bodies before compression")
-			.baseUnit("bytes")
-			.register(registry);
-		this.sent = DistributionSummary.builder("leanscrape.scrape.sent")
-			.description("Size of scrape bodies as sent, after compression")
-			.baseUnit("bytes")
-			.register(registry);
-		Gauge.builder("leanscrape.buffer.retained", pool, ChunkPool::retainedBytes)
-			.description("Free output chunks kept between scrapes")
-			.baseUnit("bytes")
-			.register(registry);
-		Gauge.builder("leanscrape.buffer.leased", pool, (p) -> (double) p.leasedChunks() * p.chunkSize())
-			.description("Output chunks held by scrape bodies now")
-			.baseUnit("bytes")
-			.register(registry);
-		Gauge.builder("leanscrape.buffer.leased.peak", pool, (p) -> (double) p.peakLeasedChunks() * p.chunkSize())
-			.description("Most output chunks ever held by scrape bodies at once")
-			.baseUnit("bytes")
-			.register(registry);
+		this.body = bytesSummary(registry, "leanscrape.scrape.body", "Size of scrape bodies before compression");
+		this.sent = bytesSummary(registry, "leanscrape.scrape.sent",
+				"Size of scrape bodies as sent, after compression");
+		bytesGauge(registry, "leanscrape.buffer.retained", "Free output chunks kept between scrapes", pool,
+				ChunkPool::retainedBytes);
+		bytesGauge(registry, "leanscrape.buffer.leased", "Output chunks held by scrape bodies now", pool,
+				(p) -> (double) p.leasedChunks() * p.chunkSize());
+		bytesGauge(registry, "leanscrape.buffer.leased.peak", "Most output chunks ever held by scrape bodies at once",
+				pool, (p) -> (double) p.peakLeasedChunks() * p.chunkSize());
 		Gauge.builder("leanscrape.renders.in.flight", scraper, Scraper::rendersInFlight)
 			.description("Scrape renderings running now")
 			.register(registry);
-		Gauge.builder("leanscrape.compression.kept", scraper, (s) -> (double) s.keptChunks() * pool.chunkSize())
-			.description("Bodies and their compressed forms kept to reuse what did not change in the next scrape")
-			.baseUnit("bytes")
-			.register(registry);
+		bytesGauge(registry, "leanscrape.compression.kept",
+				"Bodies and their compressed forms kept to reuse what did not change in the next scrape", scraper,
+				(s) -> (double) s.keptChunks() * pool.chunkSize());
 		for (BodyEncoder encoder : scraper.encoders()) {
 			String coding = encoder.coding().token();
-			FunctionCounter.builder("leanscrape.compression.segments", encoder, BodyEncoder::segmentsCompressed)
-				.description("Segments of scrape bodies compressed, or sent compressed as they were for the last body")
-				.tags("coding", coding, "outcome", "compressed")
-				.register(registry);
-			FunctionCounter.builder("leanscrape.compression.segments", encoder, BodyEncoder::segmentsReused)
-				.description("Segments of scrape bodies compressed, or sent compressed as they were for the last body")
-				.tags("coding", coding, "outcome", "reused")
-				.register(registry);
+			count(registry, "leanscrape.compression.segments", SEGMENTS_DESCRIPTION, encoder,
+					BodyEncoder::segmentsCompressed, "coding", coding, "outcome", "compressed");
+			count(registry, "leanscrape.compression.segments", SEGMENTS_DESCRIPTION, encoder,
+					BodyEncoder::segmentsReused, "coding", coding, "outcome", "reused");
 		}
 		if (statistics != null) {
-			// One description for both: meters of one name that disagree would make their
-			// family go to Spring Boot's path (and its HELP line be the first one's).
-			FunctionCounter.builder("leanscrape.fallbacks", statistics, RenderStatistics::wholeScrapeFallbacks)
-				.description(FALLBACKS_DESCRIPTION)
-				.tag("scope", "scrape")
-				.register(registry);
-			FunctionCounter.builder("leanscrape.fallbacks", statistics, RenderStatistics::familyFallbacks)
-				.description(FALLBACKS_DESCRIPTION)
-				.tag("scope", "family")
-				.register(registry);
+			count(registry, "leanscrape.fallbacks", FALLBACKS_DESCRIPTION, statistics,
+					RenderStatistics::wholeScrapeFallbacks, "scope", "scrape");
+			count(registry, "leanscrape.fallbacks", FALLBACKS_DESCRIPTION, statistics,
+					RenderStatistics::familyFallbacks, "scope", "family");
 		}
+	}
+
+	private static DistributionSummary bytesSummary(MeterRegistry registry, String name, String description) {
+		return DistributionSummary.builder(name).description(description).baseUnit("bytes").register(registry);
+	}
+
+	private static <T> void bytesGauge(MeterRegistry registry, String name, String description, T source,
+			ToDoubleFunction<T> bytes) {
+		Gauge.builder(name, source, bytes).description(description).baseUnit("bytes").register(registry);
+	}
+
+	private static <T> void count(MeterRegistry registry, String name, String description, T source,
+			ToDoubleFunction<T> count, String... tags) {
+		FunctionCounter.builder(name, source, count).description(description).tags(tags).register(registry);
 	}
 
 	@Override

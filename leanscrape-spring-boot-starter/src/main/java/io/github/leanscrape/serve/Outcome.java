@@ -7,34 +7,22 @@ package io.github.leanscrape.serve;
  */
 public enum Outcome {
 
-	/**
-	 * Rendered for this request and sent.
-	 */
+	/** Rendered for this request and sent. */
 	OK,
 
-	/**
-	 * Sent the body of a rendering another request had started.
-	 */
+	/** Sent the body of a rendering another request had started. */
 	COALESCED,
 
-	/**
-	 * Sent a body rendered within the cache's time to live.
-	 */
+	/** Sent a body rendered within the cache's time to live. */
 	CACHED,
 
-	/**
-	 * Not served before its deadline: answered 503.
-	 */
+	/** Not served before its deadline: answered 503. */
 	REJECTED,
 
-	/**
-	 * The client went away before the body was written.
-	 */
+	/** The client went away before the body was written. */
 	CLIENT_GONE,
 
-	/**
-	 * Rendering failed: answered 500.
-	 */
+	/** Rendering failed: answered 500. */
 	ERROR;
 
 	private final String tag = name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');

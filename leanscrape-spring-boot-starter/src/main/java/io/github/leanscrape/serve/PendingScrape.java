@@ -8,10 +8,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 
 /**
- * A scrape that the endpoint answered but nobody served yet: it is served once what the
- * operation cannot see is known (the scrape timeout, the accepted encodings). Rendering,
- * or joining a rendering already in flight, happens in {@link #resolve};
- * {@link #release()} gives its body back, once the response is done.
+ * A scrape the endpoint answered, served once what the operation cannot see (the timeout,
+ * the accepted encodings) is known, and released once its response is done.
  *
  * @author leanscrape
  */
@@ -48,8 +46,7 @@ public final class PendingScrape {
 	}
 
 	/**
-	 * Serve the scrape: render it, or join a rendering in flight, or take a cached body.
-	 * Later calls return the same result.
+	 * Serve the scrape, or return the result of an earlier call.
 	 * @param deadlineNanos the {@link System#nanoTime()} by which the body must be ready
 	 * @return the result, whose body this object releases
 	 * @throws ScrapeRejectedException when the deadline passes first
@@ -61,8 +58,7 @@ public final class PendingScrape {
 				return this.result;
 			}
 		}
-		// Not under the lock: release() must never wait for a rendering (it may run on an
-		// event loop, when the client goes away).
+		// Not under the lock: release() may run on an event loop and must never wait.
 		Served served = this.scraper.scrape(this.format, this.includedNames, deadlineNanos);
 		synchronized (this) {
 			Served earlier = this.result;
@@ -84,8 +80,7 @@ public final class PendingScrape {
 	}
 
 	/**
-	 * Give the body back to the pool. Safe to call more than once, and before the scrape
-	 * was resolved.
+	 * Give the body back; safe to call more than once, and before the scrape is resolved.
 	 */
 	public void release() {
 		Served resolved;

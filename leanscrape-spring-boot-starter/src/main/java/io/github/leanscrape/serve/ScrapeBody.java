@@ -8,12 +8,10 @@ import io.github.leanscrape.exposition.ReferenceCount;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A rendered body as the scrapes that share it hold it: the plain body and its form in
- * each content coding, made once however many share it (the scrapes that joined its
- * rendering, or took it from the cache). Reference-counted on its own: the scrape that
- * rendered it, each scrape that shares it, and the cache hold a reference; the last
- * release gives back the plain body's reference and every form. What is kept between
- * scrapes holds the plain body apart from this, with references of its own.
+ * A rendered body shared by the scrapes that joined its rendering or took it from the
+ * cache: the plain body and its form in each coding, made once. Its last release gives
+ * back the plain body's reference and every form; what is kept between scrapes holds
+ * references of its own.
  *
  * @author leanscrape
  */
@@ -25,19 +23,12 @@ public final class ScrapeBody {
 
 	private final ReferenceCount references = new ReferenceCount();
 
-	/**
-	 * The body in each content coding, made when first asked for; each slot guarded by
-	 * its lock in {@link #formLocks}, so that two codings compress at the same time.
-	 */
+	/** Made when first asked for; a lock per slot lets two codings compress at once. */
 	private final @Nullable PooledBody[] forms = new PooledBody[CODINGS.length];
 
 	private final Object[] formLocks = new Object[CODINGS.length];
 
-	/**
-	 * Hold a plain body, taking over its caller's reference; the caller holds this
-	 * object's first reference.
-	 * @param plain the plain body
-	 */
+	// Takes over the caller's reference to plain; the caller holds the first to this.
 	ScrapeBody(PooledBody plain) {
 		this.plain = plain;
 		for (int i = 0; i < this.formLocks.length; i++) {
@@ -53,14 +44,8 @@ public final class ScrapeBody {
 		return this.plain;
 	}
 
-	/**
-	 * Return the body in a content coding, made once by the given encoder and shared by
-	 * every holder that asks for that coding. The caller owns a reference to the result.
-	 * @param coding the content coding
-	 * @param encoder makes the compressed body from the plain one, with a reference that
-	 * this object takes over
-	 * @return the compressed body
-	 */
+	// The form in a coding, made once by the encoder (whose reference this object takes
+	// over); the caller owns a reference to the result.
 	PooledBody form(ContentCoding coding, Function<PooledBody, PooledBody> encoder) {
 		int slot = coding.ordinal();
 		synchronized (this.formLocks[slot]) {
@@ -69,7 +54,6 @@ public final class ScrapeBody {
 			}
 			PooledBody form = this.forms[slot];
 			if (form == null) {
-				// Released with this object's last reference.
 				form = encoder.apply(this.plain);
 				this.forms[slot] = form;
 			}
@@ -77,10 +61,6 @@ public final class ScrapeBody {
 		}
 	}
 
-	/**
-	 * Add a reference, for one more holder.
-	 * @return this body
-	 */
 	ScrapeBody retain() {
 		if (!tryRetain()) {
 			throw new IllegalStateException("Body already released");
@@ -88,18 +68,12 @@ public final class ScrapeBody {
 		return this;
 	}
 
-	/**
-	 * Add a reference if the body is still live.
-	 * @return {@code true} when a reference was added, {@code false} when the body was
-	 * already released
-	 */
 	boolean tryRetain() {
 		return this.references.tryRetain();
 	}
 
 	/**
-	 * Drop a reference; the last one gives back the plain body's and every form's.
-	 * Releasing more often than retained does nothing.
+	 * Drop a reference; releasing more often than retained does nothing.
 	 */
 	public void release() {
 		if (!this.references.release()) {

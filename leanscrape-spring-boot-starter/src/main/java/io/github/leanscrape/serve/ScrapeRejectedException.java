@@ -1,9 +1,8 @@
 package io.github.leanscrape.serve;
 
 /**
- * Thrown when a scrape cannot be served before its deadline: every rendering slot was
- * busy, scrape bodies held too much memory for a rendering to start, or the rendering it
- * waited for did not finish in time.
+ * Thrown when a scrape cannot be served before its deadline: no rendering slot or memory
+ * came free in time, or the rendering it joined did not finish.
  *
  * @author leanscrape
  */

@@ -10,14 +10,9 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One scrape from request to release, as both web stacks hand it over: serve a
- * {@link PendingScrape} by the deadline its timeout header gives, choose the encoding its
- * {@code Accept-Encoding} allows, and, when the response is done, record it once in the
- * starter's metrics and release everything it held.
- * <p>
- * A scrape that misses its deadline is answered 503; one whose rendering fails, 500; both
- * with a one-line plain text body, never a stack trace. A failure is logged with its
- * stack trace the first time, at debug level after that.
+ * Serves a {@link PendingScrape} for both web stacks, then records and releases it. A
+ * missed deadline is answered 503 and a failure 500, with a one-line message; the first
+ * failure is logged with its stack trace, later ones at debug level.
  *
  * @author leanscrape
  */
@@ -48,8 +43,7 @@ public final class ScrapeResponder {
 	/**
 	 * Serve a scrape. Never throws: failures become error responses.
 	 * @param pending the scrape
-	 * @param acceptEncoding the values of the {@code Accept-Encoding} header, or
-	 * {@code null}
+	 * @param acceptEncoding the values of {@code Accept-Encoding}, or {@code null}
 	 * @param timeoutHeader the value of the scrape timeout header, or {@code null}
 	 * @return the response to write; pass it to {@link #finish} when done
 	 */
@@ -65,32 +59,29 @@ public final class ScrapeResponder {
 					"Scrape not served within its timeout: " + ex.getMessage());
 		}
 		catch (RuntimeException ex) {
-			logFailure(ex);
+			logFailure("Scrape failed", ex);
 			return ScrapeResponse.error(pending, started, 500, Outcome.ERROR,
 					"Scrape failed: " + ex.getClass().getSimpleName());
 		}
 		ScrapeBody body = scrape.body();
 		PooledBody plain = body.plain();
 		ContentCoding coding = AcceptEncoding.choose(acceptEncoding, this.scraper.codings());
-		if (coding == null) {
-			return new ScrapeResponse(pending, started, 200, scrape.outcome(), plain, null, null);
+		PooledBody compressed = null;
+		if (coding != null) {
+			try {
+				compressed = this.scraper.encode(body, coding);
+			}
+			catch (RuntimeException | LinkageError ex) {
+				// A codec's native library, say: send the body uncompressed.
+				logFailure("Compressing a scrape failed; it was sent uncompressed", ex);
+			}
 		}
-		try {
-			PooledBody compressed = this.scraper.encode(body, coding);
-			return new ScrapeResponse(pending, started, 200, scrape.outcome(), plain, compressed, null);
-		}
-		catch (RuntimeException | LinkageError ex) {
-			// The body is there: a scrape whose compression failed (a codec's native
-			// library, say) still gets it, uncompressed.
-			logFailure("Compressing a scrape failed; it was sent uncompressed", ex);
-			return new ScrapeResponse(pending, started, 200, scrape.outcome(), plain, null, null);
-		}
+		return new ScrapeResponse(pending, started, 200, scrape.outcome(), plain, compressed, null);
 	}
 
 	/**
-	 * Record a finished response in the metrics, then release what it held: its
-	 * compressed body and its scrape. Call it once the response is written, failed, or
-	 * was abandoned because the client went away.
+	 * Record a response in the metrics and release what it held, once it is written,
+	 * failed, or abandoned.
 	 * @param response the response
 	 * @param clientGone whether the client went away before the body was written
 	 */
@@ -113,10 +104,6 @@ public final class ScrapeResponder {
 	 */
 	public boolean compresses() {
 		return !this.scraper.codings().isEmpty();
-	}
-
-	private void logFailure(Throwable ex) {
-		logFailure("Scrape failed", ex);
 	}
 
 	private void logFailure(String what, Throwable ex) {

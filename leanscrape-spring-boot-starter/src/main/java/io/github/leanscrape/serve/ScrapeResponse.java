@@ -7,9 +7,8 @@ import io.github.leanscrape.exposition.PooledBody;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A response to a scrape, for a web stack to write: a body, with its encoding, or an
- * error status with a one-line plain text message. Whoever writes it hands it back to
- * {@link ScrapeResponder#finish} when done.
+ * A response for a web stack to write, then hand to {@link ScrapeResponder#finish}: a
+ * body with its encoding, or an error status with a one-line message.
  *
  * @author leanscrape
  */
@@ -63,8 +62,7 @@ public final class ScrapeResponse {
 
 	/**
 	 * Return the content coding of the body.
-	 * @return {@code gzip} or {@code zstd}, or {@code null} when the body is not
-	 * compressed
+	 * @return {@code gzip} or {@code zstd}, or {@code null} when not compressed
 	 */
 	public @Nullable String contentEncoding() {
 		ContentCoding coding = (this.compressed != null) ? this.compressed.kind().coding() : null;

@@ -11,10 +11,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.leanscrape.exposition.BodyKind;
 
 /**
- * The renderings in flight, one per kind of body, so that overlapping scrapes of the same
- * kind share one: the first scrape starts it, the others join it and wait for its body.
- * Each scrape that joined gets a reference of its own to the body, so that none can find
- * it already released.
+ * The renderings in flight, one per kind, shared by overlapping scrapes of that kind;
+ * each scrape that joined gets its own reference, so none finds the body released.
  *
  * @author leanscrape
  */
@@ -22,13 +20,7 @@ final class SharedRenderings {
 
 	private final ConcurrentHashMap<BodyKind, Rendering> inFlight = new ConcurrentHashMap<>();
 
-	/**
-	 * Start a rendering of a kind, or join the one in flight.
-	 * @param kind the kind
-	 * @return the rendering, and whether the caller started it (then it must
-	 * {@link #complete} or {@link #fail} it) or joined it (then it must {@link #await}
-	 * it)
-	 */
+	// Whoever renders must complete or fail the rendering; whoever joined awaits it.
 	Turn startOrJoin(BodyKind kind) {
 		while (true) {
 			Rendering rendering = new Rendering(kind);
@@ -43,15 +35,8 @@ final class SharedRenderings {
 		}
 	}
 
-	/**
-	 * Hand the body of a rendering to every scrape that joined it. The caller keeps the
-	 * body's own reference.
-	 * @param rendering the rendering, as started by {@link #startOrJoin}
-	 * @param body its body
-	 */
+	// Every scrape that joined gets a reference; the caller keeps its own.
 	void complete(Rendering rendering, ScrapeBody body) {
-		// No scrape joins once the rendering is closed; each one that joined before gets
-		// a reference of its own.
 		this.inFlight.remove(rendering.kind, rendering);
 		int waiters = rendering.close();
 		for (int i = 0; i < waiters; i++) {
@@ -60,26 +45,13 @@ final class SharedRenderings {
 		rendering.result.complete(body);
 	}
 
-	/**
-	 * Fail a rendering, and every scrape that joined it with the same failure.
-	 * @param rendering the rendering, as started by {@link #startOrJoin}
-	 * @param failure why it failed
-	 */
 	void fail(Rendering rendering, Throwable failure) {
 		this.inFlight.remove(rendering.kind, rendering);
 		rendering.close();
 		rendering.result.completeExceptionally(failure);
 	}
 
-	/**
-	 * Wait for a rendering this scrape joined, and take the reference it holds for it. A
-	 * scrape that gives up first releases that reference when the body arrives.
-	 * @param rendering the rendering joined
-	 * @param deadlineNanos the {@link System#nanoTime()} by which the body must be ready
-	 * @return the body, whose reference the caller owns
-	 * @throws ScrapeRejectedException when the deadline passes first, or the rendering
-	 * was rejected
-	 */
+	// A scrape that gives up releases the reference held for it when the body arrives.
 	static ScrapeBody await(Rendering rendering, long deadlineNanos) throws ScrapeRejectedException {
 		try {
 			return rendering.result.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -109,10 +81,6 @@ final class SharedRenderings {
 		}
 	}
 
-	/**
-	 * Return how many scrapes wait now for a rendering that another scrape started.
-	 * @return the scrapes waiting
-	 */
 	int waiting() {
 		int waiting = 0;
 		for (Rendering rendering : this.inFlight.values()) {
@@ -125,27 +93,25 @@ final class SharedRenderings {
 	 * A scrape's part in a rendering.
 	 *
 	 * @param rendering the rendering
-	 * @param renders whether this scrape started it and renders, rather than joined it
+	 * @param renders whether this scrape started it, rather than joined it
 	 */
 	record Turn(Rendering rendering, boolean renders) {
 
 	}
 
 	/**
-	 * A rendering in flight, and the scrapes that joined it. Joining counts a scrape in;
-	 * closing, when the body is ready (or the rendering failed), stops further joins and
-	 * tells how many joined, so that each can be given a reference to the body before it
-	 * is released by anyone.
+	 * A rendering in flight. Closing it stops joins and tells how many joined, so that
+	 * each gets a reference to the body before anyone can release it.
 	 */
 	static final class Rendering {
 
-		/** The number of scrapes that joined; {@link #CLOSED} once closed. */
 		private static final int CLOSED = -1;
 
 		private final BodyKind kind;
 
 		private final CompletableFuture<ScrapeBody> result = new CompletableFuture<>();
 
+		/** The number of scrapes that joined; {@link #CLOSED} once closed. */
 		private final AtomicInteger joined = new AtomicInteger();
 
 		Rendering(BodyKind kind) {
