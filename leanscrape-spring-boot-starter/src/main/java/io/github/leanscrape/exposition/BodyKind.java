@@ -7,9 +7,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 
 /**
- * What a body holds: a format, a name filter and a content coding. Two scrapes that ask
- * for the same kind are interchangeable: they share a rendering when they overlap, a
- * cached body within its time to live, and a size hint.
+ * What a body holds; scrapes of one kind share renderings, cached bodies and size hints.
  *
  * @param format the format
  * @param includedNames the families to include, or {@code null} for all
@@ -30,7 +28,7 @@ public record BodyKind(PrometheusOutputFormat format, @Nullable Set<String> incl
 	}
 
 	/**
-	 * Return the kind of the body of this kind's scrapes in a content coding.
+	 * Return this kind in a content coding.
 	 * @param coding the content coding
 	 * @return the encoded kind
 	 */

@@ -6,29 +6,23 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A pool of fixed-size byte chunks from which scrape output is built. Chunks stay below
- * G1's humongous threshold; free ones are kept on an array stack under a brief lock, so
- * acquiring and releasing allocate nothing.
- * <p>
- * Free chunks are kept up to the {@link #retainLimit() retain limit}, which follows the
- * output ({@link SizeHints}) up to the configured maximum. {@link #leasedChunks()} and
- * {@link #peakLeasedChunks()} count chunks out now and at most. A rendering may
- * {@link #reserve reserve} chunks first, waiting while they would exceed a limit.
+ * A pool of fixed-size byte chunks, below G1's humongous threshold, that scrape output is
+ * built from. Free chunks sit on an array stack under a brief lock, so acquiring and
+ * releasing allocate nothing; they are kept up to a retain limit set by
+ * {@link SizeHints}.
  *
  * @author leanscrape
  */
 public final class ChunkPool {
 
-	/**
-	 * Default chunk size: 64 KiB, far below G1's smallest humongous threshold.
-	 */
+	/** Default chunk size: 64 KiB, far below G1's smallest humongous threshold. */
 	public static final int DEFAULT_CHUNK_SIZE = 64 * 1024;
 
 	private final int chunkSize;
 
 	private final long maxRetainedBytes;
 
-	/** A stack: the slots below {@link #freeCount} hold free chunks, the others none. */
+	/** A stack: the slots below {@link #freeCount} hold free chunks. */
 	private byte[] @Nullable [] free = new byte[16][];
 
 	private int freeCount;
@@ -67,10 +61,6 @@ public final class ChunkPool {
 		return this.chunkSize;
 	}
 
-	/**
-	 * Take a chunk, reusing a free one when there is one.
-	 * @return a chunk of {@link #chunkSize()} bytes, with undefined content
-	 */
 	byte[] acquire() {
 		synchronized (this) {
 			this.leased++;
@@ -88,15 +78,14 @@ public final class ChunkPool {
 	}
 
 	/**
-	 * Give a chunk back. It is kept for reuse while the free chunks stay within the
-	 * retain limit, dropped otherwise.
-	 * @param chunk a chunk obtained from {@link #acquire()}
+	 * Give a chunk back, kept for reuse while within the retain limit.
+	 * @param chunk a chunk of this pool
 	 */
 	public void release(byte[] chunk) {
 		synchronized (this) {
 			this.leased--;
 			if (this.waiters > 0) {
-				// A rendering waits in reserve() for chunks to come back.
+				// Waiting in reserve() for chunks to come back.
 				notifyAll();
 			}
 			if ((long) (this.freeCount + 1) * this.chunkSize > this.retainLimitBytes) {
@@ -112,11 +101,8 @@ public final class ChunkPool {
 	}
 
 	/**
-	 * Reserve chunks for a rendering about to start, waiting while the chunks leased and
-	 * reserved, together with these, would be more than the limit. Never waits when no
-	 * chunk is leased or reserved, so that one rendering can always go ahead. Give the
-	 * reservation back with {@link #unreserve(long)} once the rendering is over: its
-	 * chunks are then counted as leased for as long as its body holds them.
+	 * Reserve chunks for a rendering, waiting while leased and reserved chunks would
+	 * exceed the limit, but never when none are: one rendering can always go ahead.
 	 * @param chunks the chunks to reserve
 	 * @param limit the most chunks that may be leased and reserved at once
 	 * @param deadlineNanos the {@link System#nanoTime()} after which to stop waiting
@@ -144,7 +130,7 @@ public final class ChunkPool {
 	}
 
 	/**
-	 * Give back a reservation made by {@link #reserve}.
+	 * Give back a reservation once its rendering is over.
 	 * @param chunks the chunks reserved
 	 */
 	public void unreserve(long chunks) {
@@ -165,8 +151,7 @@ public final class ChunkPool {
 	}
 
 	/**
-	 * Set how many bytes of free chunks may be kept, capped by the configured maximum.
-	 * Free chunks beyond the new limit are dropped at once.
+	 * Set how many bytes of free chunks may be kept, up to the configured maximum.
 	 * @param bytes the wanted retain limit
 	 */
 	public void retainLimit(long bytes) {
@@ -195,17 +180,13 @@ public final class ChunkPool {
 	}
 
 	/**
-	 * Return the most chunks that were leased at once since this pool was created or its
-	 * peak last {@link #resetPeak() reset}.
+	 * Return the most chunks leased at once since the pool was created or its peak reset.
 	 * @return the peak of the chunks leased
 	 */
 	public synchronized long peakLeasedChunks() {
 		return this.peakLeased;
 	}
 
-	/**
-	 * Start observing the peak afresh: it becomes the number of chunks leased now.
-	 */
 	synchronized void resetPeak() {
 		this.peakLeased = this.leased;
 	}
@@ -219,7 +200,7 @@ public final class ChunkPool {
 	}
 
 	/**
-	 * Return how many chunks this pool has had to allocate since it was created.
+	 * Return how many chunks this pool has allocated.
 	 * @return the chunks allocated
 	 */
 	public synchronized long allocatedChunks() {

@@ -10,34 +10,16 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An {@link OutputStream} that collects one scrape's output in pooled chunks.
- * <p>
- * Nothing is ever copied to grow it: a full chunk is followed by a new one from the pool.
- * When the output is complete, {@link #toBody()} hands the chunks over to a
- * {@link PooledBody} without copying; on failure {@link #discard()} gives them back. Not
- * thread-safe: one scrape writes it.
+ * An {@link OutputStream} of pooled chunks, never copied to grow. Not thread-safe.
  *
  * @author leanscrape
  */
 public final class ChunkedOutput extends OutputStream implements PooledBody.RangeSink {
 
-	/**
-	 * The least size of a segment of a body (see {@link #endSegmentAt(int)}): smaller
-	 * segments let more of a body be sent compressed as it was when little changed, and
-	 * compress a little worse, each from an empty history.
-	 */
-	public static final long MIN_SEGMENT_BYTES = 32 * 1024;
+	// Smaller segments compress worse, each from an empty history.
+	private static final long MIN_SEGMENT_BYTES = 32 * 1024;
 
-	/**
-	 * The length past which a segment ends at the next place, whatever the place's key.
-	 */
-	public static final long MAX_SEGMENT_BYTES = 256 * 1024;
-
-	/**
-	 * One place in this many, chosen by its key, ends a segment once it is long enough:
-	 * segments of about 32 KiB plus four places (a family or a block of series each).
-	 */
-	private static final int PLACE_MASK = 3;
+	private static final long MAX_SEGMENT_BYTES = 256 * 1024;
 
 	private static final long[] NO_SEGMENTS = {};
 
@@ -45,14 +27,11 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 
 	private static final byte[] MINUS_INF = { '-', 'I', 'n', 'f' };
 
-	private static final int MAX_VARINT_BYTES = 10;
-
 	private static final VarHandle LITTLE_ENDIAN_LONG = MethodHandles.byteArrayViewVarHandle(long[].class,
 			ByteOrder.LITTLE_ENDIAN);
 
 	private final ChunkPool pool;
 
-	/** The slots below {@link #chunkCount} hold the chunks written, the others none. */
 	private byte[] @Nullable [] chunks;
 
 	private int chunkCount;
@@ -63,50 +42,35 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 
 	private final BodyKind kind;
 
-	/** The buffer whose working buffer this is, or {@code null}. */
-	private final @Nullable ChunkedOutput parent;
+	private @Nullable ChunkedOutput parent;
 
-	/** The most chunks this buffer held at once. */
 	private int peakChunkCount = 1;
 
-	/** The most chunks a working buffer of this one held at once. */
 	private int workingChunks;
 
 	private boolean handedOver;
 
 	private final byte[] digits = new byte[20];
 
-	/**
-	 * Where each segment of the output ends, below {@link #segmentCount}: the places at
-	 * which a compressor may start afresh (see {@link PooledBody#segmentCount()}).
-	 */
 	private long[] segmentEnds = NO_SEGMENTS;
 
 	private int segmentCount;
 
 	private final StringBuilder doubleText = new StringBuilder(32);
 
-	/** What the renderer notes about this output, handed over with it. */
 	private @Nullable RenderRecord record;
 
-	/** Told of each segment as it ends, or {@code null}. */
 	private @Nullable SegmentObserver segmentObserver;
 
-	/** Whether a range of a body is being copied in ({@link #copy}). */
 	private boolean copying;
 
 	/**
 	 * Create a buffer expecting about {@code expectedSize} bytes of output.
 	 * @param pool the pool to take chunks from
-	 * @param kind what kind of body this is, kept with the body for its size hints
-	 * @param expectedSize the expected size, from the previous scrape of the same kind
+	 * @param kind the kind of body, kept with it for its size hints
+	 * @param expectedSize the expected size, from the last scrape of the same kind
 	 */
 	public ChunkedOutput(ChunkPool pool, BodyKind kind, long expectedSize) {
-		this(pool, kind, expectedSize, null);
-	}
-
-	private ChunkedOutput(ChunkPool pool, BodyKind kind, long expectedSize, @Nullable ChunkedOutput parent) {
-		this.parent = parent;
 		this.pool = pool;
 		this.kind = kind;
 		int expectedChunks = (int) Math.min(1 << 20, expectedSize / pool.chunkSize() + 1);
@@ -138,7 +102,7 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	}
 
 	/**
-	 * Write the characters of an ASCII string, one byte each.
+	 * Write an ASCII string, one byte a character.
 	 * @param ascii a string whose characters are all below 128
 	 */
 	public void writeAscii(String ascii) {
@@ -149,24 +113,20 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 				nextChunk();
 			}
 			int n = Math.min(length - offset, this.chunk.length - this.position);
-			// getBytes(int, int, byte[], int) copies the low byte of each char without
-			// allocating: exact for ASCII.
+			// Copies each char's low byte without allocating: exact for ASCII.
 			ascii.getBytes(offset, offset + n, this.chunk, this.position);
 			this.position += n;
 			offset += n;
 		}
 	}
 
-	/**
-	 * Write a whole array.
-	 * @param bytes the bytes to write
-	 */
+	@Override
 	public void write(byte[] bytes) {
 		write(bytes, 0, bytes.length);
 	}
 
 	/**
-	 * Write a long in decimal, as {@link Long#toString(long)} would, without allocating.
+	 * Write a long in decimal, as {@link Long#toString(long)} does, without allocating.
 	 * @param value the value
 	 */
 	public void writeLong(long value) {
@@ -188,27 +148,15 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	}
 
 	/**
-	 * Write a double exactly as client_java's text writers do: {@code +Inf},
-	 * {@code -Inf}, otherwise the characters of {@link Double#toString(double)} on this
-	 * JVM.
-	 * <p>
-	 * Integral values below 10<sup>7</sup> in magnitude (the common case: counts,
-	 * integral gauges, bucket bounds) print as their digits and {@code .0} on every JDK,
-	 * so they are written directly. Every other value goes through
-	 * {@link StringBuilder#append(double)}, which the JDK specifies to produce the
-	 * characters of {@code Double.toString} and which, into this reused builder,
-	 * allocates nothing.
+	 * Write a double as client_java's text writers do ({@code +Inf}, Double.toString).
 	 * @param value the value
 	 */
 	public void writeDouble(double value) {
-		if (value == Double.POSITIVE_INFINITY) {
-			write(PLUS_INF, 0, PLUS_INF.length);
+		if (Double.isInfinite(value)) {
+			write((value > 0) ? PLUS_INF : MINUS_INF);
 			return;
 		}
-		if (value == Double.NEGATIVE_INFINITY) {
-			write(MINUS_INF, 0, MINUS_INF.length);
-			return;
-		}
+		// Integers below 10^7 print alike on every JDK; the builder allocates nothing.
 		long integral = (long) value;
 		if (integral == value && integral > -10_000_000L && integral < 10_000_000L
 				&& (integral != 0 || Double.doubleToRawLongBits(value) == 0L)) {
@@ -217,16 +165,9 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 			write('0');
 			return;
 		}
-		this.doubleText.setLength(0);
-		this.doubleText.append(value);
-		writeAscii(this.doubleText);
-	}
-
-	/**
-	 * Write the ASCII characters of a builder, one byte each.
-	 * @param ascii characters all below 128
-	 */
-	public void writeAscii(StringBuilder ascii) {
+		StringBuilder ascii = this.doubleText;
+		ascii.setLength(0);
+		ascii.append(value);
 		int length = ascii.length();
 		for (int i = 0; i < length; i++) {
 			if (this.position == this.chunk.length) {
@@ -237,14 +178,12 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	}
 
 	/**
-	 * Write a protobuf base-128 varint: seven bits a byte, least significant first, the
-	 * high bit set on every byte but the last. Negative values take ten bytes, as
-	 * protobuf writes an int64.
+	 * Write a protobuf base-128 varint; negative values take ten bytes, as an int64.
 	 * @param value the value
 	 */
 	public void writeVarint(long value) {
-		if (this.chunk.length - this.position >= MAX_VARINT_BYTES) {
-			// The usual case: room for the longest varint, so no check per byte.
+		if (this.chunk.length - this.position >= 10) {
+			// Room for the longest varint: no check per byte.
 			byte[] chunk = this.chunk;
 			int position = this.position;
 			while ((value & ~0x7FL) != 0) {
@@ -263,8 +202,7 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	}
 
 	/**
-	 * Write eight bytes little-endian, as protobuf writes a {@code fixed64} or, given
-	 * {@link Double#doubleToRawLongBits}, a {@code double}.
+	 * Write eight bytes little-endian, as protobuf's {@code fixed64} and {@code double}.
 	 * @param value the bits
 	 */
 	public void writeFixed64(long value) {
@@ -279,8 +217,7 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	}
 
 	/**
-	 * Append what another buffer holds, then give its chunks back to the pool but the
-	 * first, so that it can be written again.
+	 * Append what another buffer holds, then clear it.
 	 * @param other a buffer of the same pool
 	 */
 	public void append(ChunkedOutput other) {
@@ -293,18 +230,17 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	}
 
 	/**
-	 * Return a new, empty buffer on the same pool, for output that is written before it
-	 * can be appended to this one. What it holds at most counts in
-	 * {@link #workingBytes()} once it is discarded.
+	 * Return a new buffer for output appended later, counted in {@link #workingBytes()}.
 	 * @return the buffer, to be discarded when done
 	 */
 	public ChunkedOutput workingBuffer() {
-		return new ChunkedOutput(this.pool, this.kind, 0, this);
+		ChunkedOutput working = new ChunkedOutput(this.pool, this.kind, 0);
+		working.parent = this;
+		return working;
 	}
 
 	/**
-	 * Return the most bytes of chunks that working buffers of this one held at once,
-	 * which a rendering needs from the pool beside its output.
+	 * Return the most bytes that discarded working buffers held at once.
 	 * @return the bytes, in whole chunks
 	 */
 	public long workingBytes() {
@@ -312,35 +248,19 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	}
 
 	/**
-	 * End a segment at a place the renderer names by a key that stays the same from
-	 * scrape to scrape while the meters do (a family's name, with where a block of its
-	 * series starts), when the segment is long enough and the key is one of those chosen
-	 * to end segments, or the segment has grown past {@link #MAX_SEGMENT_BYTES}. The
-	 * choice depends on the place rather than on how many bytes came before it, as
-	 * content-defined chunking does, so that a family added or removed moves the ends of
-	 * the segments around it only: the segments after it end where they ended before, and
-	 * can be sent compressed as they were.
+	 * End a segment here, if long enough, when the place's key is one chosen to.
 	 * @param place the key of the place
 	 */
 	public void endSegmentAt(int place) {
-		long size = size();
-		long last = (this.segmentCount > 0) ? this.segmentEnds[this.segmentCount - 1] : 0;
-		long length = size - last;
-		if (length < MIN_SEGMENT_BYTES) {
-			return;
+		// One place in four, chosen by key rather than offset: a family added or removed
+		// moves only the segment ends near it.
+		long length = size() - lastSegmentEnd();
+		if (length >= MIN_SEGMENT_BYTES && (length >= MAX_SEGMENT_BYTES || (mix(place) & 3) == 0)) {
+			endSegment(1);
 		}
-		if (length < MAX_SEGMENT_BYTES && (mix(place) & PLACE_MASK) != 0) {
-			return;
-		}
-		endSegment(1);
 	}
 
-	/**
-	 * Spread the bits of a key over the low ones (MurmurHash3's finalizer): a family's
-	 * blocks have keys one apart.
-	 * @param key the key
-	 * @return the mixed key
-	 */
+	// MurmurHash3's finalizer: a family's blocks have keys one apart.
 	private static int mix(int key) {
 		int h = key;
 		h ^= h >>> 16;
@@ -352,14 +272,13 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	}
 
 	/**
-	 * End a segment here when at least {@code minBytes} were written since the last one
-	 * ended (see {@link #endSegmentAt(int)}).
+	 * End a segment here if at least {@code minBytes} were written since the last.
 	 * @param minBytes the least size of a segment
 	 */
 	public void endSegment(long minBytes) {
 		assertNotHandedOver();
 		long size = size();
-		long last = (this.segmentCount > 0) ? this.segmentEnds[this.segmentCount - 1] : 0;
+		long last = lastSegmentEnd();
 		if (size - last < minBytes || size == last) {
 			return;
 		}
@@ -374,9 +293,7 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	}
 
 	/**
-	 * Tell an observer of each segment as it ends, while the output is written; the last
-	 * one, which ends with the output, when the output becomes a body
-	 * ({@link #toBody()}). Not for an output that is {@linkplain #clear() cleared}.
+	 * Tell an observer of each segment as it ends.
 	 * @param observer the observer, or {@code null}
 	 */
 	public void setSegmentObserver(@Nullable SegmentObserver observer) {
@@ -384,8 +301,7 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	}
 
 	/**
-	 * Append a range of a body, such as a block of series unchanged since the body the
-	 * renderer copies from.
+	 * Append a range of a body.
 	 * @param body the body
 	 * @param start where the range starts
 	 * @param length its length
@@ -400,20 +316,14 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 		}
 	}
 
-	/**
-	 * Return where the last segment ended, or zero.
-	 * @return the offset after the last segment's last byte
-	 */
-	public long lastSegmentEnd() {
+	private long lastSegmentEnd() {
 		return (this.segmentCount > 0) ? this.segmentEnds[this.segmentCount - 1] : 0;
 	}
 
 	/**
-	 * Return whether a range of what was written holds the same bytes as a range of a
-	 * body.
+	 * Return whether a range of what was written equals a range of a body.
 	 * @param start where the range of this output starts
-	 * @param other the body, whose range the caller checked it
-	 * {@linkplain PooledBody#holds holds}
+	 * @param other the body, which {@linkplain PooledBody#holds holds} its range
 	 * @param otherStart where the range of the body starts
 	 * @param length the length of both ranges, within what was written
 	 * @return {@code true} when the bytes are equal
@@ -434,19 +344,13 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 		return true;
 	}
 
-	/**
-	 * Forget what was written, keeping the first chunk.
-	 */
-	public void clear() {
+	private void clear() {
 		assertNotHandedOver();
 		if (this.segmentObserver != null) {
 			throw new IllegalStateException("An observed output is never cleared");
 		}
 		this.segmentCount = 0;
-		for (int i = 1; i < this.chunkCount; i++) {
-			this.pool.release(Objects.requireNonNull(this.chunks[i]));
-			this.chunks[i] = null;
-		}
+		releaseChunks(1);
 		this.chunk = Objects.requireNonNull(this.chunks[0]);
 		this.chunkCount = 1;
 		this.position = 0;
@@ -461,19 +365,15 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	}
 
 	private void nextChunk() {
-		// A scrape is long, CPU-bound work beside the application's requests: offer the
-		// core to them once per chunk (64 KiB of output, well under a millisecond of
-		// work) rather than holding it for the scheduler's whole time slice.
+		// Offer the core to the application's requests once a chunk (< 1 ms of work).
 		Thread.yield();
 		if (this.chunkCount == this.chunks.length) {
-			byte[] @Nullable [] larger = new byte[this.chunks.length * 2][];
-			System.arraycopy(this.chunks, 0, larger, 0, this.chunkCount);
-			this.chunks = larger;
+			this.chunks = Arrays.copyOf(this.chunks, this.chunks.length * 2);
 		}
 		SegmentObserver observer = this.segmentObserver;
 		if (observer != null && !this.copying) {
-			// Before taking the next chunk, so that one given back can be it; not while
-			// a body's chunk is being copied in, which the observer may give back.
+			// Before acquiring, so a chunk given back can be reused; not while a body's
+			// chunk, which the observer may give back, is being copied.
 			observer.chunkFilled(size());
 		}
 		this.chunk = this.pool.acquire();
@@ -483,8 +383,7 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	}
 
 	/**
-	 * Keep what the renderer notes about this output with the body it becomes; the record
-	 * is told when that body, or this output if discarded, is gone.
+	 * Keep a record with the body, told when the body (or this, if discarded) is gone.
 	 * @param record the record
 	 */
 	public void setRecord(RenderRecord record) {
@@ -493,8 +392,8 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	}
 
 	/**
-	 * Hand the chunks over to a body. The buffer must not be used afterwards.
-	 * @return the body holding this buffer's output
+	 * Hand the chunks over to a body; the buffer is not used afterwards.
+	 * @return the body
 	 */
 	public PooledBody toBody() {
 		assertNotHandedOver();
@@ -503,18 +402,14 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 		if (observer != null && (this.segmentCount == 0 || last < size())) {
 			observer.segmentEnded(this, last, size());
 		}
-		// Handed over once the body exists: where making it fails, discard() still gives
-		// the chunks back.
+		// Handed over once the body exists: if that fails, discard() gives chunks back.
 		PooledBody body = new PooledBody(this.pool, this.kind, this.chunks, this.chunkCount, this.position,
 				this.segmentEnds, this.segmentCount, this.record);
 		this.handedOver = true;
 		return body;
 	}
 
-	/**
-	 * Give the chunks back to the pool, discarding the output. Does nothing once the
-	 * chunks were handed over or discarded.
-	 */
+	/** Give the chunks back to the pool, unless handed over or discarded already. */
 	public void discard() {
 		if (this.handedOver) {
 			return;
@@ -526,7 +421,11 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 		if (this.parent != null) {
 			this.parent.workingChunks = Math.max(this.parent.workingChunks, this.peakChunkCount);
 		}
-		for (int i = 0; i < this.chunkCount; i++) {
+		releaseChunks(0);
+	}
+
+	private void releaseChunks(int from) {
+		for (int i = from; i < this.chunkCount; i++) {
 			this.pool.release(Objects.requireNonNull(this.chunks[i]));
 			this.chunks[i] = null;
 		}

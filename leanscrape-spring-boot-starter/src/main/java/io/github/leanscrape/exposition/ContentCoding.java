@@ -7,15 +7,10 @@ package io.github.leanscrape.exposition;
  */
 public enum ContentCoding {
 
-	/**
-	 * gzip (RFC 1952): what every Prometheus asks for.
-	 */
+	/** gzip (RFC 1952): what every Prometheus asks for. */
 	GZIP("gzip"),
 
-	/**
-	 * Zstandard (RFC 8878): what Prometheus 3 asks for with its {@code zstd-scrape}
-	 * feature; compresses a scrape in a fraction of deflate's time.
-	 */
+	/** Zstandard (RFC 8878): Prometheus 3's {@code zstd-scrape}; far faster. */
 	ZSTD("zstd");
 
 	private final String token;
@@ -25,7 +20,7 @@ public enum ContentCoding {
 	}
 
 	/**
-	 * Return the coding's name in {@code Accept-Encoding} and {@code Content-Encoding}.
+	 * Return the coding's name in HTTP headers.
 	 * @return the token
 	 */
 	public String token() {

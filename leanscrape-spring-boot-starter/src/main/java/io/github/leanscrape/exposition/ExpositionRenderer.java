@@ -17,8 +17,7 @@ public interface ExpositionRenderer {
 	/**
 	 * Render one scrape.
 	 * @param format the format to write
-	 * @param includedNames the names of the metric families to include, or {@code null}
-	 * for all of them
+	 * @param includedNames the families to include, or {@code null} for all
 	 * @param out the buffer to write to
 	 * @throws IOException when writing fails
 	 */
@@ -26,11 +25,9 @@ public interface ExpositionRenderer {
 			throws IOException;
 
 	/**
-	 * Render one scrape, given what it may copy from; a renderer that copies nothing
-	 * renders as {@link #render(PrometheusOutputFormat, Set, ChunkedOutput)} does.
+	 * Render one scrape, given what it may copy from; by default, copying nothing.
 	 * @param format the format to write
-	 * @param includedNames the names of the metric families to include, or {@code null}
-	 * for all of them
+	 * @param includedNames the families to include, or {@code null} for all
 	 * @param out the buffer to write to
 	 * @param inputs what the rendering may copy from, and whether its body is kept
 	 * @throws IOException when writing fails

@@ -3,7 +3,7 @@ package io.github.leanscrape.exposition;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 
 /**
- * Short names of the scrape formats, as the starter's metrics and reports show them.
+ * Short names of the scrape formats, for the starter's metrics and reports.
  *
  * @author leanscrape
  */

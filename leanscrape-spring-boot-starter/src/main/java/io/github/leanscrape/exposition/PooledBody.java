@@ -8,27 +8,18 @@ import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A finished body: a read-only view over pooled chunks, written to the response chunk by
- * chunk so that nothing copies it into one large array.
- * <p>
- * The chunks go back to the pool when the last reference is released. The body starts
- * with one reference, owned by whoever answers the request; every stream opened by
- * {@link #openStream()} holds another one until it is closed. {@link #retain()} adds a
- * reference for another reader of the same body.
+ * A finished, read-only body over pooled chunks, never copied into one array. It starts
+ * with one reference; the chunks go back to the pool when the last is released.
  *
  * @author leanscrape
  */
 public final class PooledBody {
 
-	private static final long[] NO_SEGMENTS = {};
-
 	private final ChunkPool pool;
 
 	private final BodyKind kind;
 
-	/**
-	 * The slots below {@link #chunkCount} hold the chunks until they go back to the pool.
-	 */
+	/** The slots below {@link #chunkCount} hold chunks until they go back to the pool. */
 	private final byte[] @Nullable [] chunks;
 
 	private final int chunkCount;
@@ -40,22 +31,16 @@ public final class PooledBody {
 	private final ReferenceCount references = new ReferenceCount();
 
 	/**
-	 * How many chunks from the first went back to the pool ahead of the body
-	 * ({@link #releaseBefore}). Written by the holder of the only reference only.
+	 * Chunks given back early ({@link #releaseBefore}), by the only reference's holder.
 	 */
 	private volatile int releasedChunks;
 
-	/** Where each segment ends, below {@link #segmentMarks}; the last ends the body. */
+	/** Where each marked segment ends, below {@link #segmentMarks}. */
 	private final long[] segmentEnds;
 
 	private final int segmentMarks;
 
-	/** What the renderer noted while writing this body, if anything. */
 	private final @Nullable RenderRecord record;
-
-	PooledBody(ChunkPool pool, BodyKind kind, byte[] @Nullable [] chunks, int chunkCount, int lastChunkLength) {
-		this(pool, kind, chunks, chunkCount, lastChunkLength, NO_SEGMENTS, 0, null);
-	}
 
 	PooledBody(ChunkPool pool, BodyKind kind, byte[] @Nullable [] chunks, int chunkCount, int lastChunkLength,
 			long[] segmentEnds, int segmentMarks, @Nullable RenderRecord record) {
@@ -72,7 +57,7 @@ public final class PooledBody {
 
 	/**
 	 * Return what the renderer noted while writing this body.
-	 * @return the record, or {@code null} when the renderer noted nothing
+	 * @return the record, or {@code null}
 	 * @see ChunkedOutput#setRecord(RenderRecord)
 	 */
 	public @Nullable RenderRecord record() {
@@ -89,17 +74,14 @@ public final class PooledBody {
 
 	/**
 	 * Return what kind of scrape produced this body.
-	 * @return the kind, as given to the {@link ChunkedOutput}
+	 * @return the kind
 	 */
 	public BodyKind kind() {
 		return this.kind;
 	}
 
 	/**
-	 * Return how many segments the body has: the pieces between the places its renderer
-	 * marked, which stay put from scrape to scrape while the meters stay the same, and
-	 * which a compressor may compress one by one, each on its own. A body without marks
-	 * is one segment.
+	 * Return how many segments, each compressible on its own, the body has.
 	 * @return the number of segments, at least one
 	 */
 	public int segmentCount() {
@@ -174,8 +156,7 @@ public final class PooledBody {
 	}
 
 	/**
-	 * Give a range of this body to a sink, each chunk's part of it in turn: to an output,
-	 * which copies it, or to a compressor.
+	 * Give a range of this body to a sink, a chunk's part at a time.
 	 * @param start where the range starts
 	 * @param length its length
 	 * @param sink where its bytes go
@@ -193,28 +174,17 @@ public final class PooledBody {
 		}
 	}
 
-	/**
-	 * Return the chunk that holds a byte.
-	 * @param position the byte's offset in the body
-	 * @return the chunk's index
-	 */
-	public int chunkIndex(long position) {
+	private int chunkIndex(long position) {
 		return (int) (position / this.pool.chunkSize());
 	}
 
-	/**
-	 * Return where in its chunk a byte is.
-	 * @param position the byte's offset in the body
-	 * @return the offset in the chunk {@link #chunkIndex(long)} names
-	 */
-	public int chunkOffset(long position) {
+	private int chunkOffset(long position) {
 		return (int) (position % this.pool.chunkSize());
 	}
 
 	/**
-	 * Return how many chunks this body still holds: none once released, fewer once some
-	 * went back ahead of it ({@link #releaseBefore(long)}).
-	 * @return the chunks
+	 * Return how many chunks this body still holds.
+	 * @return the chunks, none once released
 	 */
 	public long heldChunks() {
 		return isReleased() ? 0 : this.chunkCount - this.releasedChunks;
@@ -237,7 +207,7 @@ public final class PooledBody {
 	}
 
 	/**
-	 * Return a chunk of this body. Only valid while a reference is held; never modify it.
+	 * Return a chunk, valid while a reference is held; never modify it.
 	 * @param index the chunk index
 	 * @return the chunk
 	 */
@@ -268,8 +238,7 @@ public final class PooledBody {
 	}
 
 	/**
-	 * Copy the body into a new array. Meant for callers that need a {@code byte[]}; the
-	 * web path never calls it.
+	 * Copy the body into a new array; the web path never does.
 	 * @return a copy of the body
 	 */
 	public byte[] toByteArray() {
@@ -300,23 +269,18 @@ public final class PooledBody {
 
 	/**
 	 * Add a reference if the body is still live.
-	 * @return {@code true} when a reference was added, {@code false} when the body was
-	 * already released
+	 * @return {@code true} when a reference was added
 	 */
 	public boolean tryRetain() {
 		return this.references.tryRetain();
 	}
 
 	/**
-	 * Drop a reference; the last one gives the chunks back to the pool. Releasing more
-	 * often than retained does nothing.
+	 * Drop a reference; the last one gives the chunks back. Extra releases do nothing.
 	 */
 	public void release() {
 		if (this.references.release()) {
-			for (int i = this.releasedChunks; i < this.chunkCount; i++) {
-				this.pool.release(chunkAt(i));
-				this.chunks[i] = null;
-			}
+			releaseChunks(this.chunkCount);
 			if (this.record != null) {
 				this.record.bodyReleased();
 			}
@@ -324,10 +288,7 @@ public final class PooledBody {
 	}
 
 	/**
-	 * Return whether one reference alone holds this body: that of the caller, where it
-	 * holds one. Only the caller's code can keep it so: a reference is taken from one
-	 * already held ({@link #retain()}), so a holder that hands this body to nobody else
-	 * stays its only one.
+	 * Return whether one reference alone is held: the caller's, while it shares none.
 	 * @return {@code true} when exactly one reference is held
 	 */
 	public boolean isOnlyReference() {
@@ -335,12 +296,8 @@ public final class PooledBody {
 	}
 
 	/**
-	 * Give the chunks wholly before a position back to the pool now, ahead of the rest,
-	 * for the holder of the only reference ({@link #isOnlyReference()}), which reads this
-	 * body from start to end and needs them no more. The bytes before the chunk holding
-	 * {@code position} can no longer be read ({@link #holds(long)}); the last chunk stays
-	 * until the body is released. That holder hands the body to no other reader
-	 * afterwards.
+	 * Give the chunks wholly before a position back early, for the only reference's
+	 * holder, reading start to end and sharing the body with nobody; the last stays.
 	 * @param position where the bytes still needed start
 	 */
 	public void releaseBefore(long position) {
@@ -348,20 +305,23 @@ public final class PooledBody {
 			throw new IllegalStateException("Body held more than once, or released");
 		}
 		int before = (int) Math.min(this.chunkCount - 1L, position / this.pool.chunkSize());
-		for (int i = this.releasedChunks; i < before; i++) {
-			this.pool.release(chunkAt(i));
-			this.chunks[i] = null;
-		}
+		releaseChunks(before);
 		if (before > this.releasedChunks) {
 			this.releasedChunks = before;
 		}
 	}
 
+	private void releaseChunks(int before) {
+		for (int i = this.releasedChunks; i < before; i++) {
+			this.pool.release(chunkAt(i));
+			this.chunks[i] = null;
+		}
+	}
+
 	/**
-	 * Return whether the bytes from a position on can still be read: none went back to
-	 * the pool ahead of the body ({@link #releaseBefore(long)}).
+	 * Return whether the bytes from a position on can still be read.
 	 * @param position the offset of a byte in the body
-	 * @return {@code true} when it and every byte after it can be read
+	 * @return {@code false} once {@link #releaseBefore(long)} gave its chunk back
 	 */
 	public boolean holds(long position) {
 		return position / this.pool.chunkSize() >= this.releasedChunks;
@@ -378,7 +338,6 @@ public final class PooledBody {
 	private byte[] chunkAt(int index) {
 		byte[] chunk = this.chunks[index];
 		if (chunk == null) {
-			// The slots are cleared once the chunks went back to the pool.
 			throw new IllegalStateException(isReleased() ? "Body already released" : "No chunk " + index);
 		}
 		return chunk;
@@ -391,8 +350,7 @@ public final class PooledBody {
 	}
 
 	/**
-	 * Open a stream over the body, for a reader that needs one. The stream holds a
-	 * reference until it is closed.
+	 * Open a stream over the body, holding a reference until closed.
 	 * @return the stream
 	 */
 	public InputStream openStream() {
@@ -400,10 +358,7 @@ public final class PooledBody {
 		return new PooledBodyStream(this);
 	}
 
-	/**
-	 * Where the bytes of a range of a body go ({@link #writeRange}), a chunk's part at a
-	 * time: the array is the body's own, to be read before the call returns.
-	 */
+	/** Takes a range of a body, a chunk's part at a time, read before returning. */
 	public interface RangeSink {
 
 		/**

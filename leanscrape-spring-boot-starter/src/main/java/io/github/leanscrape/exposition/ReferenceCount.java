@@ -3,9 +3,8 @@ package io.github.leanscrape.exposition;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The references held to something shared, such as a {@link PooledBody}: one at first,
- * one more for each holder that retains it; whoever drops the last one gives back what it
- * holds. Once at zero it stays there: nothing is retained after its last release.
+ * A reference count starting at one; whoever drops the last reference gives back what is
+ * held. Once at zero it stays there.
  *
  * @author leanscrape
  */
@@ -15,36 +14,31 @@ public final class ReferenceCount {
 
 	/**
 	 * Add a reference if any is still held.
-	 * @return {@code true} when a reference was added, {@code false} after the last
-	 * release
+	 * @return {@code true} when a reference was added
 	 */
 	public boolean tryRetain() {
-		int current;
-		do {
-			current = this.references.get();
-			if (current <= 0) {
-				return false;
-			}
-		}
-		while (!this.references.compareAndSet(current, current + 1));
-		return true;
+		return add(1) > 0;
 	}
 
 	/**
 	 * Drop a reference; dropping more than were held does nothing.
-	 * @return {@code true} when this dropped the last one, and the caller gives back what
-	 * is held
+	 * @return {@code true} when this dropped the last one
 	 */
 	public boolean release() {
+		return add(-1) == 1;
+	}
+
+	// Adds unless at zero; returns the count before, or zero.
+	private int add(int delta) {
 		int current;
 		do {
 			current = this.references.get();
 			if (current <= 0) {
-				return false;
+				return 0;
 			}
 		}
-		while (!this.references.compareAndSet(current, current - 1));
-		return current == 1;
+		while (!this.references.compareAndSet(current, current + delta));
+		return current;
 	}
 
 	/**

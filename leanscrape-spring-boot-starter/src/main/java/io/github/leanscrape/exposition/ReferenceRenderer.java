@@ -16,9 +16,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
 
 /**
  * The reference path: {@link PrometheusRegistry#scrape()} and client_java's writers,
- * configured exactly as Spring Boot's own endpoint configures them. Its output is the
- * output of Spring Boot's endpoint by construction; it serves every format and every
- * family that the direct path does not.
+ * configured as Spring Boot's endpoint configures them, so its output is that endpoint's.
  *
  * @author leanscrape
  */
@@ -39,10 +37,8 @@ public final class ReferenceRenderer implements ExpositionRenderer {
 		this.registry = registry;
 		PrometheusProperties properties = (exporterProperties != null)
 				? PrometheusPropertiesLoader.load(exporterProperties) : PrometheusPropertiesLoader.load();
-		// init(ExporterProperties) is in every client_java line Spring Boot 4.0 and 4.1
-		// manage (1.4 has no init(PrometheusProperties)); on 1.7 it builds the text
-		// 0.0.4, OpenMetrics 1.0 and protobuf writers exactly as
-		// init(PrometheusProperties) does.
+		// Deprecated, but in every client_java Spring Boot 4.0 and 4.1 manage (1.4 has no
+		// init(PrometheusProperties)); on 1.7 it builds the same writers.
 		this.expositionFormats = ExpositionFormats.init(properties.getExporterProperties());
 	}
 
@@ -68,7 +64,7 @@ public final class ReferenceRenderer implements ExpositionRenderer {
 	}
 
 	/**
-	 * Return the registry this renderer scrapes.
+	 * Return the registry scraped.
 	 * @return the registry
 	 */
 	public PrometheusRegistry registry() {

@@ -3,9 +3,7 @@ package io.github.leanscrape.exposition;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a renderer tells about its work, for the starter's own metrics and the cardinality
- * report: how often the direct path left work to the reference path, and what the last
- * full scrape held.
+ * What a renderer tells about its work, for the starter's metrics and cardinality report.
  *
  * @author leanscrape
  */
@@ -25,10 +23,8 @@ public interface RenderStatistics {
 	long familyFallbacks();
 
 	/**
-	 * Return what the last full direct scrape held, family by family, largest first, and
-	 * why scrapes, or families inside direct scrapes, went to the reference path.
-	 * @return the report, or {@code null} before the first full direct scrape and the
-	 * first fallback
+	 * Return the cardinality report.
+	 * @return the report, or {@code null} before the first full scrape or fallback
 	 */
 	@Nullable CardinalityReport cardinality();
 

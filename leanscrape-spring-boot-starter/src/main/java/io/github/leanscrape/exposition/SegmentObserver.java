@@ -1,9 +1,8 @@
 package io.github.leanscrape.exposition;
 
 /**
- * Told of each segment of a {@link ChunkedOutput} as it ends, while the rendering goes
- * on: to compare it with the last body of its kind at once, and give back what of that
- * body no later segment needs.
+ * Told of each segment of a {@link ChunkedOutput} as it ends, to compare it with the last
+ * body at once and give back what of that body is no longer needed.
  *
  * @author leanscrape
  */
@@ -19,8 +18,8 @@ public interface SegmentObserver {
 	void segmentEnded(ChunkedOutput output, long start, long end);
 
 	/**
-	 * The output filled a chunk and takes another; not told while a range of a body is
-	 * {@linkplain ChunkedOutput#copy copied} in, whose chunk must stay where it is.
+	 * The output filled a chunk; not told while a body's range, whose chunk must stay, is
+	 * {@linkplain ChunkedOutput#copy copied}.
 	 * @param size how many bytes the output holds
 	 */
 	void chunkFilled(long size);

@@ -4,13 +4,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Remembers how large the last scrape of each kind (format, name filter, encoding) was,
- * so that the next one is sized from it plus headroom, and tells the {@link ChunkPool}
- * how much memory is worth keeping between scrapes.
- * <p>
- * One hint per kind rather than one shared hint: a filtered scrape of a few families does
- * not shrink the buffer of the full scrape that follows it, nor the other way round. The
- * number of kinds remembered is bounded; the least recently used is forgotten first.
+ * Remembers the last size of each {@link BodyKind}, to size the next scrape and the
+ * {@link ChunkPool}'s retain limit. One hint per kind, so that a filtered scrape does not
+ * shrink the full one's buffer; the least recently used kind is forgotten first.
  *
  * @author leanscrape
  */
@@ -64,9 +60,7 @@ public final class SizeHints {
 	}
 
 	/**
-	 * Return the size to expect for the next scrape of a kind, or, for a kind not seen
-	 * yet, the largest size seen of any kind: what a memory limit must expect before it
-	 * knows better.
+	 * Return the size to expect for a kind, or the largest of any kind for one not seen.
 	 * @param kind the kind of scrape
 	 * @return the expected size in bytes
 	 */
@@ -76,8 +70,7 @@ public final class SizeHints {
 	}
 
 	/**
-	 * Record the size of a finished scrape and adjust the pool's retain limit to the sum
-	 * of the expected sizes of all kinds remembered.
+	 * Record a scrape's size; the pool keeps the sum of the expected sizes of all kinds.
 	 * @param kind the kind of scrape
 	 * @param size the size of its output
 	 */
@@ -100,9 +93,8 @@ public final class SizeHints {
 	}
 
 	/**
-	 * Return the largest size remembered, of any kind.
-	 * @return the largest size remembered (as for {@link #expectedSize}, without the
-	 * headroom), or {@code 0} when none is known yet
+	 * Return the largest size remembered, of any kind, without headroom.
+	 * @return the largest size, or {@code 0} when none is known yet
 	 */
 	public synchronized long largest() {
 		return this.largest;
