@@ -42,9 +42,8 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * uncompressed; {@code gzip@3}, {@code zstd@3}, {@code identity@3}: the same three in
  * turn, only the named one's scrapes timed, the other two's made before each, outside the
  * timed part); with what did not change since the last scrape reused ({@code
- * reuse=true}, the default, with zstd sent a frame per segment,
- * {@code leanscrape.compression.zstd.frame-per-segment}) or the whole body formatted and
- * compressed every time ({@code reuse=false}), in the same run.
+ * reuse=true}, the default, with the starter's other defaults: zstd in one frame) or the
+ * whole body formatted and compressed every time ({@code reuse=false}), in the same run.
  * <p>
  * {@code change} is the share of the counters incremented before each scrape: {@code 0},
  * {@code 1}, {@code 10-blocks} (a tenth of the counters, in runs of 500 one after another
@@ -141,8 +140,7 @@ public class ChangingScrapeBenchmark {
 	public void setUp() {
 		SyntheticRegistry registry = SyntheticRegistry.build(this.seriesCount);
 		this.starter = LeanscrapeStarter.create(registry.meterRegistry(), PrometheusConfig.DEFAULT,
-				"leanscrape.reuse.enabled=" + this.reuse,
-				"leanscrape.compression.zstd.frame-per-segment=" + this.reuse);
+				"leanscrape.reuse.enabled=" + this.reuse);
 		this.encoders = ScrapeState.nonNull(this.starter).scraper().encoders().toArray(new BodyEncoder[0]);
 		this.bootEndpoint = new PrometheusScrapeEndpoint(registry.prometheusRegistry(),
 				PrometheusConfig.DEFAULT.prometheusProperties());

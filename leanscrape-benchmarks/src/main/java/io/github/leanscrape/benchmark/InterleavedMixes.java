@@ -29,10 +29,10 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * formatting whole: how far apart two equal sides read.
  * <p>
  * Arguments: the output file, then optionally the series count (100,000), the change
- * ({@code 10-scattered}) and the rounds (300, after a quarter as many to warm up). Each
- * mix runs on a registry of its own; a row gives, per coding of the mix, the median time
- * of each side, their ratio, the quartiles of the ratio of each pair, and the chunks each
- * side's pool allocated.
+ * ({@code 10-scattered}), the rounds (300, after a quarter as many to warm up) and the
+ * mixes, separated by commas (all). Each mix runs on a registry of its own; a row gives,
+ * per coding of the mix, the median time of each side, their ratio, the quartiles of the
+ * ratio of each pair, and the chunks each side's pool allocated.
  *
  * @author leanscrape
  */
@@ -46,8 +46,8 @@ public final class InterleavedMixes {
 
 	/**
 	 * Run every mix and write the rows.
-	 * @param args the output file, then optionally the series count, the change and the
-	 * rounds
+	 * @param args the output file, then optionally the series count, the change, the
+	 * rounds and the mixes
 	 * @throws IOException when the output cannot be written
 	 */
 	public static void main(String[] args) throws IOException {
@@ -62,9 +62,10 @@ public final class InterleavedMixes {
 				+ " exec:exec@interleaved-mixes" + ((args.length > 1) ? " \"-Dinterleaved-mixes.args="
 						+ String.join(" ", List.of(args).subList(1, args.length)) + "\"" : ""));
 		lines.add("# series: " + seriesCount + ", change: " + change + ", rounds: " + rounds
-				+ ", OpenMetrics (text where a coding ends in /text), zstd a frame per segment where reused");
+				+ ", OpenMetrics (text where a coding ends in /text), the starter's defaults (zstd in one frame)");
 		lines.add("mix\tcoding\treuse_ms\twhole_ms\tratio\tpair_p25\tpair_p50\tpair_p75\tchunks_reuse\tchunks_whole");
-		for (String mix : MIXES) {
+		String[] mixes = (args.length > 4) ? args[4].split(",") : MIXES;
+		for (String mix : mixes) {
 			lines.addAll(run(mix, seriesCount, change, rounds));
 			System.out.println(lines.get(lines.size() - 1));
 		}
@@ -122,7 +123,7 @@ public final class InterleavedMixes {
 
 	private static LeanscrapeStarter starter(SyntheticRegistry registry, boolean reuse) {
 		return LeanscrapeStarter.create(registry.meterRegistry(), PrometheusConfig.DEFAULT,
-				"leanscrape.reuse.enabled=" + reuse, "leanscrape.compression.zstd.frame-per-segment=" + reuse);
+				"leanscrape.reuse.enabled=" + reuse);
 	}
 
 	private static PrometheusOutputFormat format(String scraper) {

@@ -208,7 +208,6 @@ public class ScrapeOverHttpBenchmark {
 					"leanscrape.enabled=" + !this.endpoint.equals("boot"),
 					"leanscrape.cache.time-to-live=" + (this.endpoint.equals("cached") ? "1h" : "0s"),
 					"leanscrape.reuse.enabled=" + this.reused,
-					"leanscrape.compression.zstd.frame-per-segment=" + this.reused,
 					"spring.autoconfigure.exclude=" + String.join(",", SECURITY))
 			.run();
 		this.application = application;
