@@ -7,9 +7,11 @@ import io.github.leanscrape.exposition.RenderRecord;
  * Whether keeping the bodies of one kind pays. A body kept for something earns a credit
  * of one (at most {@value #MAX_CREDIT}), one kept for nothing costs two; at a debt of
  * {@value #MAX_DEBT} (fewer than two of three kept for something) the kind rests: its
- * next {@value #REST_RENDERINGS} bodies are written and compressed whole and not kept,
- * since comparing and writing beside a kept body costs every rendering some time. A rest
- * ends with the most credit. Guarded by the {@link KeptBodies} that holds it.
+ * next {@value #REST_RENDERINGS} bodies (twice as many after each rest that follows a
+ * short try, up to {@value #MAX_REST_RENDERINGS}) are written and compressed whole and
+ * not kept, since comparing and writing beside a kept body costs every rendering some
+ * time. A rest ends with the most credit. Guarded by the {@link KeptBodies} that holds
+ * it.
  *
  * @author leanscrape
  */
@@ -32,16 +34,31 @@ final class KeepCredit {
 	/** A long run of reuse does not hide a change of traffic for long. */
 	private static final int MAX_CREDIT = 2;
 
-	/**
-	 * A rest's length. Measured: doubling it after each short try, up to 64, read within
-	 * the runs' spread of a fixed one in every mix (docs/load/rest-doubling-ab.tsv).
-	 */
 	private static final int REST_RENDERINGS = 16;
+
+	/**
+	 * Measured against a rest fixed at 16: within the spread in time, but about three
+	 * times the pool's chunks allocated where change is scattered (each try keeps a body
+	 * again; docs/load/rest-doubling-ab.tsv).
+	 */
+	private static final int MAX_REST_RENDERINGS = 64;
+
+	/**
+	 * Bodies kept since the last rest beyond which the next rest is as short as the
+	 * first.
+	 */
+	private static final int LONG_KEEP_RENDERINGS = 64;
 
 	private int credit = MAX_CREDIT;
 
-	/** Bodies the current rest still leaves unkept. */
-	private int restLeft;
+	/** Bodies not kept since the last rest began. */
+	private int rested;
+
+	/** Bodies the last rest leaves unkept; 0 before any. */
+	private int restLength;
+
+	/** Bodies kept since the last rest, counted up to just past the long. */
+	private int keptSinceRest;
 
 	/**
 	 * Return whether the kind rests: its next body is neither offered the kept one nor
@@ -49,15 +66,17 @@ final class KeepCredit {
 	 * @return whether it rests
 	 */
 	boolean rests() {
-		return this.restLeft > 0;
+		return this.rested < this.restLength;
 	}
 
 	/**
 	 * Count a body not kept while the kind rests; the last of a rest restores the credit.
 	 */
 	void notKept() {
-		if (--this.restLeft == 0) {
+		this.rested++;
+		if (this.rested == this.restLength) {
 			this.credit = MAX_CREDIT;
+			this.keptSinceRest = 0;
 		}
 	}
 
@@ -68,6 +87,9 @@ final class KeepCredit {
 	 * @param used whether it was kept for something
 	 */
 	void kept(boolean counts, boolean used) {
+		if (this.keptSinceRest <= LONG_KEEP_RENDERINGS) {
+			this.keptSinceRest++;
+		}
 		if (!counts) {
 			return;
 		}
@@ -78,10 +100,13 @@ final class KeepCredit {
 	}
 
 	/**
-	 * Let the kind rest.
+	 * Let the kind rest: as long as the first time after a long keep, else twice its last
+	 * rest.
 	 */
 	void rest() {
-		this.restLeft = REST_RENDERINGS;
+		this.rested = 0;
+		this.restLength = (this.keptSinceRest > LONG_KEEP_RENDERINGS || this.restLength == 0) ? REST_RENDERINGS
+				: Math.min(2 * this.restLength, MAX_REST_RENDERINGS);
 	}
 
 	/**

@@ -52,27 +52,26 @@ class KeepCreditTests {
 	}
 
 	@Test
-	void everyRestLasts16BodiesHoweverOftenEachTryEndsInAnother() {
-		assertThat(restLengths(4)).containsExactly(16, 16, 16, 16);
+	void restsLast16Then32Then64BodiesWhileEachTryEndsInAnother() {
+		assertThat(restLengths(4)).containsExactly(16, 32, 64, 64);
 	}
 
 	@Test
-	void aRestEndsWithTheMostCredit() {
-		this.credit.kept(true, false);
-		this.credit.kept(true, false);
-		this.credit.kept(true, false);
-		assertThat(restedBodies()).isEqualTo(16);
-		this.credit.kept(true, false);
-		this.credit.kept(true, false);
-		assertThat(this.credit.rests()).as("two bodies kept for nothing after a rest").isFalse();
-		this.credit.kept(true, false);
-		assertThat(this.credit.rests()).isTrue();
+	void aLongKeepAfterARestMakesTheNextRestShortAgain() {
+		assertThat(restLengths(2)).containsExactly(16, 32);
+		for (int i = 0; i < 100; i++) {
+			this.credit.kept(true, true);
+		}
+		assertThat(restLengths(1)).containsExactly(16);
 	}
 
 	@Test
-	void aRestOrderedFromOutsideLasts16Bodies() {
+	void aRestOrderedFromOutsideLastsAsLongAsOneEarned() {
 		this.credit.rest();
 		assertThat(restedBodies()).isEqualTo(16);
+		this.credit.kept(false, false);
+		this.credit.rest();
+		assertThat(restedBodies()).isEqualTo(32);
 	}
 
 	/**
