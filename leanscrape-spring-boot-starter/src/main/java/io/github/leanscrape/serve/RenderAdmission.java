@@ -25,16 +25,11 @@ import io.github.leanscrape.reuse.Shed;
  */
 final class RenderAdmission {
 
-	/**
-	 * A body the cache took meanwhile holds its chunks without a release to wake anyone.
-	 */
+	// A body the cache took meanwhile holds its chunks without a release to wake anyone.
 	private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
-	/** What {@link #reserveMemory} returns when the deadline passed first. */
-	private static final long REJECTED = -1;
-
-	/** What a rendering admitted before any body's size was known reserves. */
-	private static final long UNSIZED = -2;
+	// What a rendering admitted before any body's size was known reserves.
+	private static final long UNSIZED = -1;
 
 	private final ChunkPool pool;
 
@@ -46,30 +41,17 @@ final class RenderAdmission {
 
 	private final Semaphore permits;
 
+	// In multiples of the largest recent body; zero or less for no limit.
 	private final double maxHeldBodies;
 
 	private final BodyCache cache;
 
 	private final KeptBodies kept;
 
-	/**
-	 * The renderings admitted before any size was known and not finished: a rendering
-	 * admitted later counts each as large as the largest body.
-	 */
+	// Admitted before any size was known and not finished: a rendering admitted later
+	// counts each as large as the largest body.
 	private final AtomicInteger unsizedRenderings = new AtomicInteger();
 
-	/**
-	 * Create a new admission.
-	 * @param pool the pool whose chunks are reserved
-	 * @param sizeHints the expected size of each kind of body
-	 * @param codings the content codings renderings may be compressed in too
-	 * @param maxConcurrentRenders how many renderings may run at once
-	 * @param maxHeldBodies the most memory bodies may hold at once, in multiples of the
-	 * largest recent body, or zero (or less) for no limit
-	 * @param cache the cache, dropped rather than make a rendering wait
-	 * @param kept what is kept between scrapes, asked to shed rather than make a
-	 * rendering wait
-	 */
 	RenderAdmission(ChunkPool pool, SizeHints sizeHints, Set<ContentCoding> codings, int maxConcurrentRenders,
 			double maxHeldBodies, BodyCache cache, KeptBodies kept) {
 		if (maxConcurrentRenders < 1) {
@@ -85,74 +67,26 @@ final class RenderAdmission {
 		this.kept = kept;
 	}
 
-	/**
-	 * Wait for a rendering slot; then {@link #reserve}, and {@link #leave} in every case.
-	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
-	 * @throws ScrapeRejectedException when the deadline passes first
-	 */
+	// Waits for a rendering slot; then reserve, and leave in every case.
 	void acquireSlot(long deadlineNanos) throws ScrapeRejectedException {
-		if (!acquirePermit(deadlineNanos)) {
-			throw new ScrapeRejectedException(
-					"All " + this.maxConcurrentRenders + " rendering slots stayed busy until the scrape timeout");
-		}
-	}
-
-	/**
-	 * Having a slot, wait for the memory a rendering of a kind is expected to need beyond
-	 * what it gives back as it goes (the kept body its lease took, read as it writes).
-	 * Where even dropping every body kept and cached makes no room, that body is given
-	 * back at once and the rendering reserves all it needs.
-	 * @param kind the kind to render
-	 * @param deadlineNanos the {@link System#nanoTime()} to give up at
-	 * @param lease the rendering's lease
-	 * @return the chunks reserved, to give back with {@link #leave}
-	 * @throws ScrapeRejectedException when the deadline passes first
-	 */
-	long reserve(BodyKind kind, long deadlineNanos, RenderLease lease) throws ScrapeRejectedException {
-		long reserved = reserveMemory(kind, deadlineNanos, lease);
-		if (reserved == REJECTED) {
-			throw new ScrapeRejectedException("Scrape bodies held too much memory until the scrape timeout");
-		}
-		return reserved;
-	}
-
-	/**
-	 * Give back a slot taken by {@link #acquireSlot} and the chunks reserved by
-	 * {@link #reserve}.
-	 * @param reserved the chunks reserved, {@code 0} where none were
-	 */
-	void leave(long reserved) {
-		if (reserved == UNSIZED) {
-			this.unsizedRenderings.decrementAndGet();
-		}
-		else if (reserved != 0) {
-			this.pool.unreserve(reserved);
-		}
-		this.permits.release();
-	}
-
-	/**
-	 * Return how many renderings run now.
-	 * @return the renderings in flight
-	 */
-	int rendersInFlight() {
-		return this.maxConcurrentRenders - this.permits.availablePermits();
-	}
-
-	private boolean acquirePermit(long deadlineNanos) {
 		try {
-			return this.permits.tryAcquire(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+			if (this.permits.tryAcquire(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+				return;
+			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			return false;
 		}
+		throw new ScrapeRejectedException(
+				"All " + this.maxConcurrentRenders + " rendering slots stayed busy until the scrape timeout");
 	}
 
-	// The chunks a rendering of a kind and its compressed copy are expected to need,
-	// waiting while bodies hold too much; UNSIZED when no size is known yet, REJECTED
-	// when the deadline passed first.
-	private long reserveMemory(BodyKind kind, long deadlineNanos, RenderLease lease) {
+	// Having a slot, waits for the chunks a rendering of a kind and its compressed copy
+	// are expected to need beyond what it gives back as it goes (the kept body its lease
+	// took, read as it writes). Where even dropping every body kept and cached makes no
+	// room, that body is given back at once and the rendering reserves all it needs.
+	// Returns what to give back with leave: the chunks reserved, or UNSIZED.
+	long reserve(BodyKind kind, long deadlineNanos, RenderLease lease) throws ScrapeRejectedException {
 		if (this.maxHeldBodies <= 0) {
 			return 0;
 		}
@@ -185,42 +119,33 @@ final class RenderAdmission {
 		}
 		long whole = wanted + encoded;
 		long takenChunks = lease.takenChunks();
-		if (takenChunks > 0) {
-			// The kept body that the rendering gives back behind it is leased already,
-			// all of it gone once the compressed copy is made.
-			wanted = Math.max(0, Math.max(wanted - lease.chunksGivenBackAsItGoes(), wanted - takenChunks + encoded));
-		}
-		else {
-			wanted = whole;
-		}
-		// Never less than what the rendering expects, twice from two bodies up: the last
-		// body of its kind, kept to reuse its segments, and the rendering fit together.
-		// Only small bodies need it, a few chunks each, where rounding to whole chunks
-		// would leave no room.
+		// The kept body that the rendering gives back behind it is leased already, all of
+		// it gone once the compressed copy is made.
+		wanted = (takenChunks > 0)
+				? Math.max(0, Math.max(wanted - lease.chunksGivenBackAsItGoes(), wanted - takenChunks + encoded))
+				: whole;
 		long largestChunks = chunks(largest, chunkSize);
-		long limit = Math.max((long) (this.maxHeldBodies * largestChunks),
-				(long) Math.ceil(Math.min(this.maxHeldBodies, 2) * wanted));
+		long limit = limit(largestChunks, wanted);
 		this.cache.evictExpired();
+		// The body taken is given back after the third try at once.
+		int tries = (takenChunks > 0) ? 3 : 2;
 		try {
-			// The bodies kept to reuse what did not change are leased chunks like any
-			// other and count within the limit: a scrape storm must not find them on
-			// top of the bodies it holds. Tried at once, then at once again without
-			// those kept for other kinds (this rendering cannot reuse them), then
-			// without any body kept or cached, then without the body taken, then
-			// waiting for bodies being sent, looking again at least every
-			// RECHECK_NANOS: a body the cache took meanwhile, or an unsized rendering
-			// that finished, wakes nothing.
+			// Kept bodies are leased chunks like any other and count within the limit: a
+			// scrape storm must not find them on top of the bodies it holds. Tried at
+			// once, again without those kept for other kinds (this rendering cannot reuse
+			// them), without anything kept or cached, without the body taken, then
+			// waiting for bodies being sent, looking again at least every RECHECK_NANOS:
+			// a body the cache took meanwhile, or an unsized rendering that finished,
+			// wakes nothing.
 			for (int attempt = 0;; attempt++) {
 				long now = System.nanoTime();
-				// The body taken is given back after the third try at once.
-				int tries = (takenChunks > 0) ? 3 : 2;
 				long until = (attempt < tries) ? now
 						: ((deadlineNanos - now > RECHECK_NANOS) ? now + RECHECK_NANOS : deadlineNanos);
-				if (this.pool.reserve(wanted, limit - unsizedChunks(largestChunks), until)) {
+				if (this.pool.reserve(wanted, limit - this.unsizedRenderings.get() * largestChunks, until)) {
 					return wanted;
 				}
 				if (attempt >= tries && System.nanoTime() - deadlineNanos >= 0) {
-					return REJECTED;
+					break;
 				}
 				if (attempt == 0) {
 					this.kept.shed(kind, Shed.OTHER_KINDS_BODIES);
@@ -229,8 +154,7 @@ final class RenderAdmission {
 					// Else the rendering could wait on the body it holds itself.
 					lease.giveBackTakenBody();
 					wanted = whole;
-					limit = Math.max((long) (this.maxHeldBodies * largestChunks),
-							(long) Math.ceil(Math.min(this.maxHeldBodies, 2) * wanted));
+					limit = limit(largestChunks, wanted);
 				}
 				else {
 					// Bodies that only the cache holds would otherwise hold this
@@ -242,12 +166,31 @@ final class RenderAdmission {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			return REJECTED;
 		}
+		throw new ScrapeRejectedException("Scrape bodies held too much memory until the scrape timeout");
 	}
 
-	private long unsizedChunks(long largestChunks) {
-		return this.unsizedRenderings.get() * largestChunks;
+	// Gives back the slot and what reserve returned, 0 where it was not called.
+	void leave(long reserved) {
+		if (reserved == UNSIZED) {
+			this.unsizedRenderings.decrementAndGet();
+		}
+		else if (reserved != 0) {
+			this.pool.unreserve(reserved);
+		}
+		this.permits.release();
+	}
+
+	int rendersInFlight() {
+		return this.maxConcurrentRenders - this.permits.availablePermits();
+	}
+
+	// Never less than what the rendering expects, twice from two bodies up: the last body
+	// of its kind, kept to reuse its segments, and the rendering fit together. Only small
+	// bodies need it, where rounding to whole chunks would leave no room.
+	private long limit(long largestChunks, long wanted) {
+		return Math.max((long) (this.maxHeldBodies * largestChunks),
+				(long) Math.ceil(Math.min(this.maxHeldBodies, 2) * wanted));
 	}
 
 	private static long chunks(long bytes, long chunkSize) {

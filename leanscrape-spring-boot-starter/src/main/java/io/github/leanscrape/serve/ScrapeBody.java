@@ -23,7 +23,7 @@ public final class ScrapeBody {
 
 	private final ReferenceCount references = new ReferenceCount();
 
-	/** Made when first asked for; a lock per slot lets two codings compress at once. */
+	// Made when first asked for; a lock per slot lets two codings compress at once.
 	private final @Nullable PooledBody[] forms = new PooledBody[CODINGS.length];
 
 	private final Object[] formLocks = new Object[CODINGS.length];
@@ -61,20 +61,17 @@ public final class ScrapeBody {
 		}
 	}
 
-	ScrapeBody retain() {
+	void retain() {
 		if (!tryRetain()) {
 			throw new IllegalStateException("Body already released");
 		}
-		return this;
 	}
 
 	boolean tryRetain() {
 		return this.references.tryRetain();
 	}
 
-	/**
-	 * Drop a reference; releasing more often than retained does nothing.
-	 */
+	/** Drop a reference; releasing more often than retained does nothing. */
 	public void release() {
 		if (!this.references.release()) {
 			return;

@@ -63,20 +63,18 @@ public final class ScrapeResponder {
 			return ScrapeResponse.error(pending, started, 500, Outcome.ERROR,
 					"Scrape failed: " + ex.getClass().getSimpleName());
 		}
-		ScrapeBody body = scrape.body();
-		PooledBody plain = body.plain();
 		ContentCoding coding = AcceptEncoding.choose(acceptEncoding, this.scraper.codings());
 		PooledBody compressed = null;
 		if (coding != null) {
 			try {
-				compressed = this.scraper.encode(body, coding);
+				compressed = this.scraper.encode(scrape.body(), coding);
 			}
 			catch (RuntimeException | LinkageError ex) {
 				// A codec's native library, say: send the body uncompressed.
 				logFailure("Compressing a scrape failed; it was sent uncompressed", ex);
 			}
 		}
-		return new ScrapeResponse(pending, started, 200, scrape.outcome(), plain, compressed, null);
+		return new ScrapeResponse(pending, started, 200, scrape.outcome(), scrape.body().plain(), compressed, null);
 	}
 
 	/**
@@ -86,16 +84,7 @@ public final class ScrapeResponder {
 	 * @param clientGone whether the client went away before the body was written
 	 */
 	public void finish(ScrapeResponse response, boolean clientGone) {
-		try {
-			Outcome outcome = clientGone ? Outcome.CLIENT_GONE : response.outcome();
-			PooledBody sent = response.body();
-			long sentBytes = (clientGone || sent == null) ? -1 : sent.length();
-			this.metrics.scraped(response.pending().format(), outcome, System.nanoTime() - response.started(),
-					response.plainLength(), sentBytes);
-		}
-		finally {
-			response.release();
-		}
+		response.finish(this.metrics, clientGone);
 	}
 
 	/**

@@ -77,30 +77,23 @@ public final class ScrapeResponse {
 		return this.message;
 	}
 
-	PendingScrape pending() {
-		return this.pending;
-	}
-
-	long started() {
-		return this.started;
-	}
-
-	Outcome outcome() {
-		return this.outcome;
-	}
-
-	long plainLength() {
-		return (this.plain != null) ? this.plain.length() : -1;
-	}
-
-	void release() {
+	// Once written, failed or abandoned: records the scrape, then releases what it held.
+	void finish(SelfMetrics metrics, boolean clientGone) {
+		PooledBody sent = body();
 		try {
-			if (this.compressed != null) {
-				this.compressed.release();
-			}
+			metrics.scraped(this.pending.format(), clientGone ? Outcome.CLIENT_GONE : this.outcome,
+					System.nanoTime() - this.started, (this.plain != null) ? this.plain.length() : -1,
+					(clientGone || sent == null) ? -1 : sent.length());
 		}
 		finally {
-			this.pending.release();
+			try {
+				if (this.compressed != null) {
+					this.compressed.release();
+				}
+			}
+			finally {
+				this.pending.release();
+			}
 		}
 	}
 

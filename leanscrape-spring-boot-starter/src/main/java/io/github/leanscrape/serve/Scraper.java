@@ -43,7 +43,7 @@ public final class Scraper {
 
 	private final SizeHints sizeHints;
 
-	/** The encoder of each content coding, by its ordinal; {@code null} where none. */
+	// By the coding's ordinal; null where none.
 	private final @Nullable BodyEncoder[] encoders = new BodyEncoder[ContentCoding.values().length];
 
 	private final Set<ContentCoding> codings;
@@ -64,8 +64,8 @@ public final class Scraper {
 	 * @param encoders the encoders of the content codings bodies may be sent in
 	 * @param maxConcurrentRenders how many renderings may run at once
 	 * @param cacheTimeToLive how long a body may be served again, or zero for never
-	 * @param maxHeldBodies see
-	 * {@link #Scraper(ExpositionRenderer, ChunkPool, SizeHints, List, int, Duration, double, boolean)}
+	 * @param maxHeldBodies the most memory bodies may hold at once, in multiples of the
+	 * largest recent body, or zero (or less) for no limit
 	 */
 	public Scraper(ExpositionRenderer renderer, ChunkPool pool, SizeHints sizeHints, List<BodyEncoder> encoders,
 			int maxConcurrentRenders, Duration cacheTimeToLive, double maxHeldBodies) {
@@ -83,8 +83,7 @@ public final class Scraper {
 	 * @param cacheTimeToLive how long a body may be served again, or zero for never
 	 * @param maxHeldBodies the most memory that bodies may hold at once, in multiples of
 	 * the largest recent body, or zero (or less) for no limit
-	 * @param reuse whether to keep the last body of each kind, to copy what did not
-	 * change into the next
+	 * @param reuse whether to keep the last body of each kind to copy from
 	 */
 	public Scraper(ExpositionRenderer renderer, ChunkPool pool, SizeHints sizeHints, List<BodyEncoder> encoders,
 			int maxConcurrentRenders, Duration cacheTimeToLive, double maxHeldBodies, boolean reuse) {
@@ -104,12 +103,11 @@ public final class Scraper {
 	}
 
 	/**
-	 * Serve one scrape, sharing a rendering or a cached body where it can. The caller
-	 * must release the body.
+	 * Serve one scrape, sharing a rendering or a cached body where it can.
 	 * @param format the format
 	 * @param includedNames the families to include, or {@code null} for all
 	 * @param deadlineNanos the {@link System#nanoTime()} by which the body must be ready
-	 * @return the body and how it was obtained
+	 * @return the body, for the caller to release, and how it was obtained
 	 * @throws ScrapeRejectedException when the deadline passes first
 	 */
 	public Served scrape(PrometheusOutputFormat format, @Nullable Set<String> includedNames, long deadlineNanos)
@@ -144,20 +142,18 @@ public final class Scraper {
 	}
 
 	/**
-	 * Render one scrape now, without sharing, limits, cache or reuse. The caller must
-	 * release the body.
+	 * Render one scrape now, without sharing, limits, cache or reuse.
 	 * @param format the format
 	 * @param includedNames the families to include, or {@code null} for all
-	 * @return the body
+	 * @return the body, for the caller to release
 	 */
 	public PooledBody renderNow(PrometheusOutputFormat format, @Nullable Set<String> includedNames) {
 		return render(BodyKind.of(format, includedNames), RenderInputs.NONE, null);
 	}
 
-	// Renders once a slot and the memory it needs are admitted, through its lease of what
-	// is kept: opened before the memory is reserved, since a rendering that reads its
-	// kind's kept body as it writes needs less; closed before the memory is given back,
-	// so that what it still holds of that body goes back to the pool first.
+	// The lease opens before the memory is reserved (a rendering that reads its kind's
+	// kept body as it writes needs less) and closes before it is given back, so that what
+	// it still holds of that body goes back to the pool first.
 	private PooledBody renderAdmitted(BodyKind kind, long deadlineNanos) throws ScrapeRejectedException {
 		this.admission.acquireSlot(deadlineNanos);
 		long reserved = 0;
@@ -214,10 +210,9 @@ public final class Scraper {
 
 	/**
 	 * Return a body in a content coding, compressed once however many scrapes share it.
-	 * The caller must release the result.
 	 * @param body a body from {@link #scrape}
 	 * @param coding one of the {@link #codings()}
-	 * @return the compressed body
+	 * @return the compressed body, for the caller to release
 	 */
 	public PooledBody encode(ScrapeBody body, ContentCoding coding) {
 		BodyEncoder encoder = this.encoders[coding.ordinal()];
@@ -238,9 +233,7 @@ public final class Scraper {
 		});
 	}
 
-	/**
-	 * Drop what is kept to reuse what did not change.
-	 */
+	/** Drop what is kept between scrapes. */
 	public void forgetKeptSegments() {
 		this.kept.forgetAll();
 	}
@@ -267,17 +260,11 @@ public final class Scraper {
 		return this.kept.heldChunks();
 	}
 
-	/**
-	 * Drop every cached body, giving its chunks back to the pool.
-	 */
+	/** Drop every cached body, giving its chunks back to the pool. */
 	public void clearCache() {
 		this.cache.clear();
 	}
 
-	/**
-	 * Return how many renderings run now.
-	 * @return the renderings in flight
-	 */
 	int rendersInFlight() {
 		return this.admission.rendersInFlight();
 	}

@@ -89,20 +89,13 @@ final class SharedRenderings {
 		return waiting;
 	}
 
-	/**
-	 * A scrape's part in a rendering.
-	 *
-	 * @param rendering the rendering
-	 * @param renders whether this scrape started it, rather than joined it
-	 */
+	// A scrape's part in a rendering: renders when it started it, rather than joined it.
 	record Turn(Rendering rendering, boolean renders) {
 
 	}
 
-	/**
-	 * A rendering in flight. Closing it stops joins and tells how many joined, so that
-	 * each gets a reference to the body before anyone can release it.
-	 */
+	// Closing it stops joins and tells how many joined, so that each gets a reference to
+	// the body before anyone can release it.
 	static final class Rendering {
 
 		private static final int CLOSED = -1;
@@ -111,7 +104,7 @@ final class SharedRenderings {
 
 		private final CompletableFuture<ScrapeBody> result = new CompletableFuture<>();
 
-		/** The number of scrapes that joined; {@link #CLOSED} once closed. */
+		// Scrapes that joined; CLOSED once closed.
 		private final AtomicInteger joined = new AtomicInteger();
 
 		Rendering(BodyKind kind) {
@@ -119,15 +112,7 @@ final class SharedRenderings {
 		}
 
 		boolean join() {
-			int current;
-			do {
-				current = this.joined.get();
-				if (current == CLOSED) {
-					return false;
-				}
-			}
-			while (!this.joined.compareAndSet(current, current + 1));
-			return true;
+			return this.joined.getAndUpdate((count) -> (count != CLOSED) ? count + 1 : CLOSED) != CLOSED;
 		}
 
 		int close() {
