@@ -4,14 +4,12 @@ import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.RenderRecord;
 
 /**
- * Whether keeping the bodies of one kind pays. A body kept for something earns a credit
- * of one (at most {@value #MAX_CREDIT}), one kept for nothing costs two; at a debt of
- * {@value #MAX_DEBT} (fewer than two of three kept for something) the kind rests: its
- * next {@value #REST_RENDERINGS} bodies (twice as many after each rest that follows a
- * short try, up to {@value #MAX_REST_RENDERINGS}) are written and compressed whole and
+ * Whether keeping a kind's bodies pays. A body kept for something earns a credit of one
+ * (at most {@value #MAX_CREDIT}), one kept for nothing costs two; at a debt of
+ * {@value #MAX_DEBT} the kind rests: its next {@value #REST_RENDERINGS} bodies (twice as
+ * many after each rest that follows a short try, up to {@value #MAX_REST_RENDERINGS}) are
  * not kept, since comparing and writing beside a kept body costs every rendering some
- * time. A rest ends with the most credit. Guarded by the {@link KeptBodies} that holds
- * it.
+ * time. A rest ends with the most credit. Guarded by the {@link KeptBodies}.
  *
  * @author leanscrape
  */
@@ -43,10 +41,7 @@ final class KeepCredit {
 	 */
 	private static final int MAX_REST_RENDERINGS = 64;
 
-	/**
-	 * Bodies kept since the last rest beyond which the next rest is as short as the
-	 * first.
-	 */
+	/** Bodies kept since the last rest beyond which the next rest is as the first. */
 	private static final int LONG_KEEP_RENDERINGS = 64;
 
 	private int credit = MAX_CREDIT;
@@ -60,18 +55,12 @@ final class KeepCredit {
 	/** Bodies kept since the last rest, counted up to just past the long. */
 	private int keptSinceRest;
 
-	/**
-	 * Return whether the kind rests: its next body is neither offered the kept one nor
-	 * kept.
-	 * @return whether it rests
-	 */
+	// Whether the kind's next body is neither offered the kept one nor kept.
 	boolean rests() {
 		return this.rested < this.restLength;
 	}
 
-	/**
-	 * Count a body not kept while the kind rests; the last of a rest restores the credit.
-	 */
+	// The last body of a rest restores the credit.
 	void notKept() {
 		this.rested++;
 		if (this.rested == this.restLength) {
@@ -80,12 +69,8 @@ final class KeepCredit {
 		}
 	}
 
-	/**
-	 * Count what became of the body a new one replaces.
-	 * @param counts whether it could have been kept for something (it had a body before
-	 * it to copy from, or was used anyway)
-	 * @param used whether it was kept for something
-	 */
+	// Counts the body a new one replaces: counts where it could have been kept for
+	// something (it had a body before it to copy from, or was used anyway).
 	void kept(boolean counts, boolean used) {
 		if (this.keptSinceRest <= LONG_KEEP_RENDERINGS) {
 			this.keptSinceRest++;
@@ -99,22 +84,14 @@ final class KeepCredit {
 		}
 	}
 
-	/**
-	 * Let the kind rest: as long as the first time after a long keep, else twice its last
-	 * rest.
-	 */
+	// As long as the first rest after a long keep, else twice the last.
 	void rest() {
 		this.rested = 0;
 		this.restLength = (this.keptSinceRest > LONG_KEEP_RENDERINGS || this.restLength == 0) ? REST_RENDERINGS
 				: Math.min(2 * this.restLength, MAX_REST_RENDERINGS);
 	}
 
-	/**
-	 * Return whether a rendering copied enough of the body it was offered for keeping
-	 * that one to pay.
-	 * @param body the new body
-	 * @return whether it copied {@value #COPIES_PAY_PERCENT}% of its bytes
-	 */
+	// Whether the rendering of a body copied enough for keeping the one it copied to pay.
 	static boolean copiedEnough(PooledBody body) {
 		RenderRecord record = body.record();
 		return record != null && record.copiedBytes() * 100 >= body.length() * COPIES_PAY_PERCENT;

@@ -13,12 +13,9 @@ import io.github.leanscrape.exposition.SegmentObserver;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The one owner of what is kept between scrapes, in the terms of docs/design.md ("What is
- * kept between scrapes"): a {@link KeptKind} per kind, among {@link KeptKinds}, and their
- * compressed forms ({@link KeptForms}). {@code serve} reaches it three ways: a
- * {@link RenderLease} per rendering, {@link #encode} per compressed body, and
- * {@link #shed} when a rendering waits for memory. Every holding changes under this
- * object's lock; what leaves it is released outside the lock.
+ * The one owner of what is kept between scrapes (docs/design.md): a {@link KeptKind} per
+ * kind and their forms ({@link KeptForms}). Every holding changes under this object's
+ * lock; what leaves it is released outside the lock.
  *
  * @author leanscrape
  */
@@ -51,20 +48,17 @@ public final class KeptBodies {
 	}
 
 	/**
-	 * Open the lease of one rendering of a kind, taking the kind's kept body where
-	 * nothing else holds it. The caller closes it in every case.
+	 * Open the lease of one rendering of a kind, which the caller closes in every case.
 	 * @param kind the kind, uncompressed
 	 * @return the lease
 	 */
 	public RenderLease lease(BodyKind kind) {
-		KeptBody taken = take(kind);
-		return new RenderLease(kind, taken);
+		return new RenderLease(kind, take(kind));
 	}
 
 	/**
-	 * Compress a body, copying the compressed bytes of the segments unchanged since the
-	 * kind's last form in that coding ({@link KeptForms}); a body that is not its kind's
-	 * kept one is compressed whole.
+	 * Compress a body, copying the segments unchanged since the kind's last form in that
+	 * coding; a body that is not its kind's kept one is compressed whole.
 	 * @param body the plain body
 	 * @param kind the kind of the compressed body
 	 * @param encoder the coding's encoder
@@ -88,9 +82,6 @@ public final class KeptBodies {
 		}
 	}
 
-	/**
-	 * Drop what is kept for every kind.
-	 */
 	public void forgetAll() {
 		List<KeptKind> forgotten;
 		synchronized (this) {
@@ -100,8 +91,7 @@ public final class KeptBodies {
 	}
 
 	/**
-	 * Return how many pooled chunks the kept bodies and forms hold; a taken body counts
-	 * for what it still holds.
+	 * Return how many pooled chunks the kept bodies, taken ones included, and forms hold.
 	 * @return the chunks
 	 */
 	public synchronized long heldChunks() {
@@ -112,26 +102,17 @@ public final class KeptBodies {
 		return this.kinds.withBody();
 	}
 
+	// For KeptForms, under this object's lock.
 	@Nullable KeptKind entry(BodyKind kind) {
-		// For KeptForms, under this object's lock.
 		return this.kinds.get(kind);
 	}
 
-	/**
-	 * Return the kind's kept body for a rendering to copy from.
-	 * @param kind the kind, uncompressed
-	 * @return the body, with a reference the caller releases, or {@code null}
-	 */
+	// The kind's kept body to copy from, with a reference the caller releases.
 	@Nullable KeptBody previous(BodyKind kind) {
 		return lastBody(kind, false);
 	}
 
-	/**
-	 * Take the kind's kept body ({@link KeptKind.Holding#TAKEN}) where this object holds
-	 * its only reference.
-	 * @param kind the kind, uncompressed
-	 * @return the body, whose only reference passes to the caller, or {@code null}
-	 */
+	// The kind's kept body, taken where this object holds its only reference.
 	@Nullable KeptBody take(BodyKind kind) {
 		return lastBody(kind, true);
 	}
@@ -171,11 +152,7 @@ public final class KeptBodies {
 		return plain;
 	}
 
-	/**
-	 * Give back a body taken and not read: kept again where it is whole, else released.
-	 * @param kind the kind, uncompressed
-	 * @param plain the body taken
-	 */
+	// A body taken and not read is kept again where it is whole, else released.
 	void giveBack(BodyKind kind, KeptBody plain) {
 		synchronized (this) {
 			KeptKind entry = this.kinds.get(kind);
@@ -187,28 +164,14 @@ public final class KeptBodies {
 		plain.release();
 	}
 
-	/**
-	 * Return whether the kind's next body will be kept: not while it rests.
-	 * @param kind the kind, uncompressed
-	 * @return whether it will be kept
-	 */
-	boolean keeps(BodyKind kind) {
-		if (!this.enabled) {
-			return false;
-		}
-		synchronized (this) {
-			KeptKind entry = this.kinds.get(kind);
-			return entry == null || !entry.rests();
-		}
+	// Whether the kind's next body will be kept: not while it rests.
+	synchronized boolean keeps(BodyKind kind) {
+		KeptKind entry = this.kinds.get(kind);
+		return this.enabled && (entry == null || !entry.rests());
 	}
 
-	/**
-	 * Keep a new body, versioning its segments against the body offered; while the kind
-	 * rests, count a body not kept.
-	 * @param kind the kind, uncompressed
-	 * @param body the new body; this object takes a reference of its own
-	 * @param previous the body offered, or {@code null}
-	 */
+	// Keep a new body (with a reference of this object's own), versioned against the
+	// body offered; while the kind rests, count a body not kept.
 	void rendered(BodyKind kind, PooledBody body, @Nullable KeptBody previous) {
 		if (!this.enabled) {
 			return;
@@ -228,11 +191,8 @@ public final class KeptBodies {
 
 	void keep(BodyKind kind, PooledBody body, @Nullable KeptBody previous, boolean taken, long[] versions,
 			double share) {
-		if (!this.enabled) {
-			return;
-		}
-		// Room for all that can be dropped: adding to these lists, once something is out
-		// of its entry, never allocates.
+		// Called only where enabled. Room for all that can be dropped, so that adding
+		// to these lists never allocates.
 		List<KeptKind> dropped = new ArrayList<>(KeptKinds.MAX_KINDS + 1);
 		List<KeptBody> plains = new ArrayList<>(2);
 		List<KeptEncoding> forms = new ArrayList<>(CODINGS);
@@ -267,23 +227,13 @@ public final class KeptBodies {
 		}
 		finally {
 			// Released even where an Error was thrown on the way.
-			for (KeptBody each : plains) {
-				each.release();
-			}
-			for (KeptEncoding form : forms) {
-				form.release();
-			}
+			release(plains, forms);
 			release(dropped);
 		}
 	}
 
-	/**
-	 * Drop the bodies and forms of every kind but one, to make room for its rendering.
-	 * @param kind the kind whose bodies stay
-	 */
+	// Drops the bodies and forms of every kind but this one; the lists have room for all.
 	void makeRoomFor(BodyKind kind) {
-		// Room for all that can be dropped, so that adding to these lists never
-		// allocates.
 		List<KeptBody> plains = new ArrayList<>(KeptKinds.MAX_KINDS);
 		List<KeptEncoding> forms = new ArrayList<>(KeptKinds.MAX_KINDS * CODINGS);
 		try {
@@ -292,12 +242,7 @@ public final class KeptBodies {
 			}
 		}
 		finally {
-			for (KeptBody plain : plains) {
-				plain.release();
-			}
-			for (KeptEncoding form : forms) {
-				form.release();
-			}
+			release(plains, forms);
 		}
 	}
 
@@ -307,13 +252,20 @@ public final class KeptBodies {
 		}
 	}
 
+	private static void release(List<KeptBody> plains, List<KeptEncoding> forms) {
+		for (KeptBody plain : plains) {
+			plain.release();
+		}
+		for (KeptEncoding form : forms) {
+			form.release();
+		}
+	}
+
 	/**
-	 * What one rendering of a kind may use of what is kept, and what it keeps afterwards.
-	 * The lease alone owns the kind's body where it took it: the rendering reads it as it
-	 * writes and gives it back to the pool behind it ({@link ReplacedBody}). In order:
-	 * {@link #start()} once admitted, {@link #observer()} for the output, {@link #commit}
-	 * with the new body, and {@link #close()} in every case. Closed before it started, it
-	 * gives a taken body back to what is kept.
+	 * One rendering's lease: {@link #start()} once admitted, {@link #observer()} for the
+	 * output, {@link #commit} with the new body, {@link #close()} in every case. A body
+	 * it took is its alone, given back to the pool as the rendering writes
+	 * ({@link ReplacedBody}), or to what is kept where it closes before it started.
 	 */
 	public final class RenderLease implements AutoCloseable {
 
@@ -344,8 +296,8 @@ public final class KeptBodies {
 		}
 
 		/**
-		 * Return how many chunks this rendering gives back as it goes: what it may leave
-		 * out of what it reserves.
+		 * Return how many chunks this rendering gives back as it goes, out of what it
+		 * reserves.
 		 * @return the chunks, {@code 0} where it took none
 		 */
 		public long chunksGivenBackAsItGoes() {
@@ -354,8 +306,8 @@ public final class KeptBodies {
 		}
 
 		/**
-		 * Give the body taken back to the pool before the rendering starts, which then
-		 * renders as a kind with no body kept: the last way to make room for it.
+		 * Give the body taken back to the pool before the rendering starts: the last way
+		 * to make room for it.
 		 */
 		public void giveBackTakenBody() {
 			if (this.started) {
@@ -368,8 +320,7 @@ public final class KeptBodies {
 		}
 
 		/**
-		 * Decide what the rendering copies from, the body taken or else the kind's kept
-		 * one, and whether its body is kept.
+		 * Decide what the rendering copies from and whether its body is kept.
 		 * @return the renderer's inputs, valid until the lease is closed
 		 */
 		public RenderInputs start() {
@@ -405,7 +356,6 @@ public final class KeptBodies {
 			ReplacedBody replaced = this.replaced;
 			KeptBody taken = this.taken;
 			if (replaced != null && taken != null) {
-				replaced.finish();
 				keep(this.kind, body, taken, true, replaced.versions(), replaced.unchangedShare(body.length()));
 			}
 			else {
@@ -413,10 +363,6 @@ public final class KeptBodies {
 			}
 		}
 
-		/**
-		 * Release what the lease holds; a body taken and not read goes back to what is
-		 * kept.
-		 */
 		@Override
 		public void close() {
 			KeptBody taken = this.taken;

@@ -7,10 +7,9 @@ import io.github.leanscrape.exposition.PooledBody;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Compresses a kind's kept body by segment where enough of it is as it was in the
- * coding's last form (equal versions, equal bytes), copying those segments' compressed
- * bytes, else whole; only a form by segment is kept, one per kind and coding. Part of
- * {@link KeptBodies}, under its lock.
+ * Compresses a kind's kept body by segment, copying those as they were in the coding's
+ * last form, where enough are; else whole. Only a form by segment is kept, one per kind
+ * and coding. Part of {@link KeptBodies}, under its lock.
  *
  * @author leanscrape
  */
@@ -83,10 +82,10 @@ final class KeptForms {
 		KeptEncoding replaced = null;
 		synchronized (this.owner) {
 			KeptKind entry = this.owner.entry(body.kind());
-			// Not where the kind's body was dropped for room meanwhile: nothing would
-			// give
-			// the form back. A newer body's segments may still copy from it: versions
-			// are equal only for equal bytes, whichever body they were found in.
+			// Not where the kind's body was dropped for room meanwhile: nothing
+			// would give the form back. A newer body's segments may still copy from
+			// it: versions are equal only for equal bytes, whichever body they were
+			// found in.
 			if (entry != null && entry.body() != null) {
 				replaced = entry.encodings[slot];
 				entry.encodings[slot] = next;

@@ -7,27 +7,16 @@ import io.github.leanscrape.exposition.PooledBody;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What is kept for one kind (format and name filter): its {@link Holding}, the last body
- * while it holds one, its last compressed form by segment in each coding, and whether
- * keeping them pays ({@link KeepCredit}). The holding changes only through the methods
- * below, under the lock of the {@link KeptBodies} that holds it.
- *
- * <pre>
- *             keep                  take
- *   NOTHING ─────────▶ BODY ─────────────────▶ TAKEN
- *                      BODY ◀───────────────── TAKEN     give back, or keep the next body
- *                      BODY ─────────────────▶ NOTHING   drop for room, or end a taken holding
- *   BODY or TAKEN ───────────────────────────▶ RESTING   kept for nothing too often: drops all
- *   RESTING ─────────────────────────────────▶ NOTHING   after its rest's renderings
- * </pre>
+ * What is kept for one kind: its {@link Holding}, its last body, its last form by segment
+ * in each coding, and whether keeping them pays ({@link KeepCredit}). The holding changes
+ * only through the transitions below (docs/design.md's table), under the lock of the
+ * {@link KeptBodies} that holds it.
  *
  * @author leanscrape
  */
 final class KeptKind {
 
-	/**
-	 * What a kind holds.
-	 */
+	/** What a kind holds. */
 	enum Holding {
 
 		/** Nothing: the kind's first rendering is to come, or its body was dropped. */
@@ -38,8 +27,7 @@ final class KeptKind {
 
 		/**
 		 * Its last body, taken by the rendering that replaces it, which holds its only
-		 * reference and gives it back to the pool as it writes; offered to nothing else,
-		 * and counted as kept for what it still holds.
+		 * reference; counted as kept for what it still holds.
 		 */
 		TAKEN,
 
@@ -77,11 +65,7 @@ final class KeptKind {
 		return (this.holding == Holding.TAKEN && taken != null) ? taken.body : null;
 	}
 
-	/**
-	 * Keep a new last body, from any holding but {@link Holding#RESTING}.
-	 * @param body the new body, whose reference this kind now holds
-	 * @return the body kept before it, for the caller to release, or {@code null}
-	 */
+	// Returns the body kept before it, for the caller to release.
 	@Nullable KeptBody keep(KeptBody body) {
 		if (this.holding == Holding.RESTING) {
 			throw new IllegalStateException("Resting");
@@ -97,11 +81,7 @@ final class KeptKind {
 		this.holding = Holding.TAKEN;
 	}
 
-	/**
-	 * End a {@link Holding#TAKEN} holding of a body that its rendering gives back.
-	 * @param body the body taken
-	 * @return whether the kind held it as taken
-	 */
+	// Ends the TAKEN holding of a body its rendering gives back, where it is that body.
 	boolean endTaken(PooledBody body) {
 		if (taken() != body) {
 			return false;
@@ -110,37 +90,24 @@ final class KeptKind {
 		return true;
 	}
 
-	/** End a {@link Holding#TAKEN} holding, whichever body: its rendering ends now. */
+	// Ends a TAKEN holding, whichever body: its rendering ends now.
 	void clearTaken() {
 		if (this.holding == Holding.TAKEN) {
 			clear();
 		}
 	}
 
-	/**
-	 * Drop the body and forms to make room for another kind's rendering. The body counts
-	 * as kept for nothing, so that a kind dropped again and again rests instead.
-	 * @param plains where the body dropped goes, for the caller to release
-	 * @param forms where the forms dropped go; both lists have room enough not to
-	 * allocate
-	 */
+	// The body dropped for room counts as kept for nothing, so that a kind dropped again
+	// and again rests instead. The lists, for the caller to release, have room enough.
 	void makeRoom(List<KeptBody> plains, List<KeptEncoding> forms) {
 		KeptBody plain = body();
-		if (plain == null) {
-			return;
-		}
-		clear();
-		plains.add(plain);
-		dropForms(forms);
-		this.credit.kept(true, false);
-		if (this.credit.rests()) {
-			this.holding = Holding.RESTING;
+		if (plain != null) {
+			this.credit.kept(true, false);
+			drop(plain, plains, forms);
 		}
 	}
 
-	/**
-	 * Count a rendering not kept while resting, to {@link Holding#NOTHING} at its end.
-	 */
+	// Counts a rendering while resting, to NOTHING at the rest's end.
 	void notKept() {
 		assertHolding(Holding.RESTING);
 		this.credit.notKept();
@@ -149,18 +116,9 @@ final class KeptKind {
 		}
 	}
 
-	/**
-	 * Keep a new body in place of the last, and count the last as kept for something or
-	 * for nothing: the body taken counts as the one replaced; a body with nothing before
-	 * it to copy from counts only where a coding used it. Where the count makes the kind
-	 * rest, it keeps nothing ({@link Holding#RESTING}).
-	 * @param plain the new body, whose reference the caller takes for this kind
-	 * @param previous the body the rendering was offered or took, or {@code null}
-	 * @param taken whether the rendering took it
-	 * @param copiesPay whether the rendering copied enough of it for copying to pay
-	 * @param plains where the bodies no longer kept go, for the caller to release
-	 * @param forms where the forms dropped go, for the caller to release
-	 */
+	// Counts the last body as kept for something or nothing: the body taken counts as
+	// the one replaced; one with nothing before it to copy from counts only where a
+	// coding used it. Where the kind comes to rest, the new body and forms are dropped.
 	void replaceBody(KeptBody plain, @Nullable KeptBody previous, boolean taken, boolean copiesPay,
 			List<KeptBody> plains, List<KeptEncoding> forms) {
 		KeptBody replaced = keep(plain);
@@ -173,17 +131,11 @@ final class KeptKind {
 		}
 		this.credit.kept(last != null && (last.unchangedShare >= 0 || last.used), last != null && last.used);
 		if (this.credit.rests()) {
-			clear();
-			this.holding = Holding.RESTING;
-			plains.add(plain);
-			dropForms(forms);
+			drop(plain, plains, forms);
 		}
 	}
 
-	/**
-	 * Return how many chunks this kind holds: its body, kept or taken, and its forms.
-	 * @return the chunks
-	 */
+	// Its body, kept or taken, and its forms.
 	long heldChunks() {
 		long chunks = 0;
 		KeptBody plain = this.body;
@@ -198,7 +150,7 @@ final class KeptKind {
 		return chunks;
 	}
 
-	/** Give back what this kind holds once it is no longer kept, but a taken body. */
+	// Gives back what this kind holds once it is no longer kept, but a taken body.
 	void release() {
 		KeptBody plain = body();
 		if (plain != null) {
@@ -216,7 +168,11 @@ final class KeptKind {
 		this.body = null;
 	}
 
-	private void dropForms(List<KeptEncoding> forms) {
+	// To the caller's lists; to RESTING where the count made the kind rest.
+	private void drop(KeptBody plain, List<KeptBody> plains, List<KeptEncoding> forms) {
+		this.holding = this.credit.rests() ? Holding.RESTING : Holding.NOTHING;
+		this.body = null;
+		plains.add(plain);
 		for (int i = 0; i < this.encodings.length; i++) {
 			KeptEncoding form = this.encodings[i];
 			if (form != null) {

@@ -12,9 +12,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The kinds kept, least recently rendered first: at most {@value #MAX_KINDS}, and none
- * idle for {@value #TIME_TO_LIVE_MINUTES} minutes. Not thread-safe: guarded by the
- * {@link KeptBodies} that holds it. What leaves it is handed to the caller to release,
- * outside that lock.
+ * idle for {@value #TIME_TO_LIVE_MINUTES} minutes. Guarded by the {@link KeptBodies};
+ * what leaves it goes to the caller to release outside that lock.
  *
  * @author leanscrape
  */
@@ -34,37 +33,23 @@ final class KeptKinds {
 		return this.entries.get(kind);
 	}
 
-	/**
-	 * Add a kind, evicting beyond {@value #MAX_KINDS} the least recently rendered, one
-	 * without a kept body first.
-	 * @param kind the kind, uncompressed
-	 * @param entry what is kept for it
-	 * @param evicted where the evicted entry goes, with room for it
-	 */
+	// Beyond MAX_KINDS evicts the least recently rendered, one without a kept body first.
 	void add(BodyKind kind, KeptKind entry, List<KeptKind> evicted) {
 		this.entries.put(kind, entry);
 		if (this.entries.size() <= MAX_KINDS) {
 			return;
 		}
-		Iterator<KeptKind> entries = this.entries.values().iterator();
-		while (entries.hasNext()) {
-			KeptKind each = entries.next();
+		KeptKind evict = this.entries.values().iterator().next();
+		for (KeptKind each : this.entries.values()) {
 			if (each.body() == null) {
-				entries.remove();
-				evicted.add(each);
-				return;
+				evict = each;
+				break;
 			}
 		}
-		Iterator<KeptKind> eldest = this.entries.values().iterator();
-		evicted.add(eldest.next());
-		eldest.remove();
+		this.entries.values().remove(evict);
+		evicted.add(evict);
 	}
 
-	/**
-	 * Remove the kinds idle for {@value #TIME_TO_LIVE_MINUTES} minutes.
-	 * @param now the {@link System#nanoTime()}
-	 * @param expired where the entries removed go
-	 */
 	void expire(long now, List<KeptKind> expired) {
 		Iterator<KeptKind> entries = this.entries.values().iterator();
 		while (entries.hasNext()) {

@@ -9,12 +9,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A kept body read by the rendering that replaces it and given back to the pool behind
- * it, so that the two hold about one body rather than two. Each new segment is versioned
- * as it ends ({@link SegmentMatcher}); then the kept body's chunks before the segments
- * later ones are compared with go back, and in any case those more than a sixteenth of
- * the body behind the rendering. A block or segment whose bytes went back is written or
- * versioned anew: never wrong, only not reused. Used only where the rendering holds the
- * kept body's only reference.
+ * it, so that the two hold about one body rather than two: its chunks go back before the
+ * segments later ones are compared with, and in any case a sixteenth of it behind. A
+ * block or segment whose bytes went back is written or versioned anew: never wrong, only
+ * not reused. Only where the rendering holds the kept body's only reference.
  *
  * @author leanscrape
  */
@@ -59,12 +57,7 @@ final class ReplacedBody extends SegmentMatcher implements SegmentObserver {
 		return body.length() / 16 + body.chunkSize();
 	}
 
-	/**
-	 * Return how many chunks of a kept body go back to the pool while the rendering that
-	 * replaces it writes as much.
-	 * @param body the kept body
-	 * @return the chunks
-	 */
+	// The chunks of a kept body that go back while the rendering writes as much.
 	static long givenBackChunks(PooledBody body) {
 		long slackChunks = slackBytes(body) / body.chunkSize() + 1;
 		return Math.max(0, body.chunkCount() - slackChunks);
@@ -84,13 +77,10 @@ final class ReplacedBody extends SegmentMatcher implements SegmentObserver {
 	}
 
 	// Once the output became a body, which tells the last segment.
-	void finish() {
+	long[] versions() {
 		if (this.count != this.versions.length) {
 			this.versions = Arrays.copyOf(this.versions, this.count);
 		}
-	}
-
-	long[] versions() {
 		return this.versions;
 	}
 

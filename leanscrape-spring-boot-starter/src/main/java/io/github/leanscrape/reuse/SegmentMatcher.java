@@ -20,13 +20,8 @@ abstract class SegmentMatcher {
 	/** Where the earlier body's segments are, relative to the new one's. */
 	private int shift;
 
-	/**
-	 * Return the earlier segment that a new one equals, and expect the next new one after
-	 * it.
-	 * @param segment the new segment, each in order from the first
-	 * @param earlierCount how many segments the earlier body has
-	 * @return the earlier segment, or {@code -1} where none within the window equals it
-	 */
+	// The earlier segment a new one (each in order from the first) equals, or -1; the
+	// next new one is expected after it.
 	final int find(int segment, int earlierCount) {
 		int expected = segment + this.shift;
 		for (int d = 0; d < CANDIDATES; d++) {

@@ -6,9 +6,8 @@ import io.github.leanscrape.exposition.PooledBody;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Gives each segment of a new body a version, equal versions meaning equal bytes: that of
- * the last body's segment with the same bytes ({@link SegmentMatcher}), or a new one; and
- * finds, for each segment of a body, the segment of an earlier form with its version.
+ * Gives each segment of a new body a version (equal versions, equal bytes), and finds
+ * each segment's match in an earlier form by version.
  *
  * @author leanscrape
  */
@@ -17,14 +16,8 @@ final class SegmentVersions {
 	/** Never reused: equal versions are equal bytes. */
 	private final AtomicLong versions = new AtomicLong();
 
-	/**
-	 * Give each segment of a body a version.
-	 * @param body the body
-	 * @param last the last body of its kind, or {@code null}
-	 * @param versions where the version of each of the body's segments goes
-	 * @return the share of the body's bytes in segments as they were in the last body,
-	 * from 0 to 1, or -1 when there is no last body
-	 */
+	// Each segment's version is that of the last body's segment with the same bytes, or
+	// a new one; returns the share of the body's bytes unchanged, or -1 without a last.
 	double version(PooledBody body, @Nullable KeptBody last, long[] versions) {
 		if (last == null) {
 			for (int i = 0; i < versions.length; i++) {
@@ -60,14 +53,8 @@ final class SegmentVersions {
 		return this.versions.incrementAndGet();
 	}
 
-	/**
-	 * Find, for each segment of a body, the segment of an earlier form with its version.
-	 * @param versions the versions of the body's segments
-	 * @param lastVersions the versions of the segments the earlier form encodes
-	 * @param body the body
-	 * @param copyFrom where to note, for each segment, the one to copy or {@code -1}
-	 * @return the share of the body's bytes that can be copied
-	 */
+	// Notes in copyFrom the earlier form's segment to copy, or -1; returns the share of
+	// the body's bytes that can be copied.
 	static double match(long[] versions, long[] lastVersions, PooledBody body, int[] copyFrom) {
 		SegmentMatcher sameVersion = new SegmentMatcher() {
 

@@ -8,14 +8,10 @@ package io.github.leanscrape.reuse;
  */
 public enum Shed {
 
-	/**
-	 * The bodies and compressed forms kept for every kind but the rendering's.
-	 */
+	/** The bodies and forms kept for every kind but the rendering's. */
 	OTHER_KINDS_BODIES,
 
-	/**
-	 * Everything, the rendering's own kind included.
-	 */
+	/** Everything, the rendering's own kind included. */
 	EVERYTHING
 
 }
