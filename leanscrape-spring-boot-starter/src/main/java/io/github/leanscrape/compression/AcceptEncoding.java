@@ -30,15 +30,7 @@ public final class AcceptEncoding {
 		double zstd = -1;
 		double wildcard = -1;
 		for (String header : headerValues) {
-			int start = 0;
-			int length = header.length();
-			while (start < length) {
-				int end = header.indexOf(',', start);
-				if (end < 0) {
-					end = length;
-				}
-				String coding = header.substring(start, end).trim();
-				start = end + 1;
+			for (String coding : header.split(",")) {
 				int semicolon = coding.indexOf(';');
 				String name = ((semicolon < 0) ? coding : coding.substring(0, semicolon)).trim();
 				double q = (semicolon < 0) ? 1.0 : quality(coding.substring(semicolon + 1));
@@ -66,8 +58,7 @@ public final class AcceptEncoding {
 	private static double quality(String parameters) {
 		for (String parameter : parameters.split(";")) {
 			String trimmed = parameter.trim();
-			if (trimmed.length() > 2 && (trimmed.charAt(0) == 'q' || trimmed.charAt(0) == 'Q')
-					&& trimmed.charAt(1) == '=') {
+			if (trimmed.length() > 2 && trimmed.regionMatches(true, 0, "q=", 0, 2)) {
 				try {
 					double q = Double.parseDouble(trimmed.substring(2).trim());
 					return (q >= 0 && q <= 1) ? q : 0;

@@ -30,15 +30,12 @@ public interface BodyEncoder {
 	}
 
 	/**
-	 * Compress a body, copying segments from an earlier body where told to; neither body
-	 * is released.
+	 * Compress a body, copying segments of another where told to; neither is released.
 	 * @param body the body to compress
 	 * @param kind the kind of the compressed body
 	 * @param expectedSize the expected compressed size
-	 * @param segmented whether to compress each segment on its own, for a later body to
-	 * copy
-	 * @param previous an earlier body in this coding, compressed by segment, or
-	 * {@code null}
+	 * @param segmented whether to compress segment by segment, for a later body to copy
+	 * @param previous an earlier body in this coding, by segment, or {@code null}
 	 * @param copyFrom per segment, the segment of {@code previous} with the same bytes,
 	 * or {@code -1}; {@code null} to compress every segment
 	 * @return the compressed body, whose reference the caller owns

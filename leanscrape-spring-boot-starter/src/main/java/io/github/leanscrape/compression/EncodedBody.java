@@ -58,9 +58,7 @@ public final class EncodedBody {
 		return this.body.tryRetain();
 	}
 
-	/**
-	 * Drop a reference to the compressed body.
-	 */
+	/** Drop a reference to the compressed body. */
 	public void release() {
 		this.body.release();
 	}

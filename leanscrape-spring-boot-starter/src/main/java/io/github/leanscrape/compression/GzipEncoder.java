@@ -20,7 +20,7 @@ public final class GzipEncoder extends ReusingEncoder {
 
 	private static final byte[] HEADER = { 0x1f, (byte) 0x8b, Deflater.DEFLATED, 0, 0, 0, 0, 0, 0, 0 };
 
-	/** An empty final block (BFINAL 1, BTYPE 01), as zlib ends a flushed stream. */
+	// zlib's end of a flushed stream: an empty final deflate block (BFINAL 1, BTYPE 01).
 	private static final byte[] FINAL_EMPTY_BLOCK = { 0x03, 0x00 };
 
 	/** A segment deflated from an empty history costs about 2%: a tenth reused pays. */
@@ -47,7 +47,6 @@ public final class GzipEncoder extends ReusingEncoder {
 
 		private final byte[] window = new byte[16 * 1024];
 
-		/** Where the segment being compressed goes, while it is. */
 		private @Nullable ChunkedOutput segmentOutput;
 
 		Compressor(int level) {

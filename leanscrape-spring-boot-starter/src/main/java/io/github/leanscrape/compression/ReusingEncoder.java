@@ -13,7 +13,7 @@ import io.github.leanscrape.exposition.PooledBody;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An encoder that keeps a few idle compressors from scrape to scrape. One that fails, is
+ * An encoder that holds a few idle compressors from scrape to scrape. One that fails, is
  * given back to a full stack, or is idle at close is freed at once: only it can give back
  * its native memory (a deflater's, a zstd context's).
  *
@@ -133,11 +133,9 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 	private Compressor take() {
 		synchronized (this) {
 			if (this.idleCount > 0) {
-				Compressor compressor = this.idle[--this.idleCount];
+				Compressor compressor = Objects.requireNonNull(this.idle[--this.idleCount]);
 				this.idle[this.idleCount] = null;
-				if (compressor != null) {
-					return compressor;
-				}
+				return compressor;
 			}
 		}
 		return this.factory.get();
@@ -154,9 +152,7 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 		compressor.free();
 	}
 
-	/**
-	 * Free the idle compressors' native memory now; those in use, when given back.
-	 */
+	/** Free the idle compressors' native memory now; those in use, when given back. */
 	@Override
 	public final void close() {
 		@Nullable Compressor[] idle;

@@ -20,10 +20,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ZstdEncoder extends ReusingEncoder {
 
-	/**
-	 * zstd matches much further back than deflate's 32 KiB, so a frame per segment costs
-	 * it more: about 12% in size and 30% in time when every segment is compressed.
-	 */
+	// zstd matches further back than deflate's 32 KiB, so a frame per segment costs it
+	// more: about 12% in size and 30% in time when every segment is compressed.
 	private static final double MIN_REUSED_SHARE = 0.3;
 
 	/** Read only by the auto-configuration's tests, reflectively. */
@@ -51,10 +49,8 @@ public final class ZstdEncoder extends ReusingEncoder {
 		this.level = checkLevel("Zstandard", level, 19);
 	}
 
-	/**
-	 * A context with direct buffers for the native streaming API; a frame that ended
-	 * leaves it ready for the next. zstd-jni frees a context only when told to.
-	 */
+	// A context with direct buffers for the native streaming API; a frame that ended
+	// leaves it ready for the next. zstd-jni frees a context only when told to.
 	private static final class Compressor implements ReusingEncoder.Compressor, PooledBody.RangeSink {
 
 		private final ZstdCompressCtx context;
@@ -65,14 +61,13 @@ public final class ZstdEncoder extends ReusingEncoder {
 
 		private final byte[] window;
 
-		/** Where the segment being compressed goes, while it is. */
 		private @Nullable ChunkedOutput segmentOutput;
 
 		Compressor(int level, int chunkSize) {
 			this.context = new ZstdCompressCtx();
 			this.context.setLevel(level);
 			this.input = ByteBuffer.allocateDirect(chunkSize);
-			// The size zstd recommends for a streaming output buffer: a whole block.
+			// The size zstd recommends for a streaming output buffer: a whole zstd block.
 			int outputSize = (int) Zstd.compressBound(128 * 1024);
 			this.output = ByteBuffer.allocateDirect(outputSize);
 			this.window = new byte[outputSize];

@@ -8,8 +8,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * A pool of fixed-size byte chunks, below G1's humongous threshold, that scrape output is
  * built from. Free chunks sit on an array stack under a brief lock, so acquiring and
- * releasing allocate nothing; they are kept up to a retain limit set by
- * {@link SizeHints}.
+ * releasing allocate nothing; they are retained up to a limit set by {@link SizeHints}.
  *
  * @author leanscrape
  */
@@ -42,7 +41,7 @@ public final class ChunkPool {
 	/**
 	 * Create a new pool.
 	 * @param chunkSize the size of each chunk in bytes
-	 * @param maxRetainedBytes the most bytes of free chunks ever kept between scrapes
+	 * @param maxRetainedBytes the most bytes of free chunks ever retained between scrapes
 	 */
 	public ChunkPool(int chunkSize, long maxRetainedBytes) {
 		if (chunkSize < 64) {
@@ -78,14 +77,13 @@ public final class ChunkPool {
 	}
 
 	/**
-	 * Give a chunk back, kept for reuse while within the retain limit.
+	 * Give a chunk back, retained for reuse while within the retain limit.
 	 * @param chunk a chunk of this pool
 	 */
 	public void release(byte[] chunk) {
 		synchronized (this) {
 			this.leased--;
 			if (this.waiters > 0) {
-				// Waiting in reserve() for chunks to come back.
 				notifyAll();
 			}
 			if ((long) (this.freeCount + 1) * this.chunkSize > this.retainLimitBytes) {
@@ -151,7 +149,7 @@ public final class ChunkPool {
 	}
 
 	/**
-	 * Set how many bytes of free chunks may be kept, up to the configured maximum.
+	 * Set how many bytes of free chunks may be retained, up to the configured maximum.
 	 * @param bytes the wanted retain limit
 	 */
 	public void retainLimit(long bytes) {
@@ -165,7 +163,7 @@ public final class ChunkPool {
 
 	/**
 	 * Return the current retain limit.
-	 * @return the most bytes of free chunks kept
+	 * @return the most bytes of free chunks retained
 	 */
 	public synchronized long retainLimit() {
 		return this.retainLimitBytes;

@@ -60,19 +60,31 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 
 	private @Nullable RenderRecord record;
 
-	private @Nullable SegmentObserver segmentObserver;
+	private final @Nullable SegmentObserver segmentObserver;
 
 	private boolean copying;
 
 	/**
 	 * Create a buffer expecting about {@code expectedSize} bytes of output.
 	 * @param pool the pool to take chunks from
-	 * @param kind the kind of body, kept with it for its size hints
+	 * @param kind the kind of body, which the body carries for its size hints
 	 * @param expectedSize the expected size, from the last scrape of the same kind
 	 */
 	public ChunkedOutput(ChunkPool pool, BodyKind kind, long expectedSize) {
+		this(pool, kind, expectedSize, null);
+	}
+
+	/**
+	 * Create a buffer whose segments, as each ends, an observer is told of.
+	 * @param pool the pool to take chunks from
+	 * @param kind the kind of body, which the body carries for its size hints
+	 * @param expectedSize the expected size, from the last scrape of the same kind
+	 * @param segmentObserver the observer, or {@code null}
+	 */
+	public ChunkedOutput(ChunkPool pool, BodyKind kind, long expectedSize, @Nullable SegmentObserver segmentObserver) {
 		this.pool = pool;
 		this.kind = kind;
+		this.segmentObserver = segmentObserver;
 		int expectedChunks = (int) Math.min(1 << 20, expectedSize / pool.chunkSize() + 1);
 		this.chunks = new byte[Math.max(4, expectedChunks)][];
 		this.chunk = pool.acquire();
@@ -293,14 +305,6 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	}
 
 	/**
-	 * Tell an observer of each segment as it ends.
-	 * @param observer the observer, or {@code null}
-	 */
-	public void setSegmentObserver(@Nullable SegmentObserver observer) {
-		this.segmentObserver = observer;
-	}
-
-	/**
 	 * Append a range of a body.
 	 * @param body the body
 	 * @param start where the range starts
@@ -383,7 +387,7 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	}
 
 	/**
-	 * Keep a record with the body, told when the body (or this, if discarded) is gone.
+	 * Attach a record to the body, told when the body (or this, if discarded) is gone.
 	 * @param record the record
 	 */
 	public void setRecord(RenderRecord record) {

@@ -30,12 +30,9 @@ public final class PooledBody {
 
 	private final ReferenceCount references = new ReferenceCount();
 
-	/**
-	 * Chunks given back early ({@link #releaseBefore}), by the only reference's holder.
-	 */
+	// Chunks given back early (releaseBefore), by the only reference's holder.
 	private volatile int releasedChunks;
 
-	/** Where each marked segment ends, below {@link #segmentMarks}. */
 	private final long[] segmentEnds;
 
 	private final int segmentMarks;

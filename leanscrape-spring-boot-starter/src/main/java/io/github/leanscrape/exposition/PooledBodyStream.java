@@ -48,8 +48,7 @@ final class PooledBodyStream extends InputStream {
 
 	@Override
 	public long transferTo(OutputStream out) throws IOException {
-		// Spring's converters call this: write the chunks themselves, no intermediate
-		// buffer.
+		// Spring's converters call this: write the chunks themselves, no buffer between.
 		long transferred = 0;
 		while (advance()) {
 			int n = this.body.chunkLength(this.chunkIndex) - this.position;

@@ -15,8 +15,7 @@ public interface RenderRecord {
 	long copiedBytes();
 
 	/**
-	 * Called once, when the body is released or its output discarded: the record's room
-	 * may be reused.
+	 * Called once the body is released or its output discarded; its room may be reused.
 	 */
 	void bodyReleased();
 

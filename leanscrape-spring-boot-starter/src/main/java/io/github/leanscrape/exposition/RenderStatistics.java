@@ -16,8 +16,7 @@ public interface RenderStatistics {
 	long wholeScrapeFallbacks();
 
 	/**
-	 * Return how many families, summed over all scrapes, the reference path wrote inside
-	 * direct scrapes.
+	 * Return how many families the reference path wrote inside direct scrapes, in all.
 	 * @return the count
 	 */
 	long familyFallbacks();

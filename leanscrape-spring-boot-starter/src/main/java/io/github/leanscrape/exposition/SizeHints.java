@@ -70,13 +70,13 @@ public final class SizeHints {
 	}
 
 	/**
-	 * Record a scrape's size; the pool keeps the sum of the expected sizes of all kinds.
+	 * Record a scrape's size; the pool retains the sum of all kinds' expected sizes.
 	 * @param kind the kind of scrape
 	 * @param size the size of its output
 	 */
 	public synchronized void record(BodyKind kind, long size) {
 		long chunkSize = this.pool.chunkSize();
-		// Keep whole chunks: a body of n bytes holds ceil(n / chunkSize) of them.
+		// Whole chunks: a body of n bytes holds ceil(n / chunkSize) of them.
 		long rounded = ((size + this.headroom + chunkSize - 1) / chunkSize) * chunkSize;
 		Long previous = this.sizes.put(kind, rounded - this.headroom);
 		if (previous != null && previous == rounded - this.headroom) {

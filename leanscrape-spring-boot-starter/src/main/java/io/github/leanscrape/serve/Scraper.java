@@ -169,12 +169,10 @@ public final class Scraper {
 	}
 
 	private PooledBody render(BodyKind kind, RenderInputs inputs, @Nullable RenderLease lease) {
-		ChunkedOutput output = new ChunkedOutput(this.pool, kind, this.sizeHints.expectedSize(kind));
+		ChunkedOutput output = new ChunkedOutput(this.pool, kind, this.sizeHints.expectedSize(kind),
+				(lease != null) ? lease.observer() : null);
 		PooledBody body;
 		try {
-			if (lease != null) {
-				output.setSegmentObserver(lease.observer());
-			}
 			this.renderer.render(kind.format(), kind.includedNames(), output, inputs);
 			// The pool keeps what the next rendering of this kind will lease: its output
 			// and its working buffer (protobuf's families). Recorded before the chunks
