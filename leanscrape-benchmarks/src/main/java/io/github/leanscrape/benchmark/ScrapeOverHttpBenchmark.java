@@ -152,7 +152,7 @@ public class ScrapeOverHttpBenchmark {
 
 	/**
 	 * Whether the starter reuses what did not change since the last scrape
-	 * ({@code leanscrape.reuse.enabled}, with zstd sent a frame per segment); off by
+	 * ({@code leanscrape.reuse.enabled}, with the starter's other defaults); off by
 	 * default, where nothing changes, so that every series is formatted every time.
 	 */
 	@Param({ "false" })
