@@ -15,7 +15,8 @@ public interface RenderRecord {
 	long copiedBytes();
 
 	/**
-	 * Called once the body is released or its output discarded; its room may be reused.
+	 * Called exactly once, when the body is released or its output discarded; its room
+	 * may be reused.
 	 */
 	void bodyReleased();
 

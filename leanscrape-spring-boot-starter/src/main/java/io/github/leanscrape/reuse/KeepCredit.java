@@ -41,7 +41,10 @@ final class KeepCredit {
 	 */
 	private static final int MAX_REST_RENDERINGS = 64;
 
-	/** Bodies kept since the last rest beyond which the next rest is as the first. */
+	/**
+	 * Bodies kept since the last rest beyond which the next rest is as short as the
+	 * first.
+	 */
 	private static final int LONG_KEEP_RENDERINGS = 64;
 
 	private int credit = MAX_CREDIT;

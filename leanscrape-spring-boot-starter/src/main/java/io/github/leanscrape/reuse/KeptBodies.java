@@ -82,6 +82,9 @@ public final class KeptBodies {
 		}
 	}
 
+	/**
+	 * Drop everything kept, for every kind.
+	 */
 	public void forgetAll() {
 		List<KeptKind> forgotten;
 		synchronized (this) {
@@ -296,8 +299,8 @@ public final class KeptBodies {
 		}
 
 		/**
-		 * Return how many chunks this rendering gives back as it goes, out of what it
-		 * reserves.
+		 * Return how many chunks this rendering gives back as it goes, which it may leave
+		 * out of what it reserves.
 		 * @return the chunks, {@code 0} where it took none
 		 */
 		public long chunksGivenBackAsItGoes() {

@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * What is kept for one kind: its {@link Holding}, its last body, its last form by segment
  * in each coding, and whether keeping them pays ({@link KeepCredit}). The holding changes
- * only through the transitions below (docs/design.md's table), under the lock of the
+ * only through its transition methods (docs/design.md's table), under the lock of the
  * {@link KeptBodies} that holds it.
  *
  * @author leanscrape

@@ -9,10 +9,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A kept body read by the rendering that replaces it and given back to the pool behind
- * it, so that the two hold about one body rather than two: its chunks go back before the
- * segments later ones are compared with, and in any case a sixteenth of it behind. A
- * block or segment whose bytes went back is written or versioned anew: never wrong, only
- * not reused. Only where the rendering holds the kept body's only reference.
+ * it, so that the two hold about one body rather than two: its chunks before the segments
+ * still to be compared with go back, and any more than a sixteenth of it behind the
+ * output. A block or segment whose bytes went back is written or versioned anew: never
+ * wrong, only not reused. Only where the rendering holds the kept body's only reference.
  *
  * @author leanscrape
  */

@@ -174,7 +174,7 @@ public final class Scraper {
 		PooledBody body;
 		try {
 			this.renderer.render(kind.format(), kind.includedNames(), output, inputs);
-			// The pool keeps what the next rendering of this kind will lease: its output
+			// The pool retains what the next rendering of this kind will take: its output
 			// and its working buffer (protobuf's families). Recorded before the chunks
 			// become a body, which an Error here would leak.
 			this.sizeHints.record(kind, output.size() + output.workingBytes());
