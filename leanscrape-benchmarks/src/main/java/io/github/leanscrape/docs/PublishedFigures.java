@@ -210,13 +210,14 @@ public final class PublishedFigures {
 			JmhResults.Forks boot = http.find("scrape", FigureText.http(count, "tomcat", "identity", "boot"));
 			JmhResults.Forks leanscrape = http.find("scrape",
 					FigureText.http(count, "tomcat", "identity", "leanscrape"));
-			md.append(headlineRow("OpenMetrics, uncompressed (Tomcat, HTTP)", count, boot, leanscrape))
+			md.append(headlineRow("OpenMetrics, uncompressed, every series formatted (Tomcat, HTTP)", count, boot,
+					leanscrape))
 				.append(String.format(Locale.ROOT, " %s, %s |\n",
 						FigureText.size(FigureText.sent(sent, "tomcat", "boot", "identity", count)),
 						FigureText.size(FigureText.sent(sent, "tomcat", "leanscrape", "identity", count))));
 		}
 		for (String count : List.of("10000", "100000")) {
-			md.append(headlineRow("protobuf (JMH, no HTTP)", count,
+			md.append(headlineRow("protobuf, every series formatted (JMH, no HTTP)", count,
 					bySeries.find("boot", FigureText.series(count, "protobuf")),
 					bySeries.find("leanscrape", FigureText.series(count, "protobuf"))))
 				.append(" |\n");
