@@ -20,7 +20,9 @@ import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 
+import io.github.leanscrape.support.BootWiringTests;
 import io.github.leanscrape.support.HttpScraper;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -45,6 +47,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>
  * A native image itself needs GraalVM, which the build does not use.
  */
+@Tag(BootWiringTests.TAG)
 class DemoAotTests {
 
 	private static final List<String> ARGUMENTS = List.of("--demo.series=2000", "--demo.reference-endpoint=true",

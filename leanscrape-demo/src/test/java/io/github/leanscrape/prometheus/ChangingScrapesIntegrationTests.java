@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -47,11 +48,10 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.params.provider.MethodSource;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -87,7 +87,8 @@ import static org.awaitility.Awaitility.await;
  * added and removed. Every scrape succeeds, and the bytes it sent, decoded, have the
  * {@code demo_} lines that Spring Boot's endpoint writes at the moment the scrape starts;
  * the starter reuses unchanged blocks and segments in each case; and once the plan ends
- * what each server stored is what Spring Boot's endpoint writes.
+ * what each server stored is what Spring Boot's endpoint writes. Each case runs on both
+ * stacks at once, each stack with its own demo and servers.
  * <p>
  * A filter in front of the endpoint applies the plan's change for each scrape, has Spring
  * Boot's own endpoint render the same registry in the format the scrape asks for, and
@@ -194,14 +195,60 @@ class ChangingScrapesIntegrationTests {
 		demo.context().getBean(io.github.leanscrape.serve.Scraper.class).forgetKeptSegments();
 	}
 
-	static List<Arguments> scrapersAndStacks() {
-		List<Arguments> arguments = new ArrayList<>();
+	/**
+	 * Run a case on every web stack at once, each against its own demo and its own
+	 * scraping servers: the cases wait on scrapes once a second, so running the stacks
+	 * side by side halves the time the build spends on them. A failure on one stack is
+	 * thrown once both are done, with the other's, if any, suppressed.
+	 * @param directory a directory for the scraping servers' files
+	 * @param onStack the case on one stack
+	 * @throws Exception the first stack's failure
+	 */
+	private static void onEveryStackAtOnce(Path directory, StackCase onStack) throws Exception {
+		// The demos are started here, one after the other: the map of them is not shared.
+		Map<Stack, RunningDemo> running = new EnumMap<>(Stack.class);
 		for (Stack stack : Stack.values()) {
-			for (Scraper scraper : Scraper.values()) {
-				arguments.add(Arguments.of(scraper, stack));
+			running.put(stack, demo(stack));
+		}
+		ExecutorService stacks = Executors.newFixedThreadPool(running.size());
+		try {
+			List<CompletableFuture<Void>> cases = new ArrayList<>();
+			for (Stack stack : Stack.values()) {
+				Path stackDirectory = Files.createDirectory(directory.resolve(stack.name()));
+				cases.add(CompletableFuture.runAsync(() -> {
+					try {
+						onStack.run(stack, running.get(stack), stackDirectory);
+					}
+					catch (Exception | AssertionError ex) {
+						throw new AssertionError("on " + stack + ": " + ex.getMessage(), ex);
+					}
+				}, stacks));
+			}
+			Throwable failure = null;
+			for (CompletableFuture<Void> stackCase : cases) {
+				try {
+					stackCase.join();
+				}
+				catch (CompletionException ex) {
+					Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
+					if (failure == null) {
+						failure = cause;
+					}
+					else {
+						failure.addSuppressed(cause);
+					}
+				}
+			}
+			if (failure instanceof Error error) {
+				throw error;
+			}
+			if (failure != null) {
+				throw new IllegalStateException(failure);
 			}
 		}
-		return arguments;
+		finally {
+			stacks.shutdownNow();
+		}
 	}
 
 	/**
@@ -209,11 +256,14 @@ class ChangingScrapesIntegrationTests {
 	 * ones to the {@code demo_} series, applied before the scrape renders: every scrape
 	 * sends exactly Spring Boot's {@code demo_} lines of the moment it starts.
 	 */
-	@ParameterizedTest(name = "{0} on {1}")
-	@MethodSource("scrapersAndStacks")
-	void everyScrapeSendsSpringBootsLinesAndTheLastIsStored(Scraper scraper, Stack stack, @TempDir Path directory)
-			throws Exception {
-		RunningDemo demo = demo(stack);
+	@ParameterizedTest(name = "{0} on every stack")
+	@EnumSource(Scraper.class)
+	void everyScrapeSendsSpringBootsLinesAndTheLastIsStored(Scraper scraper, @TempDir Path directory) throws Exception {
+		onEveryStackAtOnce(directory,
+				(stack, demo, stackDirectory) -> oneScraper(scraper, stack, demo, stackDirectory));
+	}
+
+	private static void oneScraper(Scraper scraper, Stack stack, RunningDemo demo, Path directory) throws Exception {
 		int port = demo.port();
 		PlannedChanges changes = demo.context().getBean(PlannedChanges.class);
 		forgetWhatTheStarterKept(demo);
@@ -267,10 +317,12 @@ class ChangingScrapesIntegrationTests {
 	 * holds for every scrape from the step of the last change on, which starts with every
 	 * change applied, and also for the earlier scrapes that no change overlapped.
 	 */
-	@ParameterizedTest(name = "on {0}")
-	@EnumSource(Stack.class)
-	void bothScrapersAtOnceStoreWhatSpringBootWrites(Stack stack, @TempDir Path directory) throws Exception {
-		RunningDemo demo = demo(stack);
+	@Test
+	void bothScrapersAtOnceStoreWhatSpringBootWrites(@TempDir Path directory) throws Exception {
+		onEveryStackAtOnce(directory, ChangingScrapesIntegrationTests::bothScrapers);
+	}
+
+	private static void bothScrapers(Stack stack, RunningDemo demo, Path directory) throws Exception {
 		int port = demo.port();
 		PlannedChanges changes = demo.context().getBean(PlannedChanges.class);
 		forgetWhatTheStarterKept(demo);
@@ -422,6 +474,16 @@ class ChangingScrapesIntegrationTests {
 		Stack(String applicationType) {
 			this.applicationType = applicationType;
 		}
+
+	}
+
+	/**
+	 * A case on one web stack.
+	 */
+	@FunctionalInterface
+	interface StackCase {
+
+		void run(Stack stack, RunningDemo demo, Path directory) throws Exception;
 
 	}
 

@@ -13,7 +13,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The scrape tests against the management server of {@code management.server.port}, and
- * the check that the application's own server does not serve the endpoint.
+ * the check that the application's own server does not serve the endpoint. They scrape
+ * 5,000 bulk series, as the cells of other versions do: enough for many chunks and
+ * segments, and the tests of the application's own server scrape more.
  */
 @Tag(BootWiringTests.TAG)
 abstract class AbstractManagementPortScrapeHttpTests extends AbstractScrapeHttpTests {

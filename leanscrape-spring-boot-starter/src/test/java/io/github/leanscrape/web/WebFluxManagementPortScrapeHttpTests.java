@@ -19,8 +19,7 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 				"management.server.port=0", "management.server.address=127.0.0.1",
 				"spring.autoconfigure.exclude=org.springframework.boot.tomcat.autoconfigure.actuate.web.server."
 						+ "TomcatReactiveManagementContextAutoConfiguration",
-				"management.endpoints.web.exposure.include=prometheus",
-				"rich.bulk-series=${scrape-tests.bulk-series:20000}" })
+				"management.endpoints.web.exposure.include=prometheus", "rich.bulk-series=5000" })
 class WebFluxManagementPortScrapeHttpTests extends AbstractManagementPortScrapeHttpTests {
 
 }

@@ -14,7 +14,7 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 		properties = { "spring.main.web-application-type=servlet", "server.address=127.0.0.1",
 				"management.server.port=0", "management.server.address=127.0.0.1",
 				"server.tomcat.relaxed-query-chars=[,]", "management.endpoints.web.exposure.include=prometheus",
-				"rich.bulk-series=${scrape-tests.bulk-series:20000}" })
+				"rich.bulk-series=5000" })
 class WebMvcManagementPortScrapeHttpTests extends AbstractManagementPortScrapeHttpTests {
 
 }

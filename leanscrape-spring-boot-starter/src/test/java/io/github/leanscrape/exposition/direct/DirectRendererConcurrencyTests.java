@@ -35,6 +35,7 @@ import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.ReferenceRenderer;
 import io.github.leanscrape.support.FrozenClock;
+import io.github.leanscrape.support.OwnCodeTests;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
@@ -46,6 +47,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,6 +61,7 @@ import static org.assertj.core.api.Assertions.fail;
  * The direct path while the application registers, removes and records into meters: every
  * scrape is a valid exposition, and a scrape never holds up the threads that record.
  */
+@Tag(OwnCodeTests.TAG)
 class DirectRendererConcurrencyTests {
 
 	private static final int SCRAPES = 1000;

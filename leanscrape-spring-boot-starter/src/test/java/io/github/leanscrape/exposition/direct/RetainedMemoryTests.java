@@ -22,6 +22,7 @@ import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.ReferenceRenderer;
 import io.github.leanscrape.support.FrozenClock;
+import io.github.leanscrape.support.OwnCodeTests;
 import io.github.leanscrape.support.RawOutput;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,6 +30,7 @@ import io.micrometer.core.instrument.config.NamingConvention;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jol.vm.VM;
 import org.openjdk.jol.vm.VirtualMachine;
@@ -45,6 +47,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * series' text line, and what finds and orders them less than 80 bytes more; a removed
  * meter must leave nothing behind, whether or not scrapes come.
  */
+@Tag(OwnCodeTests.TAG)
 class RetainedMemoryTests {
 
 	private static final int SERIES = 100_000;
