@@ -7,7 +7,14 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.leanscrape.compression.BodyEncoder;
 import io.github.leanscrape.exposition.BodyKind;
@@ -20,7 +27,6 @@ import io.github.leanscrape.exposition.RenderInputs;
 import io.github.leanscrape.exposition.SizeHints;
 import io.github.leanscrape.reuse.KeptBodies;
 import io.github.leanscrape.reuse.KeptBodies.RenderLease;
-import io.github.leanscrape.serve.SharedRenderings.Turn;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
@@ -28,7 +34,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
 /**
  * Produces scrape bodies, and keeps scrapes cheap when many arrive at once. A scrape
  * takes a cached body of its kind when there is one ({@link BodyCache}); else it joins a
- * rendering of its kind in flight ({@link SharedRenderings}); else it renders, once
+ * rendering of its kind in flight (the shared renderings, below); else it renders, once
  * admitted ({@link RenderAdmission}), into pooled chunks sized from the previous body of
  * its kind. A body is compressed once in each coding however many scrapes share it
  * ({@link ScrapeBody}).
@@ -55,22 +61,6 @@ public final class Scraper {
 	private final RenderAdmission admission;
 
 	private final KeptBodies kept;
-
-	/**
-	 * Create a new scraper that reuses what did not change.
-	 * @param renderer the renderer that writes the exposition
-	 * @param pool the pool of output chunks
-	 * @param sizeHints the size hints of each kind of body
-	 * @param encoders the encoders of the content codings bodies may be sent in
-	 * @param maxConcurrentRenders how many renderings may run at once
-	 * @param cacheTimeToLive how long a body may be served again, or zero for never
-	 * @param maxHeldBodies the most memory bodies may hold at once, in multiples of the
-	 * largest recent body, or zero (or less) for no limit
-	 */
-	public Scraper(ExpositionRenderer renderer, ChunkPool pool, SizeHints sizeHints, List<BodyEncoder> encoders,
-			int maxConcurrentRenders, Duration cacheTimeToLive, double maxHeldBodies) {
-		this(renderer, pool, sizeHints, encoders, maxConcurrentRenders, cacheTimeToLive, maxHeldBodies, true);
-	}
 
 	/**
 	 * Create a new scraper.
@@ -117,7 +107,7 @@ public final class Scraper {
 		if (cached != null) {
 			return new Served(cached, Outcome.CACHED);
 		}
-		Turn turn = this.renderings.startOrJoin(kind);
+		SharedRenderings.Turn turn = this.renderings.startOrJoin(kind);
 		if (!turn.renders()) {
 			return new Served(SharedRenderings.await(turn.rendering(), deadlineNanos), Outcome.COALESCED);
 		}
@@ -169,7 +159,8 @@ public final class Scraper {
 	}
 
 	private PooledBody render(BodyKind kind, RenderInputs inputs, @Nullable RenderLease lease) {
-		ChunkedOutput output = new ChunkedOutput(this.pool, kind, this.sizeHints.expectedSize(kind),
+		long expectedSize = this.sizeHints.expectedSize(kind);
+		ChunkedOutput output = new ChunkedOutput(this.pool, kind, expectedSize,
 				(lease != null) ? lease.observer() : null);
 		PooledBody body;
 		try {
@@ -273,6 +264,125 @@ public final class Scraper {
 	 */
 	public int scrapesWaiting() {
 		return this.renderings.waiting();
+	}
+
+	/**
+	 * The renderings in flight, one per kind, shared by overlapping scrapes of that kind;
+	 * each scrape that joined gets its own reference, so none finds the body released.
+	 */
+	private static final class SharedRenderings {
+
+		private final ConcurrentHashMap<BodyKind, Rendering> inFlight = new ConcurrentHashMap<>();
+
+		// Whoever renders must complete or fail the rendering; whoever joined awaits it.
+		Turn startOrJoin(BodyKind kind) {
+			while (true) {
+				Rendering rendering = new Rendering(kind);
+				Rendering existing = this.inFlight.putIfAbsent(kind, rendering);
+				if (existing == null) {
+					return new Turn(rendering, true);
+				}
+				if (existing.join()) {
+					return new Turn(existing, false);
+				}
+				// That rendering finished as this scrape arrived: look again.
+			}
+		}
+
+		// Every scrape that joined gets a reference; the caller keeps its own.
+		void complete(Rendering rendering, ScrapeBody body) {
+			this.inFlight.remove(rendering.kind, rendering);
+			int waiters = rendering.close();
+			for (int i = 0; i < waiters; i++) {
+				body.retain();
+			}
+			rendering.result.complete(body);
+		}
+
+		void fail(Rendering rendering, Throwable failure) {
+			this.inFlight.remove(rendering.kind, rendering);
+			rendering.close();
+			rendering.result.completeExceptionally(failure);
+		}
+
+		// A scrape that gives up releases the reference held for it when the body
+		// arrives.
+		static ScrapeBody await(Rendering rendering, long deadlineNanos) throws ScrapeRejectedException {
+			try {
+				return rendering.result.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+			}
+			catch (TimeoutException ex) {
+				rendering.result.thenAccept(ScrapeBody::release);
+				throw new ScrapeRejectedException(
+						"The rendering this scrape waited for did not finish before its timeout");
+			}
+			catch (InterruptedException ex) {
+				rendering.result.thenAccept(ScrapeBody::release);
+				Thread.currentThread().interrupt();
+				throw new ScrapeRejectedException("Interrupted while waiting for a rendering");
+			}
+			catch (ExecutionException ex) {
+				Throwable cause = ex.getCause();
+				if (cause instanceof ScrapeRejectedException rejected) {
+					throw new ScrapeRejectedException(Objects.requireNonNullElse(rejected.getMessage(),
+							"The rendering this scrape waited for was rejected"));
+				}
+				if (cause instanceof RuntimeException runtime) {
+					throw runtime;
+				}
+				if (cause instanceof Error error) {
+					throw error;
+				}
+				throw new IllegalStateException(cause);
+			}
+		}
+
+		int waiting() {
+			int waiting = 0;
+			for (Rendering rendering : this.inFlight.values()) {
+				waiting += rendering.waiters();
+			}
+			return waiting;
+		}
+
+		// A scrape's part in a rendering: renders when it started it, rather than joined
+		// it.
+		record Turn(Rendering rendering, boolean renders) {
+
+		}
+
+		// Closing it stops joins and tells how many joined, so that each gets a reference
+		// to
+		// the body before anyone can release it.
+		static final class Rendering {
+
+			private static final int CLOSED = -1;
+
+			private final BodyKind kind;
+
+			private final CompletableFuture<ScrapeBody> result = new CompletableFuture<>();
+
+			// Scrapes that joined; CLOSED once closed.
+			private final AtomicInteger joined = new AtomicInteger();
+
+			Rendering(BodyKind kind) {
+				this.kind = kind;
+			}
+
+			boolean join() {
+				return this.joined.getAndUpdate((count) -> (count != CLOSED) ? count + 1 : CLOSED) != CLOSED;
+			}
+
+			int close() {
+				return this.joined.getAndSet(CLOSED);
+			}
+
+			int waiters() {
+				return Math.max(0, this.joined.get());
+			}
+
+		}
+
 	}
 
 }

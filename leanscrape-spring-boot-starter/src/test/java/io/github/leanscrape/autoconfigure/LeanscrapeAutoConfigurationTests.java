@@ -377,7 +377,7 @@ class LeanscrapeAutoConfigurationTests {
 		@Bean
 		Scraper userScraper(ExpositionRenderer renderer) {
 			ChunkPool pool = new ChunkPool(ChunkPool.DEFAULT_CHUNK_SIZE, 0);
-			this.scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(), 1, Duration.ZERO, 0);
+			this.scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(), 1, Duration.ZERO, 0, true);
 			return this.scraper;
 		}
 

@@ -142,7 +142,7 @@ class ScraperMemoryLimitTests {
 			FOUR_CHUNKS.render(format, includedNames, out);
 		};
 		Scraper scraper = new Scraper(renderer, this.pool, new SizeHints(this.pool, 0),
-				List.of(new GzipEncoder(this.pool, 1)), 2, Duration.ZERO, 2);
+				List.of(new GzipEncoder(this.pool, 1)), 2, Duration.ZERO, 2, true);
 		PooledBody text = scrapeCompressed(scraper, null);
 		PooledBody other = scrapeCompressed(scraper, Set.of("other"));
 		// Each kind's last body (four chunks) is kept; its compressed form (one), made
@@ -179,7 +179,7 @@ class ScraperMemoryLimitTests {
 			}
 		};
 		Scraper scraper = new Scraper(twoChunks, this.pool, new SizeHints(this.pool, 0),
-				List.of(new GzipEncoder(this.pool, 1)), 2, Duration.ZERO, 2);
+				List.of(new GzipEncoder(this.pool, 1)), 2, Duration.ZERO, 2, true);
 		PooledBody first = scrapeCompressed(scraper, null);
 		assertThat(scraper.keptChunks()).isEqualTo(2);
 		ScrapeBody next = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
@@ -213,7 +213,7 @@ class ScraperMemoryLimitTests {
 			}
 		};
 		Scraper scraper = new Scraper(changing, pool, new SizeHints(pool, 0),
-				List.of(new GzipEncoder(pool, 1), new ZstdEncoder(pool, 1, true)), 2, Duration.ZERO, 2.5);
+				List.of(new GzipEncoder(pool, 1), new ZstdEncoder(pool, 1, true)), 2, Duration.ZERO, 2.5, true);
 		// Two Prometheus servers (gzip, zstd), a person with curl (text, uncompressed)
 		// and a
 		// dashboard asking one family: kinds, codings and name filters in turn.
@@ -261,8 +261,8 @@ class ScraperMemoryLimitTests {
 			FORTY_CHUNKS.render(format, includedNames, out);
 		};
 		try (GzipEncoder gzip = new GzipEncoder(pool, 1)) {
-			Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(gzip), 2, Duration.ZERO,
-					2.05);
+			Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(gzip), 2, Duration.ZERO, 2.05,
+					true);
 			scrapeTextAndOpenMetricsInTurn(scraper, 8, ContentCoding.GZIP);
 			long allocated = pool.allocatedChunks();
 			long reused = gzip.segmentsReused();
@@ -298,7 +298,7 @@ class ScraperMemoryLimitTests {
 		};
 		try (GzipEncoder gzip = new GzipEncoder(pool, 1)) {
 			Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 16 * 1024), List.of(gzip), 2,
-					Duration.ZERO, 1.9);
+					Duration.ZERO, 1.9, true);
 			scrapeTextAndOpenMetricsInTurn(scraper, 8, ContentCoding.GZIP);
 			long compressed = gzip.segmentsCompressed();
 			long reused = gzip.segmentsReused();
@@ -334,7 +334,7 @@ class ScraperMemoryLimitTests {
 			FORTY_CHUNKS.render(format, includedNames, out);
 		};
 		Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(new ZstdEncoder(pool, 1, true)),
-				2, Duration.ZERO, 2.05);
+				2, Duration.ZERO, 2.05, true);
 		scrapeTextAndOpenMetricsInTurn(scraper, 4, ContentCoding.ZSTD);
 		long allocated = pool.allocatedChunks();
 		scrapeTextAndOpenMetricsInTurn(scraper, 76, ContentCoding.ZSTD);
@@ -364,7 +364,8 @@ class ScraperMemoryLimitTests {
 		Map<PrometheusOutputFormat, List<Boolean>> offered = new EnumMap<>(PrometheusOutputFormat.class);
 		OfferedRenderer renderer = fortyChunksNotingOffers(offered);
 		try (GzipEncoder gzip = new GzipEncoder(pool, 1)) {
-			Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(gzip), 2, Duration.ZERO, 2.5);
+			Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(gzip), 2, Duration.ZERO, 2.5,
+					true);
 			scrapeTextAndOpenMetricsInTurn(scraper, 6, ContentCoding.GZIP);
 			long allocated = pool.allocatedChunks();
 			long compressed = gzip.segmentsCompressed();
@@ -392,7 +393,8 @@ class ScraperMemoryLimitTests {
 		Map<PrometheusOutputFormat, List<Boolean>> offered = new EnumMap<>(PrometheusOutputFormat.class);
 		OfferedRenderer renderer = fortyChunksNotingOffers(offered);
 		try (GzipEncoder gzip = new GzipEncoder(pool, 1)) {
-			Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(gzip), 2, Duration.ZERO, 2.5);
+			Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(gzip), 2, Duration.ZERO, 2.5,
+					true);
 			for (int i = 0; i < 40; i++) {
 				boolean text = (i & 1) == 0;
 				ScrapeBody body = scraper.scrape(text ? TEXT : OPENMETRICS, null, deadline(Duration.ofSeconds(10)))
@@ -426,7 +428,8 @@ class ScraperMemoryLimitTests {
 			FORTY_CHUNKS.render(format, includedNames, out);
 		};
 		try (GzipEncoder gzip = new GzipEncoder(pool, 1)) {
-			Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(gzip), 2, Duration.ZERO, 2.5);
+			Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(gzip), 2, Duration.ZERO, 2.5,
+					true);
 			scraping.set(scraper);
 			// The first gzip form is compressed whole and goes with its scrape; the next
 			// by
@@ -464,7 +467,7 @@ class ScraperMemoryLimitTests {
 			FORTY_CHUNKS.render(format, includedNames, out);
 			wholeAtTheEnd.add(copyFrom != null && copyFrom.holds(0));
 		};
-		Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(), 2, Duration.ZERO, 2.5);
+		Scraper scraper = new Scraper(renderer, pool, new SizeHints(pool, 0), List.of(), 2, Duration.ZERO, 2.5, true);
 		ScrapeBody first = scraper.scrape(OPENMETRICS, null, deadline(Duration.ofSeconds(10))).body();
 		ScrapeBody second = scraper.scrape(OPENMETRICS, null, deadline(Duration.ofSeconds(10))).body();
 		assertThat(offered.get(1)).isSameAs(first.plain());
