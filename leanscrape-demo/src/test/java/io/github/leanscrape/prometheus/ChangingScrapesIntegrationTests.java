@@ -199,12 +199,13 @@ class ChangingScrapesIntegrationTests {
 	 * Run a case on every web stack at once, each against its own demo and its own
 	 * scraping servers: the cases wait on scrapes once a second, so running the stacks
 	 * side by side halves the time the build spends on them. A failure on one stack is
-	 * thrown once both are done, with the other's, if any, suppressed.
+	 * thrown once both are done, as an {@link AssertionError} that names the stack, with
+	 * the other's, if any, suppressed.
 	 * @param directory a directory for the scraping servers' files
 	 * @param onStack the case on one stack
-	 * @throws Exception the first stack's failure
+	 * @throws IOException if a stack's directory cannot be made
 	 */
-	private static void onEveryStackAtOnce(Path directory, StackCase onStack) throws Exception {
+	private static void onEveryStackAtOnce(Path directory, StackCase onStack) throws IOException {
 		// The demos are started here, one after the other: the map of them is not shared.
 		Map<Stack, RunningDemo> running = new EnumMap<>(Stack.class);
 		for (Stack stack : Stack.values()) {
@@ -224,13 +225,14 @@ class ChangingScrapesIntegrationTests {
 					}
 				}, stacks));
 			}
-			Throwable failure = null;
+			// Every failure is an Error: each stack's case wraps what it throws.
+			Error failure = null;
 			for (CompletableFuture<Void> stackCase : cases) {
 				try {
 					stackCase.join();
 				}
 				catch (CompletionException ex) {
-					Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
+					Error cause = (ex.getCause() instanceof Error error) ? error : new AssertionError(ex);
 					if (failure == null) {
 						failure = cause;
 					}
@@ -239,11 +241,8 @@ class ChangingScrapesIntegrationTests {
 					}
 				}
 			}
-			if (failure instanceof Error error) {
-				throw error;
-			}
 			if (failure != null) {
-				throw new IllegalStateException(failure);
+				throw failure;
 			}
 		}
 		finally {
