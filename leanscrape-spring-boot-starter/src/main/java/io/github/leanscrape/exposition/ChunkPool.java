@@ -76,11 +76,8 @@ public final class ChunkPool {
 		return new byte[this.chunkSize];
 	}
 
-	/**
-	 * Give a chunk back, retained for reuse while within the retain limit.
-	 * @param chunk a chunk of this pool
-	 */
-	public void release(byte[] chunk) {
+	// Gives a chunk back, retained for reuse while within the retain limit.
+	void release(byte[] chunk) {
 		synchronized (this) {
 			this.leased--;
 			if (this.waiters > 0) {
@@ -148,11 +145,8 @@ public final class ChunkPool {
 		return this.reserved;
 	}
 
-	/**
-	 * Set how many bytes of free chunks may be retained, up to the configured maximum.
-	 * @param bytes the wanted retain limit
-	 */
-	public void retainLimit(long bytes) {
+	// Sets how many bytes of free chunks may be retained, up to the configured maximum.
+	void retainLimit(long bytes) {
 		synchronized (this) {
 			this.retainLimitBytes = Math.max(0, Math.min(bytes, this.maxRetainedBytes));
 			while ((long) this.freeCount * this.chunkSize > this.retainLimitBytes) {
@@ -178,15 +172,11 @@ public final class ChunkPool {
 	}
 
 	/**
-	 * Return the most chunks leased at once since the pool was created or its peak reset.
+	 * Return the most chunks leased at once since the pool was created.
 	 * @return the peak of the chunks leased
 	 */
 	public synchronized long peakLeasedChunks() {
 		return this.peakLeased;
-	}
-
-	synchronized void resetPeak() {
-		this.peakLeased = this.leased;
 	}
 
 	/**

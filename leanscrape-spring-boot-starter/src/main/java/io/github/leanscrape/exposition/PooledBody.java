@@ -128,15 +128,8 @@ public final class PooledBody {
 		return true;
 	}
 
-	/**
-	 * Return whether a range of this body holds the same bytes as part of an array.
-	 * @param start where the range of this body starts
-	 * @param bytes the array
-	 * @param offset where its part starts
-	 * @param length the length of both
-	 * @return {@code true} when the bytes are equal
-	 */
-	public boolean rangeEquals(long start, byte[] bytes, int offset, int length) {
+	// Whether a range of this body holds the same bytes as part of an array.
+	boolean rangeEquals(long start, byte[] bytes, int offset, int length) {
 		assertLive();
 		int done = 0;
 		while (done < length) {

@@ -41,11 +41,8 @@ public final class ReferenceCount {
 		return current;
 	}
 
-	/**
-	 * Return whether exactly one reference is held.
-	 * @return {@code true} when the caller's is the only one
-	 */
-	public boolean isOnly() {
+	// Whether exactly one reference is held: the caller's, where it is the only one.
+	boolean isOnly() {
 		return this.references.get() == 1;
 	}
 

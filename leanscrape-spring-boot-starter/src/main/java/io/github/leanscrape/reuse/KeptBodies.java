@@ -1,11 +1,13 @@
 package io.github.leanscrape.reuse;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.LongSupplier;
 
 import io.github.leanscrape.compression.BodyEncoder;
 import io.github.leanscrape.exposition.BodyKind;
+import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.RenderInputs;
@@ -249,6 +251,12 @@ public final class KeptBodies {
 		}
 	}
 
+	// How far behind a rendering the body it took is held at most: a sixteenth of it, and
+	// a chunk for the one being read.
+	private static long slackBytes(PooledBody body) {
+		return body.length() / 16 + body.chunkSize();
+	}
+
 	private static void release(List<KeptKind> entries) {
 		for (KeptKind entry : entries) {
 			entry.release();
@@ -267,8 +275,8 @@ public final class KeptBodies {
 	/**
 	 * One rendering's lease: {@link #start()} once admitted, {@link #observer()} for the
 	 * output, {@link #commit} with the new body, {@link #close()} in every case. A body
-	 * it took is its alone, given back to the pool as the rendering writes
-	 * ({@link ReplacedBody}), or to what is kept where it closes before it started.
+	 * it took is its alone, given back to the pool as the rendering writes (its
+	 * {@code ReplacedBody}), or to what is kept where it closes before it started.
 	 */
 	public final class RenderLease implements AutoCloseable {
 
@@ -305,7 +313,10 @@ public final class KeptBodies {
 		 */
 		public long chunksGivenBackAsItGoes() {
 			KeptBody taken = this.taken;
-			return (taken != null && !taken.body.isReleased()) ? ReplacedBody.givenBackChunks(taken.body) : 0;
+			if (taken == null || taken.body.isReleased()) {
+				return 0;
+			}
+			return Math.max(0, taken.body.chunkCount() - (slackBytes(taken.body) / taken.body.chunkSize() + 1));
 		}
 
 		/**
@@ -333,7 +344,7 @@ public final class KeptBodies {
 			this.started = true;
 			KeptBody taken = this.taken;
 			if (taken != null && !taken.body.isReleased()) {
-				this.replaced = new ReplacedBody(taken, KeptBodies.this.segmentVersions);
+				this.replaced = new ReplacedBody(taken);
 				return new RenderInputs(taken.body, true);
 			}
 			KeptBody previous = previous(this.kind);
@@ -391,6 +402,96 @@ public final class KeptBodies {
 			if (!this.started) {
 				throw new IllegalStateException("Not started");
 			}
+		}
+
+	}
+
+	// The body a lease took, read by its rendering and given back to the pool behind it,
+	// so that the two hold about one body, not two: its chunks before the segments still
+	// to be compared with go back, and any more than a sixteenth of it behind the output.
+	// A block or segment whose bytes went back is written or versioned anew: never wrong.
+	private final class ReplacedBody extends SegmentMatcher implements SegmentObserver {
+
+		private final PooledBody body;
+
+		private final long[] keptVersions;
+
+		private final long slack;
+
+		/** As many as the kept body's segments, and a few more before it grows. */
+		private long[] versions;
+
+		private int count;
+
+		/** The output and range of the segment being versioned, while it is. */
+		private @Nullable ChunkedOutput output;
+
+		private long start;
+
+		private long length;
+
+		private long unchanged;
+
+		/** Where the kept body's segments that later segments are compared with start. */
+		private long needed;
+
+		ReplacedBody(KeptBody replaced) {
+			this.body = replaced.body;
+			this.keptVersions = replaced.versions;
+			this.slack = slackBytes(replaced.body);
+			this.versions = new long[replaced.versions.length + 8];
+		}
+
+		@Override
+		public void segmentEnded(ChunkedOutput output, long start, long end) {
+			version(output, start, end);
+			int first = firstCandidate(this.count);
+			this.needed = (first < this.body.segmentCount()) ? this.body.segmentStart(first) : this.body.length();
+			this.body.releaseBefore(Math.max(this.needed, end - this.slack));
+		}
+
+		@Override
+		public void chunkFilled(long size) {
+			this.body.releaseBefore(Math.max(this.needed, size - this.slack));
+		}
+
+		// Once the output became a body, which tells the last segment.
+		long[] versions() {
+			if (this.count != this.versions.length) {
+				this.versions = Arrays.copyOf(this.versions, this.count);
+			}
+			return this.versions;
+		}
+
+		double unchangedShare(long length) {
+			return (length == 0) ? 1 : (double) this.unchanged / length;
+		}
+
+		private void version(ChunkedOutput output, long start, long end) {
+			this.output = output;
+			this.start = start;
+			this.length = end - start;
+			int match = find(this.count, this.keptVersions.length);
+			this.output = null;
+			if (this.count == this.versions.length) {
+				this.versions = Arrays.copyOf(this.versions, this.count * 2);
+			}
+			if (match >= 0) {
+				this.versions[this.count++] = this.keptVersions[match];
+				this.unchanged += this.length;
+			}
+			else {
+				this.versions[this.count++] = KeptBodies.this.segmentVersions.newVersion();
+			}
+		}
+
+		@Override
+		boolean equal(int segment, int earlier) {
+			ChunkedOutput output = this.output;
+			long earlierStart = this.body.segmentStart(earlier);
+			return output != null && this.body.segmentEnd(earlier) - earlierStart == this.length
+					&& this.body.holds(earlierStart)
+					&& output.rangeEquals(this.start, this.body, earlierStart, this.length);
 		}
 
 	}

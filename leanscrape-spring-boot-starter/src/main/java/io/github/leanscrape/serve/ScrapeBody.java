@@ -71,8 +71,8 @@ public final class ScrapeBody {
 		return this.references.tryRetain();
 	}
 
-	/** Drop a reference; releasing more often than retained does nothing. */
-	public void release() {
+	// Drops a reference; releasing more often than retained does nothing.
+	void release() {
 		if (!this.references.release()) {
 			return;
 		}
@@ -93,11 +93,7 @@ public final class ScrapeBody {
 		}
 	}
 
-	/**
-	 * Return whether the last reference was released.
-	 * @return {@code true} once released
-	 */
-	public boolean isReleased() {
+	private boolean isReleased() {
 		return this.references.isReleased();
 	}
 

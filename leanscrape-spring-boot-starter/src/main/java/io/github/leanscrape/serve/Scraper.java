@@ -24,6 +24,7 @@ import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.ExpositionRenderer;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.RenderInputs;
+import io.github.leanscrape.exposition.SegmentObserver;
 import io.github.leanscrape.exposition.SizeHints;
 import io.github.leanscrape.reuse.KeptBodies;
 import io.github.leanscrape.reuse.KeptBodies.RenderLease;
@@ -100,7 +101,7 @@ public final class Scraper {
 	 * @return the body, for the caller to release, and how it was obtained
 	 * @throws ScrapeRejectedException when the deadline passes first
 	 */
-	public Served scrape(PrometheusOutputFormat format, @Nullable Set<String> includedNames, long deadlineNanos)
+	Served scrape(PrometheusOutputFormat format, @Nullable Set<String> includedNames, long deadlineNanos)
 			throws ScrapeRejectedException {
 		BodyKind kind = BodyKind.of(format, includedNames);
 		ScrapeBody cached = this.cache.get(kind);
@@ -113,14 +114,7 @@ public final class Scraper {
 		}
 		ScrapeBody body;
 		try {
-			PooledBody plain = renderAdmitted(kind, deadlineNanos);
-			try {
-				body = new ScrapeBody(plain);
-			}
-			catch (RuntimeException | Error ex) {
-				plain.release();
-				throw ex;
-			}
+			body = renderAdmitted(kind, deadlineNanos);
 		}
 		catch (ScrapeRejectedException | RuntimeException | Error ex) {
 			this.renderings.fail(turn.rendering(), ex);
@@ -144,13 +138,21 @@ public final class Scraper {
 	// The lease opens before the memory is reserved (a rendering that reads its kind's
 	// kept body as it writes needs less) and closes before it is given back, so that what
 	// it still holds of that body goes back to the pool first.
-	private PooledBody renderAdmitted(BodyKind kind, long deadlineNanos) throws ScrapeRejectedException {
+	private ScrapeBody renderAdmitted(BodyKind kind, long deadlineNanos) throws ScrapeRejectedException {
 		this.admission.acquireSlot(deadlineNanos);
 		long reserved = 0;
 		try {
 			try (RenderLease lease = this.kept.lease(kind)) {
 				reserved = this.admission.reserve(kind, deadlineNanos, lease);
-				return render(kind, lease.start(), lease);
+				PooledBody plain = render(kind, lease.start(), lease.observer());
+				try {
+					lease.commit(plain);
+					return new ScrapeBody(plain);
+				}
+				catch (RuntimeException | Error ex) {
+					plain.release();
+					throw ex;
+				}
 			}
 		}
 		finally {
@@ -158,35 +160,24 @@ public final class Scraper {
 		}
 	}
 
-	private PooledBody render(BodyKind kind, RenderInputs inputs, @Nullable RenderLease lease) {
+	private PooledBody render(BodyKind kind, RenderInputs inputs, @Nullable SegmentObserver observer) {
 		long expectedSize = this.sizeHints.expectedSize(kind);
-		ChunkedOutput output = new ChunkedOutput(this.pool, kind, expectedSize,
-				(lease != null) ? lease.observer() : null);
-		PooledBody body;
+		ChunkedOutput output = new ChunkedOutput(this.pool, kind, expectedSize, observer);
 		try {
 			this.renderer.render(kind.format(), kind.includedNames(), output, inputs);
 			// The pool retains what the next rendering of this kind will take: its output
 			// and its working buffer (protobuf's families). Recorded before the chunks
 			// become a body, which an Error here would leak.
 			this.sizeHints.record(kind, output.size() + output.workingBytes());
-			body = output.toBody();
+			return output.toBody();
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Writing metrics failed", ex);
 		}
 		finally {
+			// Nothing once the chunks are the body's.
 			output.discard();
 		}
-		if (lease != null) {
-			try {
-				lease.commit(body);
-			}
-			catch (RuntimeException | Error ex) {
-				body.release();
-				throw ex;
-			}
-		}
-		return body;
 	}
 
 	/**
@@ -203,7 +194,7 @@ public final class Scraper {
 	 * @param coding one of the {@link #codings()}
 	 * @return the compressed body, for the caller to release
 	 */
-	public PooledBody encode(ScrapeBody body, ContentCoding coding) {
+	PooledBody encode(ScrapeBody body, ContentCoding coding) {
 		BodyEncoder encoder = this.encoders[coding.ordinal()];
 		if (encoder == null) {
 			throw new IllegalStateException("No encoder for " + coding.token());
@@ -249,8 +240,8 @@ public final class Scraper {
 		return this.kept.heldChunks();
 	}
 
-	/** Drop every cached body, giving its chunks back to the pool. */
-	public void clearCache() {
+	// Drops every cached body, giving its chunks back to the pool.
+	void clearCache() {
 		this.cache.clear();
 	}
 

@@ -37,21 +37,6 @@ class ChunkPoolTests {
 	}
 
 	@Test
-	void resetPeakStartsFromTheChunksLeasedNow() {
-		ChunkPool pool = new ChunkPool(1024, 4096);
-		byte[] first = pool.acquire();
-		pool.release(pool.acquire());
-		pool.resetPeak();
-		assertThat(pool.peakLeasedChunks()).isEqualTo(1);
-		byte[] second = pool.acquire();
-		assertThat(pool.peakLeasedChunks()).isEqualTo(2);
-		pool.release(first);
-		pool.release(second);
-		pool.resetPeak();
-		assertThat(pool.peakLeasedChunks()).isZero();
-	}
-
-	@Test
 	void reserveGivesUpAtTheDeadlineWhileTooMuchIsHeld() throws InterruptedException {
 		ChunkPool pool = new ChunkPool(1024, 0);
 		pool.acquire();
