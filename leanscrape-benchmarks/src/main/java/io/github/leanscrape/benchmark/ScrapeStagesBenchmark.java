@@ -209,9 +209,9 @@ public class ScrapeStagesBenchmark {
 		 */
 		@TearDown(Level.Trial)
 		public void tearDown() {
-			long leased = (this.starter != null) ? this.starter.pool().leasedChunks() : 0;
-			if (leased != 0) {
-				throw new IllegalStateException(leased + " chunks were never given back to the pool");
+			long inUse = (this.starter != null) ? this.starter.pool().chunksInUse() : 0;
+			if (inUse != 0) {
+				throw new IllegalStateException(inUse + " chunks were never given back to the pool");
 			}
 		}
 

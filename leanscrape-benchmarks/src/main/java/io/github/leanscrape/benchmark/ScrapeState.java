@@ -108,9 +108,9 @@ public class ScrapeState {
 	 */
 	@TearDown(Level.Trial)
 	public void tearDown() {
-		long leased = (this.leanscrape != null) ? this.leanscrape.pool().leasedChunks() : 0;
-		if (leased != 0) {
-			throw new IllegalStateException(leased + " chunks were never given back to the pool");
+		long inUse = (this.leanscrape != null) ? this.leanscrape.pool().chunksInUse() : 0;
+		if (inUse != 0) {
+			throw new IllegalStateException(inUse + " chunks were never given back to the pool");
 		}
 	}
 

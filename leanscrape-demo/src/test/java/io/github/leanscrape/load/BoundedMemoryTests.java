@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * worth of memory at once.
  * <p>
  * The application runs in a JVM of its own, so that its heap limit is its own. The peak
- * comes from the application's {@code leanscrape.buffer.leased.peak} gauge and the body
+ * comes from the application's {@code leanscrape.buffer.in.use.peak} gauge and the body
  * size from its {@code leanscrape.scrape.body} summary, both read over HTTP after the
  * storm; the sizes the scrapers received are checked against the latter.
  * <p>
@@ -69,13 +69,13 @@ class BoundedMemoryTests {
 
 	private static final String PATH = "/actuator/prometheus";
 
-	private static final String PEAK = "leanscrape_buffer_leased_peak_bytes";
+	private static final String PEAK = "leanscrape_buffer_in_use_peak_bytes";
 
 	private static final String BODY_MAX = "leanscrape_scrape_body_bytes_max";
 
 	private static final String SCRAPES = "leanscrape_scrapes";
 
-	private static final String LEASED = "leanscrape_buffer_leased_bytes";
+	private static final String IN_USE = "leanscrape_buffer_in_use_bytes";
 
 	private static final String KEPT = "leanscrape_compression_kept_bytes";
 
@@ -134,7 +134,7 @@ class BoundedMemoryTests {
 					(stormEnded - startedUp) / 1e9);
 			raw.printf("  body %.0f bytes (largest received %d), buffer peak %.0f bytes = %.2f bodies%n", body,
 					largestReceived, peak, peak / body);
-			raw.printf("  after the storm: leased %.0f bytes, kept for reuse %.0f bytes%n", figures.get(LEASED),
+			raw.printf("  after the storm: in use %.0f bytes, kept for reuse %.0f bytes%n", figures.get(IN_USE),
 					figures.get(KEPT));
 			figures.forEach((name, value) -> {
 				if (name.startsWith(SCRAPES)) {
@@ -152,8 +152,8 @@ class BoundedMemoryTests {
 			// it.
 			assertThat((double) largestReceived).isEqualTo(body);
 			assertThat(peak)
-				.as("buffer peak on %s (outcomes %s; after the storm %s bytes leased, %s kept)", threads.id, counts,
-						figures.get(LEASED), figures.get(KEPT))
+				.as("buffer peak on %s (outcomes %s; after the storm %s bytes in use, %s kept)", threads.id, counts,
+						figures.get(IN_USE), figures.get(KEPT))
 				.isPositive()
 				.isLessThanOrEqualTo(3 * body);
 		}
@@ -237,7 +237,7 @@ class BoundedMemoryTests {
 	 * Read the figures from a scrape filtered to the starter's memory meters.
 	 */
 	private static Map<String, Double> selfMetrics(HttpClient client, DemoProcess demo) throws Exception {
-		String names = String.join(",", PEAK, BODY_MAX, SCRAPES, LEASED, KEPT);
+		String names = String.join(",", PEAK, BODY_MAX, SCRAPES, IN_USE, KEPT);
 		HttpRequest request = HttpRequest.newBuilder(demo.uri(PATH + "?includedNames=" + names))
 			.timeout(CLIENT_TIMEOUT)
 			.header("Accept", "text/plain;version=0.0.4")
@@ -250,7 +250,7 @@ class BoundedMemoryTests {
 				figures.put(line.substring(0, line.lastIndexOf(' ')),
 						Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)));
 			}
-			if (line.startsWith(PEAK + " ") || line.startsWith(BODY_MAX + " ") || line.startsWith(LEASED + " ")
+			if (line.startsWith(PEAK + " ") || line.startsWith(BODY_MAX + " ") || line.startsWith(IN_USE + " ")
 					|| line.startsWith(KEPT + " ")) {
 				String[] parts = line.split(" ");
 				figures.put(parts[0], Double.parseDouble(parts[1]));

@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 
 /**
- * What a body holds; scrapes of one kind share renderings, cached bodies and size hints.
+ * What a body is of: format and name filter, and its coding where compressed. Scrapes of
+ * one kind share renderings, cached bodies and size hints.
  *
  * @param format the format
  * @param includedNames the families to include, or {@code null} for all

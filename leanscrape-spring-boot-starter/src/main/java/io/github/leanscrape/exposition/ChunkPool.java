@@ -28,9 +28,9 @@ public final class ChunkPool {
 
 	private long retainLimitBytes;
 
-	private long leased;
+	private long inUse;
 
-	private long peakLeased;
+	private long peakInUse;
 
 	private long reserved;
 
@@ -62,9 +62,9 @@ public final class ChunkPool {
 
 	byte[] acquire() {
 		synchronized (this) {
-			this.leased++;
-			if (this.leased > this.peakLeased) {
-				this.peakLeased = this.leased;
+			this.inUse++;
+			if (this.inUse > this.peakInUse) {
+				this.peakInUse = this.inUse;
 			}
 			if (this.freeCount > 0) {
 				byte[] chunk = Objects.requireNonNull(this.free[--this.freeCount]);
@@ -79,7 +79,7 @@ public final class ChunkPool {
 	// Gives a chunk back, retained for reuse while within the retain limit.
 	void release(byte[] chunk) {
 		synchronized (this) {
-			this.leased--;
+			this.inUse--;
 			if (this.waiters > 0) {
 				notifyAll();
 			}
@@ -96,17 +96,17 @@ public final class ChunkPool {
 	}
 
 	/**
-	 * Reserve chunks for a rendering, waiting while leased and reserved chunks would
+	 * Reserve chunks for a rendering, waiting while chunks in use and reserved would
 	 * exceed the limit, but never when none are: one rendering can always go ahead.
 	 * @param chunks the chunks to reserve
-	 * @param limit the most chunks that may be leased and reserved at once
+	 * @param limit the most chunks that may be in use and reserved at once
 	 * @param deadlineNanos the {@link System#nanoTime()} after which to stop waiting
 	 * @return {@code true} when reserved, {@code false} when the deadline passed first
 	 * @throws InterruptedException if interrupted while waiting
 	 */
 	public boolean reserve(long chunks, long limit, long deadlineNanos) throws InterruptedException {
 		synchronized (this) {
-			while (this.leased + this.reserved > 0 && this.leased + this.reserved + chunks > limit) {
+			while (this.inUse + this.reserved > 0 && this.inUse + this.reserved + chunks > limit) {
 				long remaining = deadlineNanos - System.nanoTime();
 				if (remaining <= 0) {
 					return false;
@@ -165,18 +165,18 @@ public final class ChunkPool {
 
 	/**
 	 * Return how many chunks are handed out and not yet given back.
-	 * @return the chunks leased
+	 * @return the chunks in use
 	 */
-	public synchronized long leasedChunks() {
-		return this.leased;
+	public synchronized long chunksInUse() {
+		return this.inUse;
 	}
 
 	/**
-	 * Return the most chunks leased at once since the pool was created.
-	 * @return the peak of the chunks leased
+	 * Return the most chunks in use at once since the pool was created.
+	 * @return the peak of the chunks in use
 	 */
-	public synchronized long peakLeasedChunks() {
-		return this.peakLeased;
+	public synchronized long peakChunksInUse() {
+		return this.peakInUse;
 	}
 
 	/**

@@ -74,10 +74,10 @@ public final class MicrometerSelfMetrics implements SelfMetrics {
 				"Size of scrape bodies as sent, after compression");
 		bytesGauge(registry, "leanscrape.buffer.retained", "Free output chunks kept between scrapes", pool,
 				ChunkPool::retainedBytes);
-		bytesGauge(registry, "leanscrape.buffer.leased", "Output chunks held by scrape bodies now", pool,
-				(p) -> (double) p.leasedChunks() * p.chunkSize());
-		bytesGauge(registry, "leanscrape.buffer.leased.peak", "Most output chunks ever held by scrape bodies at once",
-				pool, (p) -> (double) p.peakLeasedChunks() * p.chunkSize());
+		bytesGauge(registry, "leanscrape.buffer.in.use", "Output chunks held by scrape bodies now", pool,
+				(p) -> (double) p.chunksInUse() * p.chunkSize());
+		bytesGauge(registry, "leanscrape.buffer.in.use.peak", "Most output chunks ever held by scrape bodies at once",
+				pool, (p) -> (double) p.peakChunksInUse() * p.chunkSize());
 		Gauge.builder("leanscrape.renders.in.flight", scraper, Scraper::rendersInFlight)
 			.description("Scrape renderings running now")
 			.register(registry);

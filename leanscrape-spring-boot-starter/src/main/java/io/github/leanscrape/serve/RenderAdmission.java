@@ -119,7 +119,7 @@ final class RenderAdmission {
 		}
 		long whole = wanted + encoded;
 		long takenChunks = lease.takenChunks();
-		// The kept body that the rendering gives back behind it is leased already, all of
+		// The kept body that the rendering gives back behind it is in use already, all of
 		// it gone once the compressed copy is made.
 		wanted = (takenChunks > 0)
 				? Math.max(0, Math.max(wanted - lease.chunksGivenBackAsItGoes(), wanted - takenChunks + encoded))
@@ -130,7 +130,7 @@ final class RenderAdmission {
 		// The body taken is given back after the third try at once.
 		int tries = (takenChunks > 0) ? 3 : 2;
 		try {
-			// Kept bodies are leased chunks like any other and count within the limit: a
+			// Kept bodies are chunks in use like any other and count within the limit: a
 			// scrape storm must not find them on top of the bodies it holds. Tried at
 			// once, again without those kept for other kinds (this rendering cannot reuse
 			// them), without anything kept or cached, without the body taken, then

@@ -50,7 +50,7 @@ class ZstdDecodersTests {
 	@AfterEach
 	void close() {
 		this.encoder.close();
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	@Test

@@ -38,7 +38,7 @@ class ZstdEncoderTests {
 			}
 		}
 		encoder.close();
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	@Test
@@ -48,7 +48,7 @@ class ZstdEncoderTests {
 		encode(encoder, plain);
 		encoder.close();
 		assertThat(DecodingTools.zstd(encode(encoder, plain))).isEqualTo(plain);
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	private byte[] encode(ZstdEncoder encoder, byte[] plain) {

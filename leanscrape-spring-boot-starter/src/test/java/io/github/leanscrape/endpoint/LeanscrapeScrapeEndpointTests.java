@@ -73,7 +73,7 @@ class LeanscrapeScrapeEndpointTests {
 		this.fixture.forgetKeptBodies();
 		assertThat(body.isReleased()).isTrue();
 		assertSameBytes(actual, expected, format);
-		assertThat(this.fixture.pool().leasedChunks()).isZero();
+		assertThat(this.fixture.pool().chunksInUse()).isZero();
 	}
 
 	@ParameterizedTest
@@ -83,7 +83,7 @@ class LeanscrapeScrapeEndpointTests {
 		WebEndpointResponse<byte[]> response = this.fixture.endpoint().scrape(format, includedNames);
 		assertThat(response.getContentType()).isEqualTo(format.getProducedMimeType());
 		assertSameBytes(response.getBody(), expected, format);
-		assertThat(this.fixture.pool().leasedChunks()).isZero();
+		assertThat(this.fixture.pool().chunksInUse()).isZero();
 	}
 
 	/**

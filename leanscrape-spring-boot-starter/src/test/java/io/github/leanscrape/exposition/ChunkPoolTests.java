@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for {@link ChunkPool}'s accounting of leased chunks and its reservations.
+ * Tests for {@link ChunkPool}'s accounting of chunks in use and its reservations.
  *
  * @author leanscrape
  */
@@ -28,12 +28,12 @@ class ChunkPoolTests {
 		pool.release(second);
 		pool.release(third);
 		byte[] fourth = pool.acquire();
-		assertThat(pool.leasedChunks()).isEqualTo(2);
-		assertThat(pool.peakLeasedChunks()).isEqualTo(3);
+		assertThat(pool.chunksInUse()).isEqualTo(2);
+		assertThat(pool.peakChunksInUse()).isEqualTo(3);
 		pool.release(first);
 		pool.release(fourth);
-		assertThat(pool.leasedChunks()).isZero();
-		assertThat(pool.peakLeasedChunks()).isEqualTo(3);
+		assertThat(pool.chunksInUse()).isZero();
+		assertThat(pool.peakChunksInUse()).isEqualTo(3);
 	}
 
 	@Test

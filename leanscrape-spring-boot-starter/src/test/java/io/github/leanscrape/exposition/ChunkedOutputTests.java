@@ -50,7 +50,7 @@ class ChunkedOutputTests {
 		PooledBody body = buffer.toBody();
 		assertThat(new String(body.toByteArray(), StandardCharsets.US_ASCII)).isEqualTo(expected.toString());
 		body.release();
-		assertThat(pool.leasedChunks()).isZero();
+		assertThat(pool.chunksInUse()).isZero();
 	}
 
 	@Test
@@ -61,7 +61,7 @@ class ChunkedOutputTests {
 			output.write('a' + i % 26);
 		}
 		PooledBody body = output.toBody();
-		assertThat(pool.leasedChunks()).isEqualTo(10);
+		assertThat(pool.chunksInUse()).isEqualTo(10);
 		assertThat(body.isOnlyReference()).isTrue();
 		body.retain();
 		assertThat(body.isOnlyReference()).as("another holder reads it too").isFalse();
@@ -69,18 +69,18 @@ class ChunkedOutputTests {
 		body.release();
 		assertThat(body.isOnlyReference()).isTrue();
 		body.releaseBefore(300);
-		assertThat(pool.leasedChunks()).isEqualTo(6);
+		assertThat(pool.chunksInUse()).isEqualTo(6);
 		assertThat(body.heldChunks()).isEqualTo(6);
 		assertThat(body.holds(255)).isFalse();
 		assertThat(body.holds(256)).isTrue();
 		assertThat(body.rangeEquals(256, "wxyzabcd".getBytes(StandardCharsets.US_ASCII), 0, 8)).isTrue();
 		assertThatIllegalStateException().isThrownBy(() -> body.chunk(3));
 		body.releaseBefore(100);
-		assertThat(pool.leasedChunks()).isEqualTo(6);
+		assertThat(pool.chunksInUse()).isEqualTo(6);
 		body.releaseBefore(10_000);
-		assertThat(pool.leasedChunks()).as("the last chunk stays until the body is released").isEqualTo(1);
+		assertThat(pool.chunksInUse()).as("the last chunk stays until the body is released").isEqualTo(1);
 		body.release();
-		assertThat(pool.leasedChunks()).isZero();
+		assertThat(pool.chunksInUse()).isZero();
 	}
 
 	@Test

@@ -69,7 +69,7 @@ class KeptBodiesTests {
 	@AfterEach
 	void everyChunkGoesBackToThePool() {
 		this.kept.forgetAll();
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	@Test
@@ -233,7 +233,7 @@ class KeptBodiesTests {
 			assertThat(gunzip(scrape(encoder, OPENMETRICS, segments))).isEqualTo(join(segments));
 			assertThat(encoder.segmentsReused()).isZero();
 			assertThat(encoder.segmentsCompressed()).isEqualTo(2);
-			assertThat(this.pool.leasedChunks()).isZero();
+			assertThat(this.pool.chunksInUse()).isZero();
 		}
 	}
 
@@ -244,7 +244,7 @@ class KeptBodiesTests {
 			scrape(encoder, OPENMETRICS, segments);
 			scrape(encoder, OPENMETRICS, segments);
 			this.kept.forgetAll();
-			assertThat(this.pool.leasedChunks()).isZero();
+			assertThat(this.pool.chunksInUse()).isZero();
 			assertThat(gunzip(scrape(encoder, OPENMETRICS, segments))).isEqualTo(join(segments));
 			assertThat(encoder.segmentsReused()).isZero();
 		}
@@ -259,7 +259,7 @@ class KeptBodiesTests {
 			BodyEncoder failing = new FailingEncoder(gzip);
 			assertThatExceptionOfType(OutOfMemoryError.class).isThrownBy(() -> scrape(failing, OPENMETRICS, segments));
 			long kept = this.kept.heldChunks();
-			assertThat(this.pool.leasedChunks()).isEqualTo(kept);
+			assertThat(this.pool.chunksInUse()).isEqualTo(kept);
 			assertThat(gunzip(scrape(gzip, OPENMETRICS, segments))).isEqualTo(join(segments));
 		}
 	}
@@ -277,7 +277,7 @@ class KeptBodiesTests {
 			List<byte[]> segments = segments(new Random(16), 8);
 			scrape(gzip, OPENMETRICS, segments);
 			scrape(gzip, OPENMETRICS, segments);
-			long held = this.pool.leasedChunks();
+			long held = this.pool.chunksInUse();
 			ChunkedOutput output = new ChunkedOutput(this.pool, OPENMETRICS, 0);
 			for (byte[] segment : segments) {
 				output.write(segment);
@@ -293,7 +293,7 @@ class KeptBodiesTests {
 				failing.set(false);
 				body.release();
 			}
-			assertThat(this.pool.leasedChunks()).as("the new body went back").isEqualTo(held);
+			assertThat(this.pool.chunksInUse()).as("the new body went back").isEqualTo(held);
 			assertThat(gunzip(scrape(gzip, OPENMETRICS, segments))).isEqualTo(join(segments));
 		}
 	}
@@ -523,7 +523,7 @@ class KeptBodiesTests {
 			assertThat(this.kept.heldChunks()).isPositive();
 			this.kept.makeRoomFor(OPENMETRICS);
 			assertThat(this.kept.keptKinds()).as("no body kept").isZero();
-			assertThat(this.pool.leasedChunks()).as("nothing held, no form either").isZero();
+			assertThat(this.pool.chunksInUse()).as("nothing held, no form either").isZero();
 			assertThat(this.kept.keeps(TEXT)).as("a first drop: the kind does not rest").isTrue();
 			long compressed = encoder.segmentsCompressed();
 			assertThat(gunzip(scrape(encoder, TEXT, segments))).isEqualTo(join(segments));
@@ -542,10 +542,10 @@ class KeptBodiesTests {
 				// Each body dropped counts as kept for nothing: the third rests.
 				assertThat(this.kept.keeps(TEXT)).as("drop %d", drop).isEqualTo(drop < 3);
 			}
-			assertThat(this.pool.leasedChunks()).as("nothing held for it").isZero();
+			assertThat(this.pool.chunksInUse()).as("nothing held for it").isZero();
 			scrape(encoder, TEXT, segments);
 			assertThat(this.kept.keptKinds()).as("resting: nothing kept").isZero();
-			assertThat(this.pool.leasedChunks()).isZero();
+			assertThat(this.pool.chunksInUse()).isZero();
 		}
 	}
 
@@ -558,7 +558,7 @@ class KeptBodiesTests {
 			// A rendering of another kind makes room while this body is compressed.
 			scrape(new MakingRoomEncoder(gzip, () -> this.kept.makeRoomFor(OPENMETRICS)), TEXT, segments);
 			assertThat(this.kept.keptKinds()).isZero();
-			assertThat(this.pool.leasedChunks()).as("nothing held for the kind dropped").isZero();
+			assertThat(this.pool.chunksInUse()).as("nothing held for the kind dropped").isZero();
 		}
 	}
 
@@ -603,7 +603,7 @@ class KeptBodiesTests {
 		}
 		assertThat(this.kept.keptKinds()).isZero();
 		assertThat(this.kept.keeps(TEXT)).as("the kind rests").isFalse();
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	@Test
@@ -658,21 +658,21 @@ class KeptBodiesTests {
 	void aLeaseClosedBeforeItsRenderingStartsGivesTheBodyItTookBack() {
 		List<byte[]> segments = segments(new Random(3), 8);
 		scrape(null, OPENMETRICS, segments);
-		long leased = this.pool.leasedChunks();
+		long inUse = this.pool.chunksInUse();
 		RenderLease lease = this.kept.lease(OPENMETRICS);
-		assertThat(lease.takenChunks()).as("the lease took the kind's body").isEqualTo(leased);
+		assertThat(lease.takenChunks()).as("the lease took the kind's body").isEqualTo(inUse);
 		assertThat(this.kept.previous(OPENMETRICS)).as("taken out").isNull();
 		lease.close();
 		assertThat(this.kept.keptKinds()).isOne();
 		try (RenderLease again = this.kept.lease(OPENMETRICS)) {
-			assertThat(again.takenChunks()).isEqualTo(leased);
+			assertThat(again.takenChunks()).isEqualTo(inUse);
 			RenderInputs inputs = again.start();
 			assertThat(inputs.copyFrom()).as("the body taken").isNotNull();
 			assertThat(again.observer()).as("read as the rendering writes").isNotNull();
 			assertThat(inputs.kept()).isTrue();
 		}
 		assertThat(this.kept.keptKinds()).as("started and not committed: nothing kept").isZero();
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	private byte[] scrape(@Nullable BodyEncoder encoder, BodyKind kind, List<byte[]> segments) {

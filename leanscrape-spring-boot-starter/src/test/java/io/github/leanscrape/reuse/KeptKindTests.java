@@ -39,7 +39,7 @@ class KeptKindTests {
 		if (body != null) {
 			body.release();
 		}
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	@Test

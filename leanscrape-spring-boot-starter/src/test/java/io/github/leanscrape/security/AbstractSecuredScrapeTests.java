@@ -75,9 +75,9 @@ abstract class AbstractSecuredScrapeTests {
 		// Every chunk is back but those the encoders keep to reuse unchanged segments.
 		Scraper scraper = this.scraper;
 		await().atMost(Duration.ofSeconds(10))
-			.untilAsserted(() -> assertThat(pool.leasedChunks()).isEqualTo(scraper.keptChunks()));
+			.untilAsserted(() -> assertThat(pool.chunksInUse()).isEqualTo(scraper.keptChunks()));
 		scraper.forgetKeptSegments();
-		assertThat(pool.leasedChunks()).isZero();
+		assertThat(pool.chunksInUse()).isZero();
 	}
 
 	static String basic(String user, String password) {

@@ -82,10 +82,10 @@ class ScraperMemoryLimitTests {
 		assertThat(this.pool.reservedChunks()).isZero();
 		first.release();
 		ScrapeBody third = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
-		assertThat(this.pool.peakLeasedChunks()).isLessThanOrEqualTo(10);
+		assertThat(this.pool.peakChunksInUse()).isLessThanOrEqualTo(10);
 		second.release();
 		third.release();
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	@Test
@@ -95,17 +95,17 @@ class ScraperMemoryLimitTests {
 		scraper.scrape(TEXT, Set.of("other"), deadline(Duration.ofSeconds(10))).body().release();
 		// Two bodies of four chunks held by the cache alone, four more expected: more
 		// than 2.5 bodies, and the cache would hold them for an hour.
-		assertThat(this.pool.leasedChunks()).isEqualTo(8);
+		assertThat(this.pool.chunksInUse()).isEqualTo(8);
 		long start = System.nanoTime();
 		ScrapeBody openMetrics = scraper.scrape(OPENMETRICS, null, deadline(Duration.ofSeconds(5))).body();
 		assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(1));
-		assertThat(this.pool.leasedChunks()).isEqualTo(4);
+		assertThat(this.pool.chunksInUse()).isEqualTo(4);
 		openMetrics.release();
 		// The rendering it made is cached; the dropped kinds are rendered again.
 		ScrapeBody text = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(5))).body();
 		text.release();
 		scraper.clearCache();
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	@Test
@@ -131,7 +131,7 @@ class ScraperMemoryLimitTests {
 			executor.shutdownNow();
 		}
 		scraper.clearCache();
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	@Test
@@ -148,7 +148,7 @@ class ScraperMemoryLimitTests {
 		// Each kind's last body (four chunks) is kept; its compressed form (one), made
 		// whole, went with its scrape: eight chunks, as many as the limit.
 		assertThat(scraper.keptChunks()).isEqualTo(8);
-		assertThat(this.pool.leasedChunks()).isEqualTo(8);
+		assertThat(this.pool.chunksInUse()).isEqualTo(8);
 		// A rendering of the text kind expects four chunks and one compressed: the body
 		// kept for the other kind is dropped, the one this rendering copies from stays
 		// until the rendering has replaced it.
@@ -160,10 +160,10 @@ class ScraperMemoryLimitTests {
 		scraper.encode(next, ContentCoding.GZIP).release();
 		next.release();
 		// The limit, and the compressed form made after the other kind's rendering.
-		assertThat(this.pool.peakLeasedChunks()).isLessThanOrEqualTo(9);
+		assertThat(this.pool.peakChunksInUse()).isLessThanOrEqualTo(9);
 		assertThat(kept.isReleased()).as("kept for the next rendering").isFalse();
 		scraper.forgetKeptSegments();
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	@Test
@@ -190,7 +190,7 @@ class ScraperMemoryLimitTests {
 		// The next body, and its gzip form by segment.
 		assertThat(scraper.keptChunks()).isEqualTo(3);
 		scraper.forgetKeptSegments();
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	@Test
@@ -240,7 +240,7 @@ class ScraperMemoryLimitTests {
 		}
 		assertThat(pool.allocatedChunks()).as("chunks allocated after four rounds of the four").isEqualTo(allocated);
 		scraper.forgetKeptSegments();
-		assertThat(pool.leasedChunks()).isZero();
+		assertThat(pool.chunksInUse()).isZero();
 	}
 
 	@Test
@@ -272,10 +272,10 @@ class ScraperMemoryLimitTests {
 				.containsOnly(false);
 			assertThat(noted.get(OPENMETRICS).stream().filter((kept) -> kept).count()).isEqualTo(6);
 			assertThat(gzip.segmentsReused()).as("every segment of each text body").isEqualTo(reused + 36 * 10);
-			assertThat(pool.peakLeasedChunks()).isLessThanOrEqualTo(82);
+			assertThat(pool.peakChunksInUse()).isLessThanOrEqualTo(82);
 			assertThat(pool.allocatedChunks()).as("no chunk allocated after the first rounds").isEqualTo(allocated);
 			scraper.forgetKeptSegments();
-			assertThat(pool.leasedChunks()).isZero();
+			assertThat(pool.chunksInUse()).isZero();
 		}
 	}
 
@@ -316,9 +316,9 @@ class ScraperMemoryLimitTests {
 			assertThat(gzip.segmentsCompressed()).isEqualTo(compressed + 4);
 			// Two bodies and their forms at most: a rendering of a kind whose body was
 			// dropped is admitted within 1.9 times what it expects (ten chunks).
-			assertThat(pool.peakLeasedChunks()).isLessThanOrEqualTo(18);
+			assertThat(pool.peakChunksInUse()).isLessThanOrEqualTo(18);
 			scraper.forgetKeptSegments();
-			assertThat(pool.leasedChunks()).isZero();
+			assertThat(pool.chunksInUse()).isZero();
 		}
 	}
 
@@ -347,10 +347,10 @@ class ScraperMemoryLimitTests {
 		// rendering for nothing.
 		assertThat(offered.get(OPENMETRICS)).containsOnly(false);
 		assertThat(noted.get(OPENMETRICS).stream().filter((kept) -> kept).count()).isEqualTo(6);
-		assertThat(pool.peakLeasedChunks()).isLessThanOrEqualTo(82);
+		assertThat(pool.peakChunksInUse()).isLessThanOrEqualTo(82);
 		assertThat(pool.allocatedChunks()).as("no chunk allocated after the first rounds").isEqualTo(allocated);
 		scraper.forgetKeptSegments();
-		assertThat(pool.leasedChunks()).isZero();
+		assertThat(pool.chunksInUse()).isZero();
 	}
 
 	@Test
@@ -374,10 +374,10 @@ class ScraperMemoryLimitTests {
 			assertThat(offered.get(OPENMETRICS).subList(1, 10)).containsOnly(true);
 			assertThat(gzip.segmentsCompressed()).as("no segment of either kind compressed again")
 				.isEqualTo(compressed);
-			assertThat(pool.peakLeasedChunks()).isLessThanOrEqualTo(87);
+			assertThat(pool.peakChunksInUse()).isLessThanOrEqualTo(87);
 			assertThat(pool.allocatedChunks()).as("no chunk allocated after the first rounds").isEqualTo(allocated);
 			scraper.forgetKeptSegments();
-			assertThat(pool.leasedChunks()).isZero();
+			assertThat(pool.chunksInUse()).isZero();
 		}
 	}
 
@@ -409,7 +409,7 @@ class ScraperMemoryLimitTests {
 			assertThat(gzip.segmentsReused()).as("every segment from the third OpenMetrics body").isEqualTo(18 * 10);
 			assertThat(scraper.keptChunks()).as("the OpenMetrics body and its gzip form only").isEqualTo(41);
 			scraper.forgetKeptSegments();
-			assertThat(pool.leasedChunks()).isZero();
+			assertThat(pool.chunksInUse()).isZero();
 		}
 	}
 
@@ -445,10 +445,10 @@ class ScraperMemoryLimitTests {
 			assertThat(kept.get(1)).as("a body of forty chunks and its gzip form").isGreaterThan(40);
 			assertThat(offered.subList(1, 3)).as("each offered the kept body").containsOnly(true);
 			assertThat(keptAtTheStart.subList(1, 3)).isEqualTo(kept.subList(0, 2));
-			assertThat(pool.peakLeasedChunks()).as("taken: its chunks given back as the rendering went")
+			assertThat(pool.peakChunksInUse()).as("taken: its chunks given back as the rendering went")
 				.isLessThan(kept.get(1) + 40);
 			scraper.forgetKeptSegments();
-			assertThat(pool.leasedChunks()).isZero();
+			assertThat(pool.chunksInUse()).isZero();
 		}
 	}
 
@@ -481,7 +481,7 @@ class ScraperMemoryLimitTests {
 		assertThat(wholeAtTheEnd.get(2)).as("held by what is kept alone: taken").isFalse();
 		assertThat(kept.isReleased()).isTrue();
 		scraper.forgetKeptSegments();
-		assertThat(pool.leasedChunks()).isZero();
+		assertThat(pool.chunksInUse()).isZero();
 	}
 
 	@Test
@@ -517,7 +517,7 @@ class ScraperMemoryLimitTests {
 			// Both done: eight chunks held, and four more would make twelve.
 			text.release();
 			ScrapeBody openMetrics = scraper.scrape(OPENMETRICS, null, deadline(Duration.ofSeconds(5))).body();
-			assertThat(this.pool.peakLeasedChunks()).isLessThanOrEqualTo(10);
+			assertThat(this.pool.peakChunksInUse()).isLessThanOrEqualTo(10);
 			slowBody.release();
 			openMetrics.release();
 		}
@@ -525,7 +525,7 @@ class ScraperMemoryLimitTests {
 			release.countDown();
 			executor.shutdownNow();
 		}
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	private static void awaitUninterruptibly(CountDownLatch latch) {
@@ -543,7 +543,7 @@ class ScraperMemoryLimitTests {
 		ScrapeBody first = scraper.scrape(TEXT, null, deadline(Duration.ofSeconds(10))).body();
 		ScrapeBody second = scraper.scrape(TEXT, Set.of("other"), deadline(Duration.ofSeconds(10))).body();
 		ScrapeBody third = scraper.scrape(TEXT, null, deadline(Duration.ofMillis(100))).body();
-		assertThat(this.pool.leasedChunks()).isEqualTo(12);
+		assertThat(this.pool.chunksInUse()).isEqualTo(12);
 		first.release();
 		second.release();
 		third.release();

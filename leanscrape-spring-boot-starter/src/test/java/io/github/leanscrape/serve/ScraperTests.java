@@ -99,7 +99,7 @@ class ScraperTests {
 		assertThat(rendered).isOne();
 		assertThat(coalesced).isEqualTo(19);
 		bodies.forEach(ScrapeBody::release);
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	@Test
@@ -112,7 +112,7 @@ class ScraperTests {
 		text.body().release();
 		filtered.body().release();
 		openMetrics.body().release();
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	@Test
@@ -131,7 +131,7 @@ class ScraperTests {
 		Served after = scraper.scrape(OPENMETRICS, null, in(Duration.ofSeconds(5)));
 		assertThat(after.outcome()).isEqualTo(Outcome.OK);
 		after.body().release();
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	@Test
@@ -145,7 +145,7 @@ class ScraperTests {
 			.withMessageContaining("did not finish");
 		this.renderer.open();
 		first.get(10, TimeUnit.SECONDS).body().release();
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	@Test
@@ -164,7 +164,7 @@ class ScraperTests {
 		assertThat(new String(joined.body().plain().toByteArray(), StandardCharsets.UTF_8)).isEqualTo("body 1\n");
 		assertThat(this.renderer.started).hasValue(1);
 		joined.body().release();
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	@Test
@@ -177,7 +177,7 @@ class ScraperTests {
 			.isThrownBy(() -> scraper.scrape(TEXT, null, in(Duration.ofMillis(100))));
 		this.renderer.open();
 		first.get(10, TimeUnit.SECONDS).body().release();
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	@Test
@@ -197,7 +197,7 @@ class ScraperTests {
 		Served next = scraper.scrape(TEXT, null, in(Duration.ofSeconds(5)));
 		assertThat(next.outcome()).isEqualTo(Outcome.OK);
 		next.body().release();
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	@Test
@@ -216,7 +216,7 @@ class ScraperTests {
 		assertThat(this.renderer.started).hasValue(2);
 		third.body().release();
 		scraper.clearCache();
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	@Test
@@ -249,7 +249,7 @@ class ScraperTests {
 		scrape.body().release();
 		assertThat(first.isReleased()).isTrue();
 		assertThat(otherCoding.isReleased()).isTrue();
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	@Test
@@ -299,7 +299,7 @@ class ScraperTests {
 		assertThat(body).isNotNull();
 		assertThat(new String(body.toByteArray(), StandardCharsets.UTF_8)).isEqualTo("body 1\n");
 		responder.finish(response, false);
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	/**

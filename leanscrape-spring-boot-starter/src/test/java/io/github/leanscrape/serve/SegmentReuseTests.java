@@ -71,7 +71,7 @@ class SegmentReuseTests {
 			return;
 		}
 		this.scraper.forgetKeptSegments();
-		assertThat(this.starter.bean(ChunkPool.class).leasedChunks()).isZero();
+		assertThat(this.starter.bean(ChunkPool.class).chunksInUse()).isZero();
 		this.starter.close();
 	}
 
@@ -225,10 +225,10 @@ class SegmentReuseTests {
 			}
 			assertThat(zstd.segmentsReused() - zstdReused).as("zstd segments reused").isGreaterThan(4L * 40);
 			assertThat(scraper.keptChunks() * pool.chunkSize()).as("both bodies kept").isGreaterThan(2 * body);
-			assertThat(pool.peakLeasedChunks() * pool.chunkSize()).as("the most memory bodies held")
+			assertThat(pool.peakChunksInUse() * pool.chunkSize()).as("the most memory bodies held")
 				.isLessThanOrEqualTo((long) (2.5 * body));
 			scraper.forgetKeptSegments();
-			assertThat(pool.leasedChunks()).isZero();
+			assertThat(pool.chunksInUse()).isZero();
 		}
 		finally {
 			starter.close();

@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The check that every chunk a test's scrapes leased went back to the pool.
+ * The check that every chunk a test's scrapes took went back to the pool.
  *
  * @author leanscrape
  */
@@ -21,15 +21,15 @@ public final class PoolLeaks {
 	/**
 	 * Wait until every chunk is back but those the encoders keep to reuse unchanged
 	 * segments (a response may still be on its way out), then drop those and check that
-	 * none is leased.
+	 * none is in use.
 	 * @param pool the pool
 	 * @param scraper the scraper whose encoders keep segments
 	 */
 	public static void assertEveryChunkReturns(ChunkPool pool, Scraper scraper) {
 		await().atMost(Duration.ofSeconds(10))
-			.untilAsserted(() -> assertThat(pool.leasedChunks()).isEqualTo(scraper.keptChunks()));
+			.untilAsserted(() -> assertThat(pool.chunksInUse()).isEqualTo(scraper.keptChunks()));
 		scraper.forgetKeptSegments();
-		assertThat(pool.leasedChunks()).isZero();
+		assertThat(pool.chunksInUse()).isZero();
 	}
 
 }

@@ -377,12 +377,12 @@ abstract class AbstractScrapeHttpTests {
 			this.http.get(PATH);
 			this.http.get(PATH, "Accept-Encoding", "gzip");
 		}
-		await().atMost(Duration.ofSeconds(10)).until(() -> pool.leasedChunks() == this.scraper.keptChunks());
+		await().atMost(Duration.ofSeconds(10)).until(() -> pool.chunksInUse() == this.scraper.keptChunks());
 		long allocated = pool.allocatedChunks();
 		for (int i = 0; i < 10; i++) {
 			this.http.get(PATH);
 			this.http.get(PATH, "Accept-Encoding", "gzip");
-			await().atMost(Duration.ofSeconds(10)).until(() -> pool.leasedChunks() == this.scraper.keptChunks());
+			await().atMost(Duration.ofSeconds(10)).until(() -> pool.chunksInUse() == this.scraper.keptChunks());
 		}
 		assertThat(pool.allocatedChunks()).isEqualTo(allocated);
 		assertThat(pool.retainedBytes()).isLessThanOrEqualTo(pool.retainLimit());
@@ -392,7 +392,7 @@ abstract class AbstractScrapeHttpTests {
 	void retainedMemoryFollowsTheOutput() {
 		ChunkPool pool = this.pool;
 		this.http.get(PATH);
-		await().atMost(Duration.ofSeconds(10)).until(() -> pool.leasedChunks() == this.scraper.keptChunks());
+		await().atMost(Duration.ofSeconds(10)).until(() -> pool.chunksInUse() == this.scraper.keptChunks());
 		long afterFullScrape = pool.retainLimit();
 		assertThat(afterFullScrape).isGreaterThan(0);
 		assertThat(pool.retainedBytes()).isLessThanOrEqualTo(afterFullScrape);

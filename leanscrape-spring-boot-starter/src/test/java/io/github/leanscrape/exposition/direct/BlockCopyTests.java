@@ -70,7 +70,7 @@ class BlockCopyTests {
 		if (this.last != null) {
 			this.last.release();
 		}
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	@Test

@@ -100,7 +100,7 @@ class DirectExemplarsTests {
 				Set.of("requests", "slos_seconds", "size_percentiles"));
 		assertThat(renderer.wholeScrapeFallbacks()).isZero();
 		assertThat(renderer.directScrapes()).isEqualTo(5);
-		assertThat(this.pool.leasedChunks()).isZero();
+		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
 	/**

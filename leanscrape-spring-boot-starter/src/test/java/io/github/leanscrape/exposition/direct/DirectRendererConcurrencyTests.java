@@ -213,7 +213,7 @@ class DirectRendererConcurrencyTests {
 		assertThat(renderer.directScrapes()).as("scrapes written by the direct path")
 			.isGreaterThanOrEqualTo(done * 9L / 10);
 		assertThat(renderer.familyFallbacks()).as("reference families written inside direct scrapes").isPositive();
-		assertThat(pool.leasedChunks()).as("chunks not given back").isZero();
+		assertThat(pool.chunksInUse()).as("chunks not given back").isZero();
 		// At rest, the last word: the same bytes as the registry's own scrape, and
 		// promtool's.
 		byte[] text = scrape(renderer, pool, PrometheusOutputFormat.CONTENT_TYPE_004);
@@ -301,7 +301,7 @@ class DirectRendererConcurrencyTests {
 		byte[] after = scrape(renderer, pool, PrometheusOutputFormat.CONTENT_TYPE_004);
 		Exposition.check(after, PrometheusOutputFormat.CONTENT_TYPE_004);
 		assertThat(new String(after, StandardCharsets.UTF_8)).isEqualTo(registry.scrape());
-		assertThat(pool.leasedChunks()).isZero();
+		assertThat(pool.chunksInUse()).isZero();
 		Reference.reachabilityFence(watched);
 	}
 

@@ -163,7 +163,7 @@ class RandomRegistryDifferentialTests {
 		assertThat(this.zstd.segmentsCompressed()).as("zstd frames").isGreaterThan(this.compressedBodies);
 		this.gzip.close();
 		this.zstd.close();
-		assertThat(this.compressionPool.leasedChunks()).isZero();
+		assertThat(this.compressionPool.chunksInUse()).isZero();
 	}
 
 	private void checkRegistry(long seed) {
@@ -255,7 +255,7 @@ class RandomRegistryDifferentialTests {
 			last.release();
 		}
 		this.lastBodies.clear();
-		assertThat(this.bodyPool.leasedChunks()).isZero();
+		assertThat(this.bodyPool.chunksInUse()).isZero();
 		this.copiedBlocks += direct.copiedBlocks();
 		this.directScrapes += direct.directScrapes();
 		this.referenceScrapes += direct.wholeScrapeFallbacks();

@@ -46,7 +46,7 @@ final class SpringBootsBytes {
 		finally {
 			body.release();
 		}
-		assertThat(pool.leasedChunks()).isZero();
+		assertThat(pool.chunksInUse()).isZero();
 	}
 
 	/**
