@@ -392,7 +392,9 @@ public final class PublishedFigures {
 		}
 		return md.append('\n')
 			.append(FigureText.raw(results))
-			.append(", `docs/jmh/compression-100k-sizes.txt`.\n")
+			.append(' ')
+			.append(FigureText.raw("docs/jmh/compression-100k-sizes.txt"))
+			.append('\n')
 			.toString();
 	}
 
