@@ -328,7 +328,9 @@ public final class PublishedFigures {
 		}
 		return md.append('\n')
 			.append(FigureText.raw(results))
-			.append(", `docs/jmh/http-scrape-sent.txt`.\n")
+			.append(' ')
+			.append(FigureText.raw("docs/jmh/http-scrape-sent.txt"))
+			.append('\n')
 			.toString();
 	}
 

@@ -275,8 +275,8 @@ public final class KeptBodies {
 	/**
 	 * One rendering's lease: {@link #start()} once admitted, {@link #observer()} for the
 	 * output, {@link #commit} with the new body, {@link #close()} in every case. A body
-	 * it took is its alone, given back to the pool as the rendering writes (its
-	 * {@code ReplacedBody}), or to what is kept where it closes before it started.
+	 * it took is its alone, given back to the pool as the rendering writes, or to what is
+	 * kept where it closes before it started.
 	 */
 	public final class RenderLease implements AutoCloseable {
 
@@ -406,10 +406,10 @@ public final class KeptBodies {
 
 	}
 
-	// The body a lease took, read by its rendering and given back to the pool behind it,
-	// so that the two hold about one body, not two: its chunks before the segments still
-	// to be compared with go back, and any more than a sixteenth of it behind the output.
-	// A block or segment whose bytes went back is written or versioned anew: never wrong.
+	// The body a lease took (its only reference), read by its rendering and given back to
+	// the pool behind it, so that the two hold about one body, not two: its chunks before
+	// the segments still to be compared with go back, and any more than a sixteenth of it
+	// behind the output. What went back is written or versioned anew: never wrong.
 	private final class ReplacedBody extends SegmentMatcher implements SegmentObserver {
 
 		private final PooledBody body;

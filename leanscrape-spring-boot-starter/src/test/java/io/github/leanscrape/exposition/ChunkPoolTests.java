@@ -20,7 +20,7 @@ import static org.awaitility.Awaitility.await;
 class ChunkPoolTests {
 
 	@Test
-	void peakIsTheMostChunksLeasedAtOnce() {
+	void peakIsTheMostChunksInUseAtOnce() {
 		ChunkPool pool = new ChunkPool(1024, 4096);
 		byte[] first = pool.acquire();
 		byte[] second = pool.acquire();

@@ -168,7 +168,7 @@ class ScraperTests {
 	}
 
 	@Test
-	void aJoinedScrapeThatGivesUpLeavesNothingLeased() throws Exception {
+	void aJoinedScrapeThatGivesUpLeavesNoChunkInUse() throws Exception {
 		Scraper scraper = scraper(2, Duration.ZERO);
 		this.renderer.close();
 		Future<Served> first = this.executor.submit(() -> scraper.scrape(TEXT, null, in(Duration.ofSeconds(30))));

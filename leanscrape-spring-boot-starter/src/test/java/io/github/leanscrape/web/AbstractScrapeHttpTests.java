@@ -363,7 +363,7 @@ abstract class AbstractScrapeHttpTests {
 	}
 
 	@Test
-	void clientsThatHangUpMidBodyLeaveNothingLeased() {
+	void clientsThatHangUpMidBodyLeaveNoChunkInUse() {
 		for (int i = 0; i < 50; i++) {
 			this.http.getAndHangUp(PATH, 1000);
 		}
