@@ -9,7 +9,9 @@ import io.github.leanscrape.exposition.RenderRecord;
  * {@value #MAX_DEBT} the kind rests: its next {@value #REST_RENDERINGS} bodies (twice as
  * many after each rest that follows a short try, up to {@value #MAX_REST_RENDERINGS}) are
  * not kept, since comparing and writing beside a kept body costs every rendering some
- * time. A rest ends with the most credit. Guarded by the {@link KeptBodies}.
+ * time. A rest ends one body kept for nothing short of the next rest, so that a try that
+ * finds nothing to copy costs two renderings, not four. Guarded by the
+ * {@link KeptBodies}.
  *
  * @author leanscrape
  */
@@ -63,11 +65,11 @@ final class KeepCredit {
 		return this.rested < this.restLength;
 	}
 
-	// The last body of a rest restores the credit.
+	// The last body of a rest leaves the credit one body kept for nothing above a rest.
 	void notKept() {
 		this.rested++;
 		if (this.rested == this.restLength) {
-			this.credit = MAX_CREDIT;
+			this.credit = 2 - MAX_DEBT;
 			this.keptSinceRest = 0;
 		}
 	}

@@ -66,6 +66,22 @@ class KeepCreditTests {
 	}
 
 	@Test
+	void aTryAfterARestEndsInAnotherAtItsFirstBodyKeptForNothing() {
+		restLengths(1);
+		this.credit.kept(true, false);
+		assertThat(this.credit.rests()).isTrue();
+	}
+
+	@Test
+	void aTryAfterARestThatCopiesKeepsTheKindKeeping() {
+		restLengths(1);
+		for (int i = 0; i < 300; i++) {
+			this.credit.kept(true, i % 3 != 2);
+			assertThat(this.credit.rests()).as("body %d", i).isFalse();
+		}
+	}
+
+	@Test
 	void aRestOrderedFromOutsideLastsAsLongAsOneEarned() {
 		this.credit.rest();
 		assertThat(restedBodies()).isEqualTo(16);
