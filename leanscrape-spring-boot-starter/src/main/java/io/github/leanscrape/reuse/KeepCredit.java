@@ -9,9 +9,10 @@ import io.github.leanscrape.exposition.RenderRecord;
  * {@value #MAX_DEBT} the kind rests: its next {@value #REST_RENDERINGS} bodies (twice as
  * many after each rest that follows a short try, up to {@value #MAX_REST_RENDERINGS}) are
  * not kept, since comparing and writing beside a kept body costs every rendering some
- * time. A rest ends one body kept for nothing short of the next rest, so that a try that
- * finds nothing to copy costs two renderings, not four. Guarded by the
- * {@link KeptBodies}.
+ * time. The try after a rest counts its bodies until two went one way: two kept for
+ * nothing rest the kind again (a try that finds nothing to copy is over sooner than
+ * spending the most credit), two kept for something end the try with the most credit.
+ * Guarded by the {@link KeptBodies}.
  *
  * @author leanscrape
  */
@@ -60,17 +61,28 @@ final class KeepCredit {
 	/** Bodies kept since the last rest, counted up to just past the long. */
 	private int keptSinceRest;
 
+	/** Whether the last rest's try goes on. */
+	private boolean trying;
+
+	/** The try's bodies counted as kept for something. */
+	private int tryUsed;
+
+	/** The try's bodies counted as kept for nothing. */
+	private int tryUnused;
+
 	// Whether the kind's next body is neither offered the kept one nor kept.
 	boolean rests() {
 		return this.rested < this.restLength;
 	}
 
-	// The last body of a rest leaves the credit one body kept for nothing above a rest.
+	// The last body of a rest begins a try.
 	void notKept() {
 		this.rested++;
 		if (this.rested == this.restLength) {
-			this.credit = 2 - MAX_DEBT;
 			this.keptSinceRest = 0;
+			this.trying = true;
+			this.tryUsed = 0;
+			this.tryUnused = 0;
 		}
 	}
 
@@ -83,9 +95,30 @@ final class KeepCredit {
 		if (!counts) {
 			return;
 		}
+		if (this.trying) {
+			countTry(used);
+			return;
+		}
 		this.credit = used ? Math.min(this.credit + 1, MAX_CREDIT) : this.credit - 2;
 		if (this.credit <= -MAX_DEBT) {
 			rest();
+		}
+	}
+
+	private void countTry(boolean used) {
+		if (used) {
+			this.tryUsed++;
+		}
+		else {
+			this.tryUnused++;
+		}
+		if (this.tryUnused == 2) {
+			this.trying = false;
+			rest();
+		}
+		else if (this.tryUsed == 2) {
+			this.trying = false;
+			this.credit = MAX_CREDIT;
 		}
 	}
 

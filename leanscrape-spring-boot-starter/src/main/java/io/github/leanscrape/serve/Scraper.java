@@ -137,26 +137,29 @@ public final class Scraper {
 
 	// The lease opens before the memory is reserved (a rendering that reads its kind's
 	// kept body as it writes needs less) and closes before it is given back, so that what
-	// it still holds of that body goes back to the pool first.
+	// it still holds of that body goes back to the pool first. The rendering's reference
+	// to the new body is released where anything after it fails, closing and leaving
+	// included.
 	private ScrapeBody renderAdmitted(BodyKind kind, long deadlineNanos) throws ScrapeRejectedException {
 		this.admission.acquireSlot(deadlineNanos);
 		long reserved = 0;
+		PooledBody plain = null;
 		try {
 			try (RenderLease lease = this.kept.lease(kind)) {
 				reserved = this.admission.reserve(kind, deadlineNanos, lease);
-				PooledBody plain = render(kind, lease.start(), lease.observer());
-				try {
-					lease.commit(plain);
-					return new ScrapeBody(plain);
-				}
-				catch (RuntimeException | Error ex) {
-					plain.release();
-					throw ex;
-				}
+				plain = render(kind, lease.start(), lease.observer());
+				lease.commit(plain);
+				return new ScrapeBody(plain);
+			}
+			finally {
+				this.admission.leave(reserved);
 			}
 		}
-		finally {
-			this.admission.leave(reserved);
+		catch (RuntimeException | Error ex) {
+			if (plain != null) {
+				plain.release();
+			}
+			throw ex;
 		}
 	}
 

@@ -66,18 +66,33 @@ class KeepCreditTests {
 	}
 
 	@Test
-	void aTryAfterARestEndsInAnotherAtItsFirstBodyKeptForNothing() {
+	void aTryAfterARestEndsInAnotherAtItsSecondBodyKeptForNothing() {
 		restLengths(1);
+		this.credit.kept(true, false);
+		this.credit.kept(true, true);
+		assertThat(this.credit.rests()).isFalse();
 		this.credit.kept(true, false);
 		assertThat(this.credit.rests()).isTrue();
 	}
 
 	@Test
-	void aTryAfterARestThatCopiesKeepsTheKindKeeping() {
-		restLengths(1);
-		for (int i = 0; i < 300; i++) {
-			this.credit.kept(true, i % 3 != 2);
-			assertThat(this.credit.rests()).as("body %d", i).isFalse();
+	void aTryAfterARestWhereTwoOfThreeBodiesCopyKeepsOnWithTheMostCredit() {
+		for (int phase = 0; phase < 3; phase++) {
+			KeepCredit credit = new KeepCredit();
+			while (!credit.rests()) {
+				credit.kept(true, false);
+			}
+			while (credit.rests()) {
+				credit.notKept();
+			}
+			for (int i = 0; i < 300; i++) {
+				credit.kept(true, (i + phase) % 3 != 0);
+				assertThat(credit.rests()).as("phase %d, body %d", phase, i).isFalse();
+			}
+			// The credit of a kind that never rested: one body more kept for nothing
+			// does not make it rest.
+			credit.kept(true, false);
+			assertThat(credit.rests()).as("phase %d", phase).isFalse();
 		}
 	}
 
@@ -100,7 +115,7 @@ class KeepCreditTests {
 				this.credit.kept(true, false);
 			}
 			lengths[rest] = restedBodies();
-			// The first body after the rest, kept: the credit starts again.
+			// The first body after the rest, kept, with nothing before it: not counted.
 			this.credit.kept(false, false);
 		}
 		return lengths;
