@@ -80,15 +80,14 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 			@Nullable EncodedBody previous, int @Nullable [] copyFrom) {
 		boolean whole = !segmented || !this.compressesSegments;
 		int parts = whole ? 1 : body.segmentCount();
+		long[] encodedEnds = new long[parts];
 		ChunkedOutput out = new ChunkedOutput(this.pool, kind, expectedSize);
 		Compressor compressor = null;
 		int reused = 0;
-		long[] encodedEnds;
 		long encodedStart;
 		PooledBody encoded;
 		try {
 			compressor = take();
-			encodedEnds = new long[parts];
 			compressor.begin(out);
 			encodedStart = out.size();
 			for (int i = 0; i < parts; i++) {
@@ -183,7 +182,6 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 		default void finish(PooledBody body, ChunkedOutput out) {
 		}
 
-		/** Get ready for the next body. */
 		default void reset() {
 		}
 

@@ -1,5 +1,6 @@
 package io.github.leanscrape.exposition;
 
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -61,11 +62,10 @@ public final class ChunkPool {
 	}
 
 	byte[] acquire() {
+		// A block, not a synchronized method: a new chunk is allocated outside the lock.
 		synchronized (this) {
 			this.inUse++;
-			if (this.inUse > this.peakInUse) {
-				this.peakInUse = this.inUse;
-			}
+			this.peakInUse = Math.max(this.peakInUse, this.inUse);
 			if (this.freeCount > 0) {
 				byte[] chunk = Objects.requireNonNull(this.free[--this.freeCount]);
 				this.free[this.freeCount] = null;
@@ -76,23 +76,18 @@ public final class ChunkPool {
 		return new byte[this.chunkSize];
 	}
 
-	// Gives a chunk back, retained for reuse while within the retain limit.
-	void release(byte[] chunk) {
-		synchronized (this) {
-			this.inUse--;
-			if (this.waiters > 0) {
-				notifyAll();
-			}
-			if ((long) (this.freeCount + 1) * this.chunkSize > this.retainLimitBytes) {
-				return;
-			}
-			if (this.freeCount == this.free.length) {
-				byte[] @Nullable [] larger = new byte[this.free.length * 2][];
-				System.arraycopy(this.free, 0, larger, 0, this.freeCount);
-				this.free = larger;
-			}
-			this.free[this.freeCount++] = chunk;
+	synchronized void release(byte[] chunk) {
+		this.inUse--;
+		if (this.waiters > 0) {
+			notifyAll();
 		}
+		if ((long) (this.freeCount + 1) * this.chunkSize > this.retainLimitBytes) {
+			return;
+		}
+		if (this.freeCount == this.free.length) {
+			this.free = Arrays.copyOf(this.free, this.free.length * 2);
+		}
+		this.free[this.freeCount++] = chunk;
 	}
 
 	/**
@@ -104,36 +99,32 @@ public final class ChunkPool {
 	 * @return {@code true} when reserved, {@code false} when the deadline passed first
 	 * @throws InterruptedException if interrupted while waiting
 	 */
-	public boolean reserve(long chunks, long limit, long deadlineNanos) throws InterruptedException {
-		synchronized (this) {
-			while (this.inUse + this.reserved > 0 && this.inUse + this.reserved + chunks > limit) {
-				long remaining = deadlineNanos - System.nanoTime();
-				if (remaining <= 0) {
-					return false;
-				}
-				this.waiters++;
-				try {
-					TimeUnit.NANOSECONDS.timedWait(this, remaining);
-				}
-				finally {
-					this.waiters--;
-				}
+	public synchronized boolean reserve(long chunks, long limit, long deadlineNanos) throws InterruptedException {
+		while (this.inUse + this.reserved > 0 && this.inUse + this.reserved + chunks > limit) {
+			long remaining = deadlineNanos - System.nanoTime();
+			if (remaining <= 0) {
+				return false;
 			}
-			this.reserved += chunks;
-			return true;
+			this.waiters++;
+			try {
+				TimeUnit.NANOSECONDS.timedWait(this, remaining);
+			}
+			finally {
+				this.waiters--;
+			}
 		}
+		this.reserved += chunks;
+		return true;
 	}
 
 	/**
 	 * Give back a reservation once its rendering is over.
 	 * @param chunks the chunks reserved
 	 */
-	public void unreserve(long chunks) {
-		synchronized (this) {
-			this.reserved -= chunks;
-			if (this.waiters > 0) {
-				notifyAll();
-			}
+	public synchronized void unreserve(long chunks) {
+		this.reserved -= chunks;
+		if (this.waiters > 0) {
+			notifyAll();
 		}
 	}
 
@@ -145,13 +136,10 @@ public final class ChunkPool {
 		return this.reserved;
 	}
 
-	// Sets how many bytes of free chunks may be retained, up to the configured maximum.
-	void retainLimit(long bytes) {
-		synchronized (this) {
-			this.retainLimitBytes = Math.max(0, Math.min(bytes, this.maxRetainedBytes));
-			while ((long) this.freeCount * this.chunkSize > this.retainLimitBytes) {
-				this.free[--this.freeCount] = null;
-			}
+	synchronized void retainLimit(long bytes) {
+		this.retainLimitBytes = Math.max(0, Math.min(bytes, this.maxRetainedBytes));
+		while ((long) this.freeCount * this.chunkSize > this.retainLimitBytes) {
+			this.free[--this.freeCount] = null;
 		}
 	}
 

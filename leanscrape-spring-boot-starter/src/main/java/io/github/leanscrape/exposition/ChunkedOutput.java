@@ -298,9 +298,8 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 			this.segmentEnds = Arrays.copyOf(this.segmentEnds, Math.max(16, this.segmentCount * 2));
 		}
 		this.segmentEnds[this.segmentCount++] = size;
-		SegmentObserver observer = this.segmentObserver;
-		if (observer != null) {
-			observer.segmentEnded(this, last, size);
+		if (this.segmentObserver != null) {
+			this.segmentObserver.segmentEnded(this, last, size);
 		}
 	}
 
@@ -374,11 +373,10 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 		if (this.chunkCount == this.chunks.length) {
 			this.chunks = Arrays.copyOf(this.chunks, this.chunks.length * 2);
 		}
-		SegmentObserver observer = this.segmentObserver;
-		if (observer != null && !this.copying) {
+		if (this.segmentObserver != null && !this.copying) {
 			// Before acquiring, so a chunk given back can be reused; not while a body's
 			// chunk, which the observer may give back, is being copied.
-			observer.chunkFilled(size());
+			this.segmentObserver.chunkFilled(size());
 		}
 		this.chunk = this.pool.acquire();
 		this.chunks[this.chunkCount++] = this.chunk;
@@ -401,10 +399,9 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	 */
 	public PooledBody toBody() {
 		assertNotHandedOver();
-		SegmentObserver observer = this.segmentObserver;
 		long last = lastSegmentEnd();
-		if (observer != null && (this.segmentCount == 0 || last < size())) {
-			observer.segmentEnded(this, last, size());
+		if (this.segmentObserver != null && (this.segmentCount == 0 || last < size())) {
+			this.segmentObserver.segmentEnded(this, last, size());
 		}
 		// Handed over once the body exists: if that fails, discard() gives chunks back.
 		PooledBody body = new PooledBody(this.pool, this.kind, this.chunks, this.chunkCount, this.position,

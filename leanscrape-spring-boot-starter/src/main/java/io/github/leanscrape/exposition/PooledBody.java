@@ -128,7 +128,6 @@ public final class PooledBody {
 		return true;
 	}
 
-	// Whether a range of this body holds the same bytes as part of an array.
 	boolean rangeEquals(long start, byte[] bytes, int offset, int length) {
 		assertLive();
 		int done = 0;
@@ -265,9 +264,7 @@ public final class PooledBody {
 		return this.references.tryRetain();
 	}
 
-	/**
-	 * Drop a reference; the last one gives the chunks back. Extra releases do nothing.
-	 */
+	/** Drop a reference; the last gives the chunks back. Extra releases do nothing. */
 	public void release() {
 		if (this.references.release()) {
 			releaseChunks(this.chunkCount);

@@ -77,9 +77,9 @@ public final class SizeHints {
 	public synchronized void record(BodyKind kind, long size) {
 		long chunkSize = this.pool.chunkSize();
 		// Whole chunks: a body of n bytes holds ceil(n / chunkSize) of them.
-		long rounded = ((size + this.headroom + chunkSize - 1) / chunkSize) * chunkSize;
-		Long previous = this.sizes.put(kind, rounded - this.headroom);
-		if (previous != null && previous == rounded - this.headroom) {
+		long kept = ((size + this.headroom + chunkSize - 1) / chunkSize) * chunkSize - this.headroom;
+		Long previous = this.sizes.put(kind, kept);
+		if (previous != null && previous == kept) {
 			return;
 		}
 		long sum = 0;

@@ -44,10 +44,7 @@ final class KeepCredit {
 	 */
 	private static final int MAX_REST_RENDERINGS = 64;
 
-	/**
-	 * Bodies kept since the last rest beyond which the next rest is as short as the
-	 * first.
-	 */
+	/** More bodies kept since the last rest than this: the next rest is the shortest. */
 	private static final int LONG_KEEP_RENDERINGS = 64;
 
 	private int credit = MAX_CREDIT;

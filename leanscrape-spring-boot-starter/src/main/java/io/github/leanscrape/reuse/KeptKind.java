@@ -137,11 +137,8 @@ final class KeptKind {
 
 	// Its body, kept or taken, and its forms.
 	long heldChunks() {
-		long chunks = 0;
 		KeptBody plain = this.body;
-		if (plain != null) {
-			chunks += plain.body.heldChunks();
-		}
+		long chunks = (plain != null) ? plain.body.heldChunks() : 0;
 		for (KeptEncoding form : this.encodings) {
 			if (form != null) {
 				chunks += form.encoded().body().heldChunks();

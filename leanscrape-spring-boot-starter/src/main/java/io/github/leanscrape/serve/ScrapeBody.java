@@ -49,7 +49,7 @@ public final class ScrapeBody {
 	PooledBody form(ContentCoding coding, Function<PooledBody, PooledBody> encoder) {
 		int slot = coding.ordinal();
 		synchronized (this.formLocks[slot]) {
-			if (isReleased()) {
+			if (this.references.isReleased()) {
 				throw new IllegalStateException("Body already released");
 			}
 			PooledBody form = this.forms[slot];
@@ -91,10 +91,6 @@ public final class ScrapeBody {
 		finally {
 			this.plain.release();
 		}
-	}
-
-	private boolean isReleased() {
-		return this.references.isReleased();
 	}
 
 }

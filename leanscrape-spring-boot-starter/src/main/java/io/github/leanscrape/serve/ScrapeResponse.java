@@ -77,7 +77,6 @@ public final class ScrapeResponse {
 		return this.message;
 	}
 
-	// Once written, failed or abandoned: records the scrape, then releases what it held.
 	void finish(SelfMetrics metrics, boolean clientGone) {
 		PooledBody sent = body();
 		try {
