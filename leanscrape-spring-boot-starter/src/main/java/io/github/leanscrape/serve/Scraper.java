@@ -1,7 +1,5 @@
 package io.github.leanscrape.serve;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -19,12 +17,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.leanscrape.compression.BodyEncoder;
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
-import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.ExpositionRenderer;
 import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.exposition.PooledBodyRenderer;
 import io.github.leanscrape.exposition.RenderInputs;
-import io.github.leanscrape.exposition.SegmentObserver;
 import io.github.leanscrape.exposition.SizeHints;
 import io.github.leanscrape.reuse.KeptBodies;
 import io.github.leanscrape.reuse.KeptBodies.RenderLease;
@@ -44,9 +41,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  */
 public final class Scraper {
 
-	private final ExpositionRenderer renderer;
-
-	private final ChunkPool pool;
+	private final PooledBodyRenderer renderer;
 
 	private final SizeHints sizeHints;
 
@@ -79,8 +74,7 @@ public final class Scraper {
 	public Scraper(ExpositionRenderer renderer, ChunkPool pool, SizeHints sizeHints, List<BodyEncoder> encoders,
 			int maxConcurrentRenders, Duration cacheTimeToLive, double maxHeldBodies, boolean reuse) {
 		this.kept = new KeptBodies(reuse);
-		this.renderer = renderer;
-		this.pool = pool;
+		this.renderer = new PooledBodyRenderer(renderer, pool, sizeHints);
 		this.sizeHints = sizeHints;
 		Set<ContentCoding> codings = EnumSet.noneOf(ContentCoding.class);
 		for (BodyEncoder encoder : encoders) {
@@ -132,7 +126,7 @@ public final class Scraper {
 	 * @return the body, for the caller to release
 	 */
 	public PooledBody renderNow(PrometheusOutputFormat format, @Nullable Set<String> includedNames) {
-		return render(BodyKind.of(format, includedNames), RenderInputs.NONE, null);
+		return this.renderer.render(BodyKind.of(format, includedNames), RenderInputs.NONE, null);
 	}
 
 	// The lease opens before the memory is reserved (a rendering that reads its kind's
@@ -147,7 +141,7 @@ public final class Scraper {
 		try {
 			try (RenderLease lease = this.kept.lease(kind)) {
 				reserved = this.admission.reserve(kind, deadlineNanos, lease);
-				plain = render(kind, lease.start(), lease.observer());
+				plain = this.renderer.render(kind, lease.start(), lease.observer());
 				lease.commit(plain);
 				return new ScrapeBody(plain);
 			}
@@ -160,26 +154,6 @@ public final class Scraper {
 				plain.release();
 			}
 			throw ex;
-		}
-	}
-
-	private PooledBody render(BodyKind kind, RenderInputs inputs, @Nullable SegmentObserver observer) {
-		long expectedSize = this.sizeHints.expectedSize(kind);
-		ChunkedOutput output = new ChunkedOutput(this.pool, kind, expectedSize, observer);
-		try {
-			this.renderer.render(kind.format(), kind.includedNames(), output, inputs);
-			// The pool retains what the next rendering of this kind will take: its output
-			// and its working buffer (protobuf's families). Recorded before the chunks
-			// become a body, which an Error here would leak.
-			this.sizeHints.record(kind, output.size() + output.workingBytes());
-			return output.toBody();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Writing metrics failed", ex);
-		}
-		finally {
-			// Nothing once the chunks are the body's.
-			output.discard();
 		}
 	}
 
