@@ -6,8 +6,9 @@ import java.io.UncheckedIOException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Renders a kind into a {@link PooledBody}, in chunks from the pool sized from the kind's
- * last body ({@link SizeHints}), and records the new size for the next.
+ * Renders a kind into a {@link PooledBody} of pooled chunks, as many expected as the
+ * kind's last rendering took ({@link SizeHints}), and records what this one took for the
+ * next.
  *
  * @author leanscrape
  */

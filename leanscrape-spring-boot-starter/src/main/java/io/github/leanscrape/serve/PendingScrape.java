@@ -79,7 +79,9 @@ public final class PendingScrape {
 		}
 	}
 
-	/** Give the body back; safe to call more than once, even before it is resolved. */
+	/**
+	 * Give the body back; safe to call more than once, and before the scrape is resolved.
+	 */
 	public void release() {
 		Served resolved;
 		synchronized (this) {
