@@ -5,7 +5,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A compressed body, with where each segment's compressed bytes lie so that a later body
- * can copy them. Holds one reference to the compressed body until released.
+ * can copy them. Holds one reference to the compressed body, which its holder releases.
  *
  * @author leanscrape
  */
@@ -39,28 +39,6 @@ public final class EncodedBody {
 		}
 		long from = (index == 0) ? this.start : ends[index - 1];
 		this.body.writeRange(from, ends[index] - from, out);
-	}
-
-	/**
-	 * Add a reference to the compressed body.
-	 * @return this
-	 */
-	public EncodedBody retain() {
-		this.body.retain();
-		return this;
-	}
-
-	/**
-	 * Add a reference if the compressed body is still live.
-	 * @return {@code true} when a reference was added
-	 */
-	public boolean tryRetain() {
-		return this.body.tryRetain();
-	}
-
-	/** Drop a reference to the compressed body. */
-	public void release() {
-		this.body.release();
 	}
 
 }

@@ -29,6 +29,19 @@ public record BodyKind(PrometheusOutputFormat format, @Nullable Set<String> incl
 	}
 
 	/**
+	 * Return the short name of a format, for the starter's metrics and reports.
+	 * @param format the format
+	 * @return {@code text}, {@code openmetrics} or {@code protobuf}
+	 */
+	public static String formatName(PrometheusOutputFormat format) {
+		return switch (format) {
+			case CONTENT_TYPE_004 -> "text";
+			case CONTENT_TYPE_OPENMETRICS_100 -> "openmetrics";
+			case CONTENT_TYPE_PROTOBUF -> "protobuf";
+		};
+	}
+
+	/**
 	 * Return this kind in a content coding.
 	 * @param coding the content coding
 	 * @return the encoded kind

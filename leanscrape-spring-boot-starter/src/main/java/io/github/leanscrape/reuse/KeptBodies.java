@@ -10,6 +10,7 @@ import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.exposition.PooledBodyRenderer;
 import io.github.leanscrape.exposition.RenderInputs;
 import io.github.leanscrape.exposition.SegmentObserver;
 import org.jspecify.annotations.Nullable;
@@ -273,10 +274,9 @@ public final class KeptBodies {
 	}
 
 	/**
-	 * One rendering's lease: {@link #start()} once admitted, {@link #observer()} for the
-	 * output, {@link #commit} with the new body, {@link #close()} in every case. A body
-	 * it took is its alone, given back to the pool as the rendering writes, or to what is
-	 * kept where it closes before it started.
+	 * One rendering's lease: {@link #render} once admitted, {@link #close()} in every
+	 * case. A body it took is its alone, given back to the pool as the rendering writes,
+	 * or to what is kept where it closes before it started.
 	 */
 	public final class RenderLease implements AutoCloseable {
 
@@ -334,10 +334,26 @@ public final class KeptBodies {
 		}
 
 		/**
-		 * Decide what the rendering copies from and whether its body is kept.
-		 * @return the renderer's inputs, valid until the lease is closed
+		 * Render the kind's new body, copying from what this lease offers, and keep it in
+		 * place of the last one; while the kind rests, keep nothing.
+		 * @param renderer the renderer
+		 * @return the new body, whose reference the caller owns
 		 */
-		public RenderInputs start() {
+		public PooledBody render(PooledBodyRenderer renderer) {
+			RenderInputs inputs = start();
+			PooledBody body = renderer.render(this.kind, inputs, this.replaced);
+			try {
+				commit(body);
+			}
+			catch (RuntimeException | Error ex) {
+				body.release();
+				throw ex;
+			}
+			return body;
+		}
+
+		// The renderer's inputs, valid until the lease is closed.
+		RenderInputs start() {
 			if (this.started) {
 				throw new IllegalStateException("Started already");
 			}
@@ -352,21 +368,12 @@ public final class KeptBodies {
 			return new RenderInputs((previous != null) ? previous.body : null, keeps(this.kind));
 		}
 
-		/**
-		 * Return what reads the body taken as the rendering writes.
-		 * @return the observer, or {@code null} where no body was taken
-		 */
-		public @Nullable SegmentObserver observer() {
-			assertStarted();
+		// What reads the body taken as the rendering writes, null where none was taken.
+		@Nullable SegmentObserver observer() {
 			return this.replaced;
 		}
 
-		/**
-		 * Keep the new body in place of the last one; while the kind rests, keep nothing.
-		 * @param body the new body, whose reference stays the caller's
-		 */
-		public void commit(PooledBody body) {
-			assertStarted();
+		private void commit(PooledBody body) {
 			ReplacedBody replaced = this.replaced;
 			KeptBody taken = this.taken;
 			if (replaced != null && taken != null) {
@@ -395,12 +402,6 @@ public final class KeptBodies {
 				if (previous != null) {
 					previous.release();
 				}
-			}
-		}
-
-		private void assertStarted() {
-			if (!this.started) {
-				throw new IllegalStateException("Not started");
 			}
 		}
 

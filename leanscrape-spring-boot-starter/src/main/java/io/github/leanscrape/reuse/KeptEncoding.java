@@ -13,7 +13,7 @@ import io.github.leanscrape.compression.EncodedBody;
 record KeptEncoding(EncodedBody encoded, long[] versions) {
 
 	void release() {
-		this.encoded.release();
+		this.encoded.body().release();
 	}
 
 }

@@ -33,7 +33,7 @@ final class KeptForms {
 			if (entry != null && kept != null && kept.body == body) {
 				plain = kept;
 				last = entry.encodings[slot];
-				if (last != null && last.encoded().tryRetain()) {
+				if (last != null && last.encoded().body().tryRetain()) {
 					lastEncoded = last.encoded();
 				}
 			}
@@ -66,17 +66,17 @@ final class KeptForms {
 			}
 			catch (RuntimeException | Error ex) {
 				// The caller never gets the compressed body: give it back.
-				encoded.release();
+				encoded.body().release();
 				throw ex;
 			}
 			if (segmented) {
 				// The kept form's reference, taken once nothing is left to allocate.
-				encoded.retain();
+				encoded.body().retain();
 			}
 		}
 		finally {
 			if (lastEncoded != null) {
-				lastEncoded.release();
+				lastEncoded.body().release();
 			}
 		}
 		KeptEncoding replaced = null;

@@ -4,8 +4,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
 import io.github.leanscrape.compression.BodyEncoder;
+import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
-import io.github.leanscrape.exposition.FormatNames;
 import io.github.leanscrape.exposition.RenderStatistics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -56,7 +56,7 @@ public final class MicrometerSelfMetrics implements SelfMetrics {
 	public MicrometerSelfMetrics(MeterRegistry registry, Scraper scraper, ChunkPool pool,
 			@Nullable RenderStatistics statistics) {
 		for (PrometheusOutputFormat format : FORMATS) {
-			String formatTag = FormatNames.of(format);
+			String formatTag = BodyKind.formatName(format);
 			for (Outcome outcome : OUTCOMES) {
 				this.scrapes[format.ordinal()][outcome.ordinal()] = Counter.builder("leanscrape.scrapes")
 					.description("Scrape requests served by the leanscrape endpoint")

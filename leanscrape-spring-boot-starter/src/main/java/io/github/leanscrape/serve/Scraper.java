@@ -132,8 +132,8 @@ public final class Scraper {
 	// The lease opens before the memory is reserved (a rendering that reads its kind's
 	// kept body as it writes needs less) and closes before it is given back, so that what
 	// it still holds of that body goes back to the pool first. The rendering's reference
-	// to the new body is released where anything after it fails, closing and leaving
-	// included.
+	// to the new body is released where anything after the lease rendered it fails,
+	// closing and leaving included.
 	private ScrapeBody renderAdmitted(BodyKind kind, long deadlineNanos) throws ScrapeRejectedException {
 		this.admission.acquireSlot(deadlineNanos);
 		long reserved = 0;
@@ -141,8 +141,7 @@ public final class Scraper {
 		try {
 			try (RenderLease lease = this.kept.lease(kind)) {
 				reserved = this.admission.reserve(kind, deadlineNanos, lease);
-				plain = this.renderer.render(kind, lease.start(), lease.observer());
-				lease.commit(plain);
+				plain = lease.render(this.renderer);
 				return new ScrapeBody(plain);
 			}
 			finally {
@@ -313,15 +312,13 @@ public final class Scraper {
 			return waiting;
 		}
 
-		// A scrape's part in a rendering: renders when it started it, rather than joined
-		// it.
+		// A scrape's part in a rendering: renders when it started it, not joined it.
 		record Turn(Rendering rendering, boolean renders) {
 
 		}
 
 		// Closing it stops joins and tells how many joined, so that each gets a reference
-		// to
-		// the body before anyone can release it.
+		// to the body before anyone can release it.
 		static final class Rendering {
 
 			private static final int CLOSED = -1;

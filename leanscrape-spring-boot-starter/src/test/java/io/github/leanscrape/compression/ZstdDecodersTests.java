@@ -105,7 +105,7 @@ class ZstdDecodersTests {
 				return encoded.body().toByteArray();
 			}
 			finally {
-				encoded.release();
+				encoded.body().release();
 			}
 		}
 		finally {

@@ -773,7 +773,7 @@ class KeptBodiesTests {
 		@Override
 		public EncodedBody encode(PooledBody body, BodyKind kind, long expectedSize, boolean segmented,
 				@Nullable EncodedBody previous, int @Nullable [] copyFrom) {
-			this.delegate.encode(body, kind, expectedSize, segmented, previous, copyFrom).release();
+			this.delegate.encode(body, kind, expectedSize, segmented, previous, copyFrom).body().release();
 			throw new OutOfMemoryError("planted");
 		}
 

@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.CardinalityReport;
 import io.github.leanscrape.exposition.FamilyReport;
-import io.github.leanscrape.exposition.FormatNames;
 import io.github.leanscrape.exposition.direct.MeterIndex.ScrapePlan;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -86,8 +86,8 @@ final class CardinalityTracker {
 		}
 		reports.sort(
 				(a, b) -> (a.bytes() != b.bytes()) ? Long.compare(b.bytes(), a.bytes()) : a.name().compareTo(b.name()));
-		return new CardinalityReport(FormatNames.of(last.format), last.lines, last.bytes, wholeScrapeFallbacks, reasons,
-				familyFallbacks, familyReasons, reports);
+		return new CardinalityReport(BodyKind.formatName(last.format), last.lines, last.bytes, wholeScrapeFallbacks,
+				reasons, familyFallbacks, familyReasons, reports);
 	}
 
 	private record LastScrape(PrometheusOutputFormat format, ScrapePlan plan, @Nullable FamilyReport[] referenceReports,
