@@ -402,7 +402,7 @@ public final class PublishedFigures {
 
 	private static String scrapeMetrics(JmhResults results) {
 		JmhResults.Forks forks = results.find("recordOneScrape", Map.of());
-		return String.format(Locale.ROOT, "%s B and %.0f ns (forks: %.0f–%.0f) per scrape recorded. %s\n",
+		return String.format(Locale.ROOT, "%s B and %.0f ns (forks: %.0f–%.0f) per scrape recorded.\n%s\n",
 				FigureText.bytes(forks.medianBytes()), forks.medianTime(), forks.fastestFork(), forks.slowestFork(),
 				FigureText.raw(results));
 	}

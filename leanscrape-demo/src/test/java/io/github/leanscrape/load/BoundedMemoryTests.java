@@ -142,7 +142,8 @@ class BoundedMemoryTests {
 				}
 			});
 			if (threads == Threads.PLATFORM) {
-				raw.write("bounded-memory", "./mvnw -B verify -Dtest=BoundedMemoryTests");
+				raw.write("bounded-memory", "./mvnw -B -pl leanscrape-demo -am verify -Dtest=BoundedMemoryTests"
+						+ " -Dsurefire.failIfNoSpecifiedTests=false");
 			}
 			assertThat(log).doesNotContain("OutOfMemoryError");
 			assertThat(exchanges).hasSize(ROUNDS * SCRAPERS);
