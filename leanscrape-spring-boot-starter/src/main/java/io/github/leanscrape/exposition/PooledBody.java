@@ -104,30 +104,7 @@ public final class PooledBody {
 		return (index < this.segmentMarks) ? this.segmentEnds[index] : this.length;
 	}
 
-	/**
-	 * Return whether a range of this body holds the same bytes as a range of another.
-	 * @param start where the range of this body starts
-	 * @param other the other body
-	 * @param otherStart where the range of the other body starts
-	 * @param length the length of both ranges
-	 * @return {@code true} when the bytes are equal
-	 */
-	public boolean rangeEquals(long start, PooledBody other, long otherStart, long length) {
-		assertLive();
-		long done = 0;
-		while (done < length) {
-			long here = start + done;
-			int chunk = chunkIndex(here);
-			int offset = chunkOffset(here);
-			int n = (int) Math.min(length - done, chunkLength(chunk) - offset);
-			if (!other.rangeEquals(otherStart + done, chunkAt(chunk), offset, n)) {
-				return false;
-			}
-			done += n;
-		}
-		return true;
-	}
-
+	// Whether a range of this body holds the same bytes as part of a chunk.
 	boolean rangeEquals(long start, byte[] bytes, int offset, int length) {
 		assertLive();
 		int done = 0;

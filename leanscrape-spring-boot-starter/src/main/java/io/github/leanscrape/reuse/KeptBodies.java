@@ -3,6 +3,8 @@ package io.github.leanscrape.reuse;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 import io.github.leanscrape.compression.BodyEncoder;
@@ -28,7 +30,8 @@ public final class KeptBodies {
 
 	private final boolean enabled;
 
-	private final SegmentVersions segmentVersions = new SegmentVersions();
+	/** Never reused: equal versions are equal bytes. */
+	private final AtomicLong versions = new AtomicLong();
 
 	private final KeptForms forms = new KeptForms(this);
 
@@ -176,25 +179,8 @@ public final class KeptBodies {
 		return this.enabled && (entry == null || !entry.rests());
 	}
 
-	// Keep a new body (with a reference of this object's own), versioned against the
-	// body offered; while the kind rests, count a body not kept.
-	void rendered(BodyKind kind, PooledBody body, @Nullable KeptBody previous) {
-		if (!this.enabled) {
-			return;
-		}
-		synchronized (this) {
-			KeptKind entry = this.kinds.get(kind);
-			if (entry != null && entry.rests()) {
-				entry.notKept();
-				entry.renderedNanos = this.nanoClock.getAsLong();
-				return;
-			}
-		}
-		long[] versions = new long[body.segmentCount()];
-		double share = this.segmentVersions.version(body, previous, versions);
-		keep(kind, body, previous, false, versions, share);
-	}
-
+	// Keep a new body (with a reference of this object's own), its segments versioned
+	// against the body it was compared with; while the kind rests, count a body not kept.
 	void keep(BodyKind kind, PooledBody body, @Nullable KeptBody previous, boolean taken, long[] versions,
 			double share) {
 		// Called only where enabled. Room for all that can be dropped, so that adding
@@ -238,6 +224,10 @@ public final class KeptBodies {
 		}
 	}
 
+	long newVersion() {
+		return this.versions.incrementAndGet();
+	}
+
 	// Drops the bodies and forms of every kind but this one; the lists have room for all.
 	void makeRoomFor(BodyKind kind) {
 		List<KeptBody> plains = new ArrayList<>(KeptKinds.MAX_KINDS);
@@ -276,7 +266,8 @@ public final class KeptBodies {
 	/**
 	 * One rendering's lease: {@link #render} once admitted, {@link #close()} in every
 	 * case. A body it took is its alone, given back to the pool as the rendering writes,
-	 * or to what is kept where it closes before it started.
+	 * or to what is kept where it closes before it started; a new body not kept is
+	 * released where it closes.
 	 */
 	public final class RenderLease implements AutoCloseable {
 
@@ -288,7 +279,11 @@ public final class KeptBodies {
 		/** The kind's body offered to copy from, where none was taken. */
 		private @Nullable KeptBody previous;
 
-		private @Nullable ReplacedBody replaced;
+		/** Versions the new body as it is written; null while nothing is kept. */
+		private @Nullable SegmentComparison comparison;
+
+		/** The new body, rendered and not yet kept. */
+		private @Nullable PooledBody uncommitted;
 
 		private boolean started;
 
@@ -336,20 +331,24 @@ public final class KeptBodies {
 		/**
 		 * Render the kind's new body, copying from what this lease offers, and keep it in
 		 * place of the last one; while the kind rests, keep nothing.
+		 * @param <T> what holds the body
 		 * @param renderer the renderer
-		 * @return the new body, whose reference the caller owns
+		 * @param holder makes what holds the body, taking over its reference
+		 * @return what holds the new body, whose reference the caller owns
 		 */
-		public PooledBody render(PooledBodyRenderer renderer) {
+		public <T> T render(PooledBodyRenderer renderer, Function<PooledBody, T> holder) {
 			RenderInputs inputs = start();
-			PooledBody body = renderer.render(this.kind, inputs, this.replaced);
-			try {
-				commit(body);
+			PooledBody body = renderer.render(this.kind, inputs, this.comparison);
+			// Released on close until the holder has it, if keeping it fails.
+			this.uncommitted = body;
+			SegmentComparison comparison = this.comparison;
+			if (comparison != null) {
+				keep(this.kind, body, comparison.last, comparison.releasing, comparison.versions(),
+						comparison.unchangedShare(body.length()));
 			}
-			catch (RuntimeException | Error ex) {
-				body.release();
-				throw ex;
-			}
-			return body;
+			T held = holder.apply(body);
+			this.uncommitted = null;
+			return held;
 		}
 
 		// The renderer's inputs, valid until the lease is closed.
@@ -360,36 +359,23 @@ public final class KeptBodies {
 			this.started = true;
 			KeptBody taken = this.taken;
 			if (taken != null && !taken.body.isReleased()) {
-				this.replaced = new ReplacedBody(taken);
+				this.comparison = new SegmentComparison(taken, true);
 				return new RenderInputs(taken.body, true);
 			}
 			KeptBody previous = previous(this.kind);
 			this.previous = previous;
+			this.comparison = KeptBodies.this.enabled ? new SegmentComparison(previous, false) : null;
 			return new RenderInputs((previous != null) ? previous.body : null, keeps(this.kind));
-		}
-
-		// What reads the body taken as the rendering writes, null where none was taken.
-		@Nullable SegmentObserver observer() {
-			return this.replaced;
-		}
-
-		private void commit(PooledBody body) {
-			ReplacedBody replaced = this.replaced;
-			KeptBody taken = this.taken;
-			if (replaced != null && taken != null) {
-				keep(this.kind, body, taken, true, replaced.versions(), replaced.unchangedShare(body.length()));
-			}
-			else {
-				rendered(this.kind, body, this.previous);
-			}
 		}
 
 		@Override
 		public void close() {
 			KeptBody taken = this.taken;
 			KeptBody previous = this.previous;
+			PooledBody uncommitted = this.uncommitted;
 			this.taken = null;
 			this.previous = null;
+			this.uncommitted = null;
 			try {
 				if (taken != null && this.started) {
 					taken.release();
@@ -402,24 +388,31 @@ public final class KeptBodies {
 				if (previous != null) {
 					previous.release();
 				}
+				if (uncommitted != null) {
+					uncommitted.release();
+				}
 			}
 		}
 
 	}
 
-	// The body a lease took (its only reference), read by its rendering and given back to
-	// the pool behind it, so that the two hold about one body, not two: its chunks before
-	// the segments still to be compared with go back, and any more than a sixteenth of it
-	// behind the output. What went back is written or versioned anew: never wrong.
-	private final class ReplacedBody extends SegmentMatcher implements SegmentObserver {
+	// Versions each segment of a new body as it ends: the version of the last body's
+	// segment with the same bytes, or a new one. Where the lease took that body (its only
+	// reference), gives its chunks back to the pool behind the rendering, so that the two
+	// hold about one body, not two: those before the segments still to be compared with,
+	// and any more than a sixteenth of it behind the output. What went back is written or
+	// versioned anew: never wrong.
+	private final class SegmentComparison extends SegmentMatcher implements SegmentObserver {
 
-		private final PooledBody body;
+		private final @Nullable KeptBody last;
 
-		private final long[] keptVersions;
+		private final boolean releasing;
+
+		private final long[] lastVersions;
 
 		private final long slack;
 
-		/** As many as the kept body's segments, and a few more before it grows. */
+		/** As many as the last body's segments, and a few more before it grows. */
 		private long[] versions;
 
 		private int count;
@@ -433,27 +426,34 @@ public final class KeptBodies {
 
 		private long unchanged;
 
-		/** Where the kept body's segments that later segments are compared with start. */
+		/** Where the last body's segments that later segments are compared with start. */
 		private long needed;
 
-		ReplacedBody(KeptBody replaced) {
-			this.body = replaced.body;
-			this.keptVersions = replaced.versions;
-			this.slack = slackBytes(replaced.body);
-			this.versions = new long[replaced.versions.length + 8];
+		SegmentComparison(@Nullable KeptBody last, boolean releasing) {
+			this.last = last;
+			this.releasing = releasing;
+			this.lastVersions = (last != null) ? last.versions : new long[0];
+			this.slack = (last != null) ? slackBytes(last.body) : 0;
+			this.versions = new long[this.lastVersions.length + 8];
 		}
 
 		@Override
 		public void segmentEnded(ChunkedOutput output, long start, long end) {
 			version(output, start, end);
-			int first = firstCandidate(this.count);
-			this.needed = (first < this.body.segmentCount()) ? this.body.segmentStart(first) : this.body.length();
-			this.body.releaseBefore(Math.max(this.needed, end - this.slack));
+			KeptBody last = this.last;
+			if (this.releasing && last != null) {
+				int first = firstCandidate(this.count);
+				this.needed = (first < last.body.segmentCount()) ? last.body.segmentStart(first) : last.body.length();
+				last.body.releaseBefore(Math.max(this.needed, end - this.slack));
+			}
 		}
 
 		@Override
 		public void chunkFilled(long size) {
-			this.body.releaseBefore(Math.max(this.needed, size - this.slack));
+			KeptBody last = this.last;
+			if (this.releasing && last != null) {
+				last.body.releaseBefore(Math.max(this.needed, size - this.slack));
+			}
 		}
 
 		// Once the output became a body, which tells the last segment.
@@ -464,7 +464,11 @@ public final class KeptBodies {
 			return this.versions;
 		}
 
+		// From 0 to 1, or -1 where there was no last body.
 		double unchangedShare(long length) {
+			if (this.last == null) {
+				return -1;
+			}
 			return (length == 0) ? 1 : (double) this.unchanged / length;
 		}
 
@@ -472,27 +476,30 @@ public final class KeptBodies {
 			this.output = output;
 			this.start = start;
 			this.length = end - start;
-			int match = find(this.count, this.keptVersions.length);
+			int match = find(this.count, this.lastVersions.length);
 			this.output = null;
 			if (this.count == this.versions.length) {
 				this.versions = Arrays.copyOf(this.versions, this.count * 2);
 			}
 			if (match >= 0) {
-				this.versions[this.count++] = this.keptVersions[match];
+				this.versions[this.count++] = this.lastVersions[match];
 				this.unchanged += this.length;
 			}
 			else {
-				this.versions[this.count++] = KeptBodies.this.segmentVersions.newVersion();
+				this.versions[this.count++] = newVersion();
 			}
 		}
 
 		@Override
 		boolean equal(int segment, int earlier) {
 			ChunkedOutput output = this.output;
-			long earlierStart = this.body.segmentStart(earlier);
-			return output != null && this.body.segmentEnd(earlier) - earlierStart == this.length
-					&& this.body.holds(earlierStart)
-					&& output.rangeEquals(this.start, this.body, earlierStart, this.length);
+			KeptBody last = this.last;
+			if (output == null || last == null) {
+				return false;
+			}
+			long earlierStart = last.body.segmentStart(earlier);
+			return last.body.segmentEnd(earlier) - earlierStart == this.length && last.body.holds(earlierStart)
+					&& output.rangeEquals(this.start, last.body, earlierStart, this.length);
 		}
 
 	}

@@ -51,7 +51,7 @@ final class KeptForms {
 			double share;
 			if (lastEncoded != null && last != null) {
 				copyFrom = new int[plain.versions.length];
-				share = SegmentVersions.match(plain.versions, last.versions(), body, copyFrom);
+				share = match(plain.versions, last.versions(), body, copyFrom);
 			}
 			else {
 				// Nothing to copy from in this coding: by segment where enough of the
@@ -101,6 +101,27 @@ final class KeptForms {
 			replaced.release();
 		}
 		return encoded.body();
+	}
+
+	// Notes in copyFrom the last form's segment to copy, or -1; returns the share of the
+	// body's bytes that can be copied.
+	private static double match(long[] versions, long[] lastVersions, PooledBody body, int[] copyFrom) {
+		SegmentMatcher sameVersion = new SegmentMatcher() {
+
+			@Override
+			boolean equal(int segment, int earlier) {
+				return versions[segment] == lastVersions[earlier];
+			}
+
+		};
+		long reusable = 0;
+		for (int i = 0; i < copyFrom.length; i++) {
+			copyFrom[i] = sameVersion.find(i, lastVersions.length);
+			if (copyFrom[i] >= 0) {
+				reusable += body.segmentEnd(i) - body.segmentStart(i);
+			}
+		}
+		return (body.length() == 0) ? 1 : (double) reusable / body.length();
 	}
 
 }

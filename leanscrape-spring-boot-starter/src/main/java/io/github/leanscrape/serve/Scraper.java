@@ -131,26 +131,25 @@ public final class Scraper {
 
 	// The lease opens before the memory is reserved (a rendering that reads its kind's
 	// kept body as it writes needs less) and closes before it is given back, so that what
-	// it still holds of that body goes back to the pool first. The rendering's reference
-	// to the new body is released where anything after the lease rendered it fails,
-	// closing and leaving included.
+	// it still holds of that body goes back to the pool first. The new body is released
+	// where closing or leaving fails after it.
 	private ScrapeBody renderAdmitted(BodyKind kind, long deadlineNanos) throws ScrapeRejectedException {
 		this.admission.acquireSlot(deadlineNanos);
 		long reserved = 0;
-		PooledBody plain = null;
+		ScrapeBody body = null;
 		try {
 			try (RenderLease lease = this.kept.lease(kind)) {
 				reserved = this.admission.reserve(kind, deadlineNanos, lease);
-				plain = lease.render(this.renderer);
-				return new ScrapeBody(plain);
+				body = lease.render(this.renderer, ScrapeBody::new);
+				return body;
 			}
 			finally {
 				this.admission.leave(reserved);
 			}
 		}
 		catch (RuntimeException | Error ex) {
-			if (plain != null) {
-				plain.release();
+			if (body != null) {
+				body.release();
 			}
 			throw ex;
 		}

@@ -19,11 +19,13 @@ import io.github.leanscrape.compression.GzipEncoder;
 import io.github.leanscrape.compression.ZstdEncoder;
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
-import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.ContentCoding;
+import io.github.leanscrape.exposition.ExpositionRenderer;
 import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.exposition.PooledBodyRenderer;
 import io.github.leanscrape.exposition.RenderInputs;
 import io.github.leanscrape.exposition.RenderRecord;
+import io.github.leanscrape.exposition.SizeHints;
 import io.github.leanscrape.reuse.KeptBodies.RenderLease;
 import io.github.leanscrape.support.DecodingTools;
 import io.github.leanscrape.support.OwnCodeTests;
@@ -55,6 +57,9 @@ class KeptBodiesTests {
 	private static final BodyKind TEXT = BodyKind.of(PrometheusOutputFormat.CONTENT_TYPE_004, null);
 
 	private final ChunkPool pool = new ChunkPool(4096, 1 << 20);
+
+	// Its headroom keeps the pool retaining as much as these tests' bodies take.
+	private final SizeHints sizeHints = new SizeHints(this.pool, 1 << 20);
 
 	private final AtomicLong clock = new AtomicLong();
 
@@ -278,20 +283,12 @@ class KeptBodiesTests {
 			scrape(gzip, OPENMETRICS, segments);
 			scrape(gzip, OPENMETRICS, segments);
 			long held = this.pool.chunksInUse();
-			ChunkedOutput output = new ChunkedOutput(this.pool, OPENMETRICS, 0);
-			for (byte[] segment : segments) {
-				output.write(segment);
-				output.endSegment(1);
-			}
-			PooledBody body = output.toBody();
-			failing.set(true);
 			try {
 				assertThatExceptionOfType(OutOfMemoryError.class)
-					.isThrownBy(() -> this.kept.rendered(OPENMETRICS, body, null));
+					.isThrownBy(() -> render(OPENMETRICS, segments, () -> failing.set(true)));
 			}
 			finally {
 				failing.set(false);
-				body.release();
 			}
 			assertThat(this.pool.chunksInUse()).as("the new body went back").isEqualTo(held);
 			assertThat(gunzip(scrape(gzip, OPENMETRICS, segments))).isEqualTo(join(segments));
@@ -571,36 +568,9 @@ class KeptBodiesTests {
 			this.kept.makeRoomFor(OPENMETRICS);
 		}
 		scrape(null, TEXT, segments);
-		KeptBody previous = this.kept.previous(TEXT);
-		assertThat(previous).isNotNull();
-		ChunkedOutput output = new ChunkedOutput(this.pool, TEXT, 0);
-		for (byte[] segment : segments) {
-			output.write(segment);
-			output.endSegment(1);
-		}
-		// Read after the comparison, before the body is kept: a rendering of another
-		// kind makes room then.
-		output.setRecord(new RenderRecord() {
-
-			@Override
-			public long copiedBytes() {
-				KeptBodiesTests.this.kept.makeRoomFor(OPENMETRICS);
-				return 0;
-			}
-
-			@Override
-			public void bodyReleased() {
-			}
-
-		});
-		PooledBody body = output.toBody();
-		try {
-			this.kept.rendered(TEXT, body, previous);
-		}
-		finally {
-			body.release();
-			previous.release();
-		}
+		// After the comparison, before the body is kept, a rendering of another kind
+		// makes room.
+		render(TEXT, segments, () -> this.kept.makeRoomFor(OPENMETRICS)).release();
 		assertThat(this.kept.keptKinds()).isZero();
 		assertThat(this.kept.keeps(TEXT)).as("the kind rests").isFalse();
 		assertThat(this.pool.chunksInUse()).isZero();
@@ -668,7 +638,6 @@ class KeptBodiesTests {
 			assertThat(again.takenChunks()).isEqualTo(inUse);
 			RenderInputs inputs = again.start();
 			assertThat(inputs.copyFrom()).as("the body taken").isNotNull();
-			assertThat(again.observer()).as("read as the rendering writes").isNotNull();
 			assertThat(inputs.kept()).isTrue();
 		}
 		assertThat(this.kept.keptKinds()).as("started and not committed: nothing kept").isZero();
@@ -676,30 +645,9 @@ class KeptBodiesTests {
 	}
 
 	private byte[] scrape(@Nullable BodyEncoder encoder, BodyKind kind, List<byte[]> segments) {
-		KeptBody previous = this.kept.previous(kind);
-		ChunkedOutput output = new ChunkedOutput(this.pool, kind, 0);
-		for (byte[] segment : segments) {
-			output.write(segment);
-			output.endSegment(1);
-		}
-		if (this.copiedShare >= 0) {
-			long copied = (long) Math.ceil(output.size() * this.copiedShare);
-			output.setRecord(new RenderRecord() {
-
-				@Override
-				public long copiedBytes() {
-					return copied;
-				}
-
-				@Override
-				public void bodyReleased() {
-				}
-
-			});
-		}
-		PooledBody body = output.toBody();
+		PooledBody body = render(kind, segments, () -> {
+		});
 		try {
-			this.kept.rendered(kind, body, previous);
 			if (encoder == null) {
 				return body.toByteArray();
 			}
@@ -710,8 +658,43 @@ class KeptBodiesTests {
 		}
 		finally {
 			body.release();
-			if (previous != null) {
-				previous.release();
+		}
+	}
+
+	// Renders the segments through a lease, as the scraper does: its record says it
+	// copied copiedShare of the body, and runs beforeKept when read, before the body is
+	// kept.
+	private PooledBody render(BodyKind kind, List<byte[]> segments, Runnable beforeKept) {
+		ExpositionRenderer writer = (format, includedNames, output) -> {
+			for (byte[] segment : segments) {
+				output.write(segment);
+				output.endSegment(1);
+			}
+			long copied = (long) Math.ceil(output.size() * Math.max(0, this.copiedShare));
+			output.setRecord(new RenderRecord() {
+
+				@Override
+				public long copiedBytes() {
+					beforeKept.run();
+					return copied;
+				}
+
+				@Override
+				public void bodyReleased() {
+				}
+
+			});
+		};
+		// Read by another holder, as while a scrape sends it: offered, not taken, so that
+		// none of its chunks goes back before the comparison (segments here are smaller
+		// than a chunk).
+		KeptBody reader = this.kept.previous(kind);
+		try (RenderLease lease = this.kept.lease(kind)) {
+			return lease.render(new PooledBodyRenderer(writer, this.pool, this.sizeHints), (body) -> body);
+		}
+		finally {
+			if (reader != null) {
+				reader.release();
 			}
 		}
 	}
