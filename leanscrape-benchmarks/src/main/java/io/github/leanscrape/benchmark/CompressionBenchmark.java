@@ -135,7 +135,7 @@ public class CompressionBenchmark {
 			this.gzip = new GzipEncoder(this.pool, Integer.parseInt(codec.group("gzip")));
 		}
 		else if (codec.group("zstd") != null) {
-			this.zstd = new ZstdEncoder(this.pool, Integer.parseInt(codec.group("zstd")));
+			this.zstd = new ZstdEncoder(this.pool, Integer.parseInt(codec.group("zstd")), false);
 		}
 		else if (codec.group("jni") != null) {
 			this.zstdJni = new ZstdCompressCtx().setLevel(Integer.parseInt(codec.group("jni")));

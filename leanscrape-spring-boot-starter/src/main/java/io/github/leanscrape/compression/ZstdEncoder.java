@@ -28,15 +28,6 @@ public final class ZstdEncoder extends ReusingEncoder {
 	private final int level;
 
 	/**
-	 * Create a new encoder that compresses every body as one frame.
-	 * @param pool the pool for the compressed chunks
-	 * @param level the zstd level, from 1 (fastest) to 19 (smallest)
-	 */
-	public ZstdEncoder(ChunkPool pool, int level) {
-		this(pool, level, false);
-	}
-
-	/**
 	 * Create a new encoder.
 	 * @param pool the pool for the compressed chunks
 	 * @param level the zstd level, from 1 (fastest) to 19 (smallest)

@@ -224,6 +224,16 @@ public final class KeptBodies {
 		}
 	}
 
+	// Counts a body rendered while its kind rested, not kept; nothing where the kind was
+	// dropped meanwhile.
+	private synchronized void renderedResting(BodyKind kind) {
+		KeptKind entry = this.kinds.get(kind);
+		if (entry != null && entry.rests()) {
+			entry.notKept();
+			entry.renderedNanos = this.nanoClock.getAsLong();
+		}
+	}
+
 	long newVersion() {
 		return this.versions.incrementAndGet();
 	}
@@ -279,7 +289,7 @@ public final class KeptBodies {
 		/** The kind's body offered to copy from, where none was taken. */
 		private @Nullable KeptBody previous;
 
-		/** Versions the new body as it is written; null while nothing is kept. */
+		/** Versions the new body as it is written; null while the kind rests. */
 		private @Nullable SegmentComparison comparison;
 
 		/** The new body, rendered and not yet kept. */
@@ -346,6 +356,9 @@ public final class KeptBodies {
 				keep(this.kind, body, comparison.last, comparison.releasing, comparison.versions(),
 						comparison.unchangedShare(body.length()));
 			}
+			else if (KeptBodies.this.enabled) {
+				renderedResting(this.kind);
+			}
 			T held = holder.apply(body);
 			this.uncommitted = null;
 			return held;
@@ -364,8 +377,9 @@ public final class KeptBodies {
 			}
 			KeptBody previous = previous(this.kind);
 			this.previous = previous;
-			this.comparison = KeptBodies.this.enabled ? new SegmentComparison(previous, false) : null;
-			return new RenderInputs((previous != null) ? previous.body : null, keeps(this.kind));
+			boolean keeps = keeps(this.kind);
+			this.comparison = keeps ? new SegmentComparison(previous, false) : null;
+			return new RenderInputs((previous != null) ? previous.body : null, keeps);
 		}
 
 		@Override

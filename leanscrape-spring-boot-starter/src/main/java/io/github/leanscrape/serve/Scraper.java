@@ -1,10 +1,10 @@
 package io.github.leanscrape.serve;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.EnumSet;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -45,10 +45,9 @@ public final class Scraper {
 
 	private final SizeHints sizeHints;
 
-	// By the coding's ordinal; null where none.
-	private final @Nullable BodyEncoder[] encoders = new BodyEncoder[ContentCoding.values().length];
+	private final Map<ContentCoding, BodyEncoder> encoders = new EnumMap<>(ContentCoding.class);
 
-	private final Set<ContentCoding> codings;
+	private final Set<ContentCoding> codings = Collections.unmodifiableSet(this.encoders.keySet());
 
 	private final BodyCache cache;
 
@@ -76,12 +75,9 @@ public final class Scraper {
 		this.kept = new KeptBodies(reuse);
 		this.renderer = new PooledBodyRenderer(renderer, pool, sizeHints);
 		this.sizeHints = sizeHints;
-		Set<ContentCoding> codings = EnumSet.noneOf(ContentCoding.class);
 		for (BodyEncoder encoder : encoders) {
-			this.encoders[encoder.coding().ordinal()] = encoder;
-			codings.add(encoder.coding());
+			this.encoders.put(encoder.coding(), encoder);
 		}
-		this.codings = Collections.unmodifiableSet(codings);
 		this.cache = new BodyCache(cacheTimeToLive);
 		this.admission = new RenderAdmission(pool, sizeHints, this.codings, maxConcurrentRenders, maxHeldBodies,
 				this.cache, this.kept);
@@ -170,7 +166,7 @@ public final class Scraper {
 	 * @return the compressed body, for the caller to release
 	 */
 	PooledBody encode(ScrapeBody body, ContentCoding coding) {
-		BodyEncoder encoder = this.encoders[coding.ordinal()];
+		BodyEncoder encoder = this.encoders.get(coding);
 		if (encoder == null) {
 			throw new IllegalStateException("No encoder for " + coding.token());
 		}
@@ -198,13 +194,7 @@ public final class Scraper {
 	 * @return the encoders, none when compression is off
 	 */
 	public List<BodyEncoder> encoders() {
-		List<BodyEncoder> encoders = new ArrayList<>();
-		for (BodyEncoder encoder : this.encoders) {
-			if (encoder != null) {
-				encoders.add(encoder);
-			}
-		}
-		return encoders;
+		return List.copyOf(this.encoders.values());
 	}
 
 	/**

@@ -30,7 +30,7 @@ class ZstdEncoderTests {
 
 	@Test
 	void bodiesOfManyChunksAndNoneAreDecodedByTheZstdTool() {
-		ZstdEncoder encoder = new ZstdEncoder(this.pool, 1);
+		ZstdEncoder encoder = new ZstdEncoder(this.pool, 1, false);
 		for (byte[] plain : new byte[][] { text(100_000), new byte[0], text(4096), text(3) }) {
 			// Twice: the second time with a compressor that already wrote a frame.
 			for (int i = 0; i < 2; i++) {
@@ -43,7 +43,7 @@ class ZstdEncoderTests {
 
 	@Test
 	void anEncoderStillEncodesAfterItWasClosed() {
-		ZstdEncoder encoder = new ZstdEncoder(this.pool, 3);
+		ZstdEncoder encoder = new ZstdEncoder(this.pool, 3, false);
 		byte[] plain = text(20_000);
 		encode(encoder, plain);
 		encoder.close();

@@ -328,7 +328,7 @@ class KeptBodiesTests {
 
 	@Test
 	void zstdIsOneFrameUnlessFramesPerSegmentAreAllowed() {
-		try (ZstdEncoder encoder = new ZstdEncoder(this.pool, 1)) {
+		try (ZstdEncoder encoder = new ZstdEncoder(this.pool, 1, false)) {
 			List<byte[]> segments = segments(new Random(16), 12);
 			for (int i = 0; i < 4; i++) {
 				assertThat(DecodingTools.zstd(scrape(encoder, OPENMETRICS, segments))).isEqualTo(join(segments));
@@ -398,7 +398,8 @@ class KeptBodiesTests {
 
 	@Test
 	void oneScraperOfThreeInTurnThatCopiesDoesNotKeepTheBodyForTheOtherTwo() throws IOException {
-		try (GzipEncoder gzip = new GzipEncoder(this.pool, 1); ZstdEncoder zstd = new ZstdEncoder(this.pool, 1)) {
+		try (GzipEncoder gzip = new GzipEncoder(this.pool, 1);
+				ZstdEncoder zstd = new ZstdEncoder(this.pool, 1, false)) {
 			Random random = new Random(18);
 			List<byte[]> segments = segments(random, 12);
 			List<@Nullable BodyEncoder> codings = new ArrayList<>();
@@ -426,7 +427,8 @@ class KeptBodiesTests {
 
 	@Test
 	void oneScraperOfTwoInTurnThatCopiesDoesNotKeepTheBodyForTheOther() throws IOException {
-		try (GzipEncoder gzip = new GzipEncoder(this.pool, 1); ZstdEncoder zstd = new ZstdEncoder(this.pool, 1)) {
+		try (GzipEncoder gzip = new GzipEncoder(this.pool, 1);
+				ZstdEncoder zstd = new ZstdEncoder(this.pool, 1, false)) {
 			Random random = new Random(19);
 			List<byte[]> segments = segments(random, 12);
 			int round = 0;
@@ -442,7 +444,8 @@ class KeptBodiesTests {
 
 	@Test
 	void twoScrapersOfThreeInTurnThatCopyKeepTheBody() throws IOException {
-		try (GzipEncoder gzip = new GzipEncoder(this.pool, 1); ZstdEncoder zstd = new ZstdEncoder(this.pool, 1)) {
+		try (GzipEncoder gzip = new GzipEncoder(this.pool, 1);
+				ZstdEncoder zstd = new ZstdEncoder(this.pool, 1, false)) {
 			Random random = new Random(20);
 			List<byte[]> segments = segments(random, 12);
 			for (int round = 0; round < 60; round++) {

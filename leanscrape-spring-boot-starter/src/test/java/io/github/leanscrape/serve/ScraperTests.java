@@ -62,8 +62,8 @@ class ScraperTests {
 
 	private Scraper scraper(int maxConcurrentRenders, Duration timeToLive) {
 		return new Scraper(this.renderer, this.pool, new SizeHints(this.pool, 1024),
-				List.of(new GzipEncoder(this.pool, 1), new ZstdEncoder(this.pool, 1)), maxConcurrentRenders, timeToLive,
-				0, false);
+				List.of(new GzipEncoder(this.pool, 1), new ZstdEncoder(this.pool, 1, false)), maxConcurrentRenders,
+				timeToLive, 0, false);
 	}
 
 	private static long in(Duration duration) {
