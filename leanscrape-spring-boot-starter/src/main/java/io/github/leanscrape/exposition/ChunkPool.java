@@ -7,9 +7,7 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A pool of fixed-size byte chunks, below G1's humongous threshold, that scrape output is
- * built from. Free chunks sit on an array stack under a brief lock, so acquiring and
- * releasing allocate nothing; they are retained up to a limit set by {@link SizeHints}.
+ * A pool of fixed-size byte chunks that scrape output is built from.
  *
  * @author leanscrape
  */

@@ -264,8 +264,7 @@ public final class ChunkedOutput extends OutputStream implements PooledBody.Rang
 	 * @param place the key of the place
 	 */
 	public void endSegmentAt(int place) {
-		// One place in four, chosen by key rather than offset: a family added or removed
-		// moves only the segment ends near it.
+		// One place in four, chosen by key: content-defined (docs/design.md, step 7).
 		long length = size() - lastSegmentEnd();
 		if (length >= MIN_SEGMENT_BYTES && (length >= MAX_SEGMENT_BYTES || (mix(place) & 3) == 0)) {
 			endSegment(1);

@@ -4,15 +4,8 @@ import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.RenderRecord;
 
 /**
- * Whether keeping a kind's bodies pays. A body kept for something earns a credit of one
- * (at most {@value #MAX_CREDIT}), one kept for nothing costs two; at a debt of
- * {@value #MAX_DEBT} the kind rests: its next {@value #REST_RENDERINGS} bodies (twice as
- * many after each rest that follows a short try, up to {@value #MAX_REST_RENDERINGS}) are
- * not kept, since comparing and writing beside a kept body costs every rendering some
- * time. The try after a rest counts its bodies until two went one way: two kept for
- * nothing rest the kind again (a try that finds nothing to copy is over sooner than
- * spending the most credit), two kept for something end the try with the most credit.
- * Guarded by the {@link KeptBodies}.
+ * Whether keeping a kind's bodies pays: its credit, its rests and the try that follows
+ * each (docs/design.md, step 8). Guarded by the {@link KeptBodies}.
  *
  * @author leanscrape
  */

@@ -273,12 +273,7 @@ public final class KeptBodies {
 		}
 	}
 
-	/**
-	 * One rendering's lease: {@link #render} once admitted, {@link #close()} in every
-	 * case. A body it took is its alone, given back to the pool as the rendering writes,
-	 * or to what is kept where it closes before it started; a new body not kept is
-	 * released where it closes.
-	 */
+	/** One rendering's lease: {@link #render} once admitted, {@link #close()} always. */
 	public final class RenderLease implements AutoCloseable {
 
 		private final BodyKind kind;
@@ -410,12 +405,8 @@ public final class KeptBodies {
 
 	}
 
-	// Versions each segment of a new body as it ends: the version of the last body's
-	// segment with the same bytes, or a new one. Where the lease took that body (its only
-	// reference), gives its chunks back to the pool behind the rendering, so that the two
-	// hold about one body, not two: those before the segments still to be compared with,
-	// and any more than a sixteenth of it behind the output. What went back is written or
-	// versioned anew: never wrong.
+	// Versions each segment of a new body as it ends; gives a taken last body's chunks
+	// back behind the output, so the two hold one body (docs/design.md, step 7).
 	private final class SegmentComparison extends SegmentMatcher implements SegmentObserver {
 
 		private final @Nullable KeptBody last;

@@ -17,10 +17,7 @@ final class KeptBody {
 	/** From 0 to 1, or -1 when there was no body before it. */
 	final double unchangedShare;
 
-	/**
-	 * Whether it was kept for something: a coding compressed it by segment, or the next
-	 * rendering copied enough of it. Guarded by the {@link KeptBodies}.
-	 */
+	/** Kept for something (docs/design.md, step 8). Guarded by the {@link KeptBodies}. */
 	boolean used;
 
 	KeptBody(PooledBody body, long[] versions, double unchangedShare) {

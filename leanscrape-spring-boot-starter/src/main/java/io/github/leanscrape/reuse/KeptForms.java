@@ -82,10 +82,8 @@ final class KeptForms {
 		KeptEncoding replaced = null;
 		synchronized (this.owner) {
 			KeptKind entry = this.owner.entry(body.kind());
-			// Not where the kind's body was dropped for room meanwhile: nothing
-			// would give the form back. A newer body's segments may still copy from
-			// it: versions are equal only for equal bytes, whichever body they were
-			// found in.
+			// Not where the kind's body was dropped meanwhile: nothing would give the
+			// form back. A newer body may copy it (equal versions are equal bytes).
 			if (entry != null && entry.body() != null) {
 				replaced = entry.encodings[slot];
 				entry.encodings[slot] = next;

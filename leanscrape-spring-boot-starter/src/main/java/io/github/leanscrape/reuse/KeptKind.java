@@ -25,10 +25,7 @@ final class KeptKind {
 		/** Its last body, offered to the next rendering to copy from. */
 		BODY,
 
-		/**
-		 * Its last body, taken by the rendering that replaces it, which holds its only
-		 * reference; counted as kept for what it still holds.
-		 */
+		/** Its last body, taken by the rendering that replaces it: its only reference. */
 		TAKEN,
 
 		/** Nothing, for a number of renderings: keeping its bodies did not pay. */
@@ -116,9 +113,8 @@ final class KeptKind {
 		}
 	}
 
-	// Counts the last body as kept for something or nothing: the body taken counts as
-	// the one replaced; one with nothing before it to copy from counts only where a
-	// coding used it. Where the kind comes to rest, the new body and forms are dropped.
+	// A commit (docs/design.md's table); the body taken counts as the one replaced, and
+	// one with nothing before it to copy from counts only where a coding used it.
 	void replaceBody(KeptBody plain, @Nullable KeptBody previous, boolean taken, boolean copiesPay,
 			List<KeptBody> plains, List<KeptEncoding> forms) {
 		KeptBody replaced = keep(plain);

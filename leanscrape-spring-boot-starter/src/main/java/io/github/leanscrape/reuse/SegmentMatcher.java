@@ -2,11 +2,8 @@ package io.github.leanscrape.reuse;
 
 /**
  * Finds, for each segment of a new body in order, the segment of an earlier body that it
- * equals: every search of what did not change uses it. It looks within
- * {@value #SEARCH_WINDOW} segments of where the last match puts it, the expected one
- * first, then one after, one before...: a family added or removed moves the segments
- * after it by a few, and an unchanged body finds each at the first try. "Equals" is the
- * subclass's: the same bytes, or the same version.
+ * equals, within {@value #SEARCH_WINDOW} segments of where the last match puts it, the
+ * expected one first. "Equals" is the subclass's: the same bytes, or the same version.
  *
  * @author leanscrape
  */

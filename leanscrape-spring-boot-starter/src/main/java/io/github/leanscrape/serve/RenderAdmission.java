@@ -14,12 +14,8 @@ import io.github.leanscrape.reuse.KeptBodies.RenderLease;
 import io.github.leanscrape.reuse.Shed;
 
 /**
- * Decides when a rendering may start: at most a fixed number run at once, and the bodies
- * held (being sent, cached, kept between scrapes, rendered now) with what it expects to
- * need stay within a multiple of the largest recent body. Otherwise what is kept for
- * other kinds is dropped first, then everything kept or cached (worth keeping only while
- * it costs no scrape its answer), and the rendering waits for bodies being sent until its
- * deadline.
+ * Decides when a rendering may start: at most a fixed number run at once, and within a
+ * limit on the memory bodies hold (docs/design.md, Pooled chunks and admission).
  *
  * @author leanscrape
  */
@@ -81,11 +77,9 @@ final class RenderAdmission {
 				"All " + this.maxConcurrentRenders + " rendering slots stayed busy until the scrape timeout");
 	}
 
-	// Having a slot, waits for the chunks a rendering of a kind and its compressed copy
-	// are expected to need beyond what it gives back as it goes (the kept body its lease
-	// took, read as it writes). Where even dropping every body kept and cached makes no
-	// room, that body is given back at once and the rendering reserves all it needs.
-	// Returns what to give back with leave: the chunks reserved, or UNSIZED.
+	// Having a slot, waits for what a rendering and its compressed copy need beyond what
+	// it gives back as it goes (docs/design.md, admission). Returns what leave gives
+	// back: the chunks reserved, or UNSIZED.
 	long reserve(BodyKind kind, long deadlineNanos, RenderLease lease) throws ScrapeRejectedException {
 		if (this.maxHeldBodies <= 0) {
 			return 0;
@@ -130,13 +124,11 @@ final class RenderAdmission {
 		// The body taken is given back after the third try at once.
 		int tries = (takenChunks > 0) ? 3 : 2;
 		try {
-			// Kept bodies are chunks in use like any other and count within the limit: a
-			// scrape storm must not find them on top of the bodies it holds. Tried at
-			// once, again without those kept for other kinds (this rendering cannot reuse
-			// them), without anything kept or cached, without the body taken, then
-			// waiting for bodies being sent, looking again at least every RECHECK_NANOS:
-			// a body the cache took meanwhile, or an unsized rendering that finished,
-			// wakes nothing.
+			// Kept bodies count within the limit: a scrape storm must not find them on
+			// top
+			// of the bodies it holds. Tried at once, after each way to make room
+			// (docs/design.md, step 8), then waiting, looking again every RECHECK_NANOS:
+			// an unsized rendering that ends wakes nothing either.
 			for (int attempt = 0;; attempt++) {
 				long now = System.nanoTime();
 				long until = (attempt < tries) ? now
@@ -185,9 +177,7 @@ final class RenderAdmission {
 		return this.maxConcurrentRenders - this.permits.availablePermits();
 	}
 
-	// Never less than what the rendering expects, twice from two bodies up: the last body
-	// of its kind, kept to reuse its segments, and the rendering fit together. Only small
-	// bodies need it, where rounding to whole chunks would leave no room.
+	// At least min(maxHeldBodies, 2) times what it expects (docs/design.md, admission).
 	private long limit(long largestChunks, long wanted) {
 		return Math.max((long) (this.maxHeldBodies * largestChunks),
 				(long) Math.ceil(Math.min(this.maxHeldBodies, 2) * wanted));

@@ -9,9 +9,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A rendered body shared by the scrapes that joined its rendering or took it from the
- * cache: the plain body and its form in each coding, made once. Its last release gives
- * back the plain body's reference and every form; what is kept between scrapes holds
- * references of its own.
+ * cache: the plain body and its form in each coding, made once.
  *
  * @author leanscrape
  */

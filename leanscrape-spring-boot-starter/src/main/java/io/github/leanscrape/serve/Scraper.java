@@ -30,12 +30,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusOutputFormat;
 
 /**
- * Produces scrape bodies, and keeps scrapes cheap when many arrive at once. A scrape
- * takes a cached body of its kind when there is one ({@link BodyCache}); else it joins a
- * rendering of its kind in flight (the shared renderings, below); else it renders, once
- * admitted ({@link RenderAdmission}), into pooled chunks sized from the previous body of
- * its kind. A body is compressed once in each coding however many scrapes share it
- * ({@link ScrapeBody}).
+ * Produces scrape bodies, and keeps scrapes cheap when many arrive at once.
  *
  * @author leanscrape
  */
@@ -125,10 +120,8 @@ public final class Scraper {
 		return this.renderer.render(BodyKind.of(format, includedNames), RenderInputs.NONE, null);
 	}
 
-	// The lease opens before the memory is reserved (a rendering that reads its kind's
-	// kept body as it writes needs less) and closes before it is given back, so that what
-	// it still holds of that body goes back to the pool first. The new body is released
-	// where closing or leaving fails after it.
+	// The lease opens before the memory is reserved (docs/design.md, step 6) and closes
+	// before it is given back, so that what it holds of the body taken goes back first.
 	private ScrapeBody renderAdmitted(BodyKind kind, long deadlineNanos) throws ScrapeRejectedException {
 		this.admission.acquireSlot(deadlineNanos);
 		long reserved = 0;
@@ -222,10 +215,7 @@ public final class Scraper {
 		return this.renderings.waiting();
 	}
 
-	/**
-	 * The renderings in flight, one per kind, shared by overlapping scrapes of that kind;
-	 * each scrape that joined gets its own reference, so none finds the body released.
-	 */
+	/** The renderings in flight, one per kind, shared by the scrapes that join them. */
 	private static final class SharedRenderings {
 
 		private final ConcurrentHashMap<BodyKind, Rendering> inFlight = new ConcurrentHashMap<>();
