@@ -7,7 +7,8 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A pool of fixed-size byte chunks that scrape output is built from.
+ * A pool of fixed-size byte chunks that scrape output is built from, reused without
+ * allocating (docs/design.md, Pooled chunks and admission).
  *
  * @author leanscrape
  */

@@ -28,6 +28,8 @@ public final class KeptBodies {
 
 	private static final int CODINGS = ContentCoding.values().length;
 
+	private static final long[] NO_VERSIONS = {};
+
 	private final boolean enabled;
 
 	/** Never reused: equal versions are equal bytes. */
@@ -284,7 +286,7 @@ public final class KeptBodies {
 		/** The kind's body offered to copy from, where none was taken. */
 		private @Nullable KeptBody previous;
 
-		/** Versions the new body as it is written; null while the kind rests. */
+		/** Versions the new body as it is written; null without reuse, or at rest. */
 		private @Nullable SegmentComparison comparison;
 
 		/** The new body, rendered and not yet kept. */
@@ -348,7 +350,7 @@ public final class KeptBodies {
 			this.uncommitted = body;
 			SegmentComparison comparison = this.comparison;
 			if (comparison != null) {
-				keep(this.kind, body, comparison.last, comparison.releasing, comparison.versions(),
+				keep(this.kind, body, comparison.last, comparison.taken, comparison.versions(),
 						comparison.unchangedShare(body.length()));
 			}
 			else if (KeptBodies.this.enabled) {
@@ -385,20 +387,25 @@ public final class KeptBodies {
 			this.taken = null;
 			this.previous = null;
 			this.uncommitted = null;
+			// Each released even where another's release throws.
 			try {
-				if (taken != null && this.started) {
-					taken.release();
-				}
-				else if (taken != null) {
-					giveBack(this.kind, taken);
+				if (uncommitted != null) {
+					uncommitted.release();
 				}
 			}
 			finally {
-				if (previous != null) {
-					previous.release();
+				try {
+					if (taken != null && this.started) {
+						taken.release();
+					}
+					else if (taken != null) {
+						giveBack(this.kind, taken);
+					}
 				}
-				if (uncommitted != null) {
-					uncommitted.release();
+				finally {
+					if (previous != null) {
+						previous.release();
+					}
 				}
 			}
 		}
@@ -411,7 +418,10 @@ public final class KeptBodies {
 
 		private final @Nullable KeptBody last;
 
-		private final boolean releasing;
+		/**
+		 * Whether the lease took the last body: its chunks go back as the output grows.
+		 */
+		private final boolean taken;
 
 		private final long[] lastVersions;
 
@@ -434,10 +444,10 @@ public final class KeptBodies {
 		/** Where the last body's segments that later segments are compared with start. */
 		private long needed;
 
-		SegmentComparison(@Nullable KeptBody last, boolean releasing) {
+		SegmentComparison(@Nullable KeptBody last, boolean taken) {
 			this.last = last;
-			this.releasing = releasing;
-			this.lastVersions = (last != null) ? last.versions : new long[0];
+			this.taken = taken;
+			this.lastVersions = (last != null) ? last.versions : NO_VERSIONS;
 			this.slack = (last != null) ? slackBytes(last.body) : 0;
 			this.versions = new long[this.lastVersions.length + 8];
 		}
@@ -446,7 +456,7 @@ public final class KeptBodies {
 		public void segmentEnded(ChunkedOutput output, long start, long end) {
 			version(output, start, end);
 			KeptBody last = this.last;
-			if (this.releasing && last != null) {
+			if (this.taken && last != null) {
 				int first = firstCandidate(this.count);
 				this.needed = (first < last.body.segmentCount()) ? last.body.segmentStart(first) : last.body.length();
 				last.body.releaseBefore(Math.max(this.needed, end - this.slack));
@@ -456,7 +466,7 @@ public final class KeptBodies {
 		@Override
 		public void chunkFilled(long size) {
 			KeptBody last = this.last;
-			if (this.releasing && last != null) {
+			if (this.taken && last != null) {
 				last.body.releaseBefore(Math.max(this.needed, size - this.slack));
 			}
 		}
@@ -481,7 +491,8 @@ public final class KeptBodies {
 			this.output = output;
 			this.start = start;
 			this.length = end - start;
-			int match = find(this.count, this.lastVersions.length);
+			// With no last body, every segment is new: nothing to look for.
+			int match = (this.last != null) ? find(this.count, this.lastVersions.length) : -1;
 			this.output = null;
 			if (this.count == this.versions.length) {
 				this.versions = Arrays.copyOf(this.versions, this.count * 2);

@@ -125,10 +125,10 @@ final class RenderAdmission {
 		int tries = (takenChunks > 0) ? 3 : 2;
 		try {
 			// Kept bodies count within the limit: a scrape storm must not find them on
-			// top
-			// of the bodies it holds. Tried at once, after each way to make room
-			// (docs/design.md, step 8), then waiting, looking again every RECHECK_NANOS:
-			// an unsized rendering that ends wakes nothing either.
+			// top of the bodies it holds. Tried at once, after each way to make room
+			// (docs/design.md, step 8), then waiting, looking again at least every
+			// RECHECK_NANOS: a body the cache took meanwhile, or an unsized rendering
+			// that finished, wakes nothing.
 			for (int attempt = 0;; attempt++) {
 				long now = System.nanoTime();
 				long until = (attempt < tries) ? now

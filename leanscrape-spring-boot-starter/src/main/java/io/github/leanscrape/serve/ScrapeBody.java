@@ -9,7 +9,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A rendered body shared by the scrapes that joined its rendering or took it from the
- * cache: the plain body and its form in each coding, made once.
+ * cache: the plain body and its form in each coding, made once; its last release gives
+ * back the body's reference and every form's (docs/design.md, Pooled chunks and
+ * admission).
  *
  * @author leanscrape
  */

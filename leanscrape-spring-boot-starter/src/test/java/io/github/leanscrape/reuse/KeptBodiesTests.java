@@ -628,6 +628,55 @@ class KeptBodiesTests {
 	}
 
 	@Test
+	void aBodyKeptWhoseHolderFailsIsReleasedOnceByTheLease() throws IOException {
+		try (GzipEncoder gzip = new GzipEncoder(this.pool, 1)) {
+			List<byte[]> segments = segments(new Random(23), 8);
+			scrape(gzip, OPENMETRICS, segments);
+			scrape(gzip, OPENMETRICS, segments);
+			try (RenderLease lease = this.kept.lease(OPENMETRICS)) {
+				assertThat(lease.takenChunks()).as("the lease took the kept body").isPositive();
+				assertThatExceptionOfType(OutOfMemoryError.class)
+					.isThrownBy(() -> lease.render(renderer(segments, () -> {
+					}), (body) -> {
+						throw new OutOfMemoryError("planted");
+					}));
+			}
+			assertThat(this.kept.keptKinds()).as("the new body kept").isOne();
+			assertThat(this.pool.chunksInUse()).as("the rendering's reference released")
+				.isEqualTo(this.kept.heldChunks());
+			assertThat(gunzip(scrape(gzip, OPENMETRICS, segments))).isEqualTo(join(segments));
+		}
+	}
+
+	@Test
+	void anErrorWhileKeepingABodyTheLeaseTookLeaksNothing() throws IOException {
+		AtomicBoolean failing = new AtomicBoolean();
+		this.kept = new KeptBodies(true, () -> {
+			if (failing.get()) {
+				throw new OutOfMemoryError("planted");
+			}
+			return this.clock.get();
+		});
+		try (GzipEncoder gzip = new GzipEncoder(this.pool, 1)) {
+			List<byte[]> segments = segments(new Random(24), 8);
+			scrape(gzip, OPENMETRICS, segments);
+			scrape(gzip, OPENMETRICS, segments);
+			try (RenderLease lease = this.kept.lease(OPENMETRICS)) {
+				assertThat(lease.takenChunks()).as("the lease took the kept body").isPositive();
+				assertThatExceptionOfType(OutOfMemoryError.class)
+					.isThrownBy(() -> lease.render(renderer(segments, () -> failing.set(true)), (body) -> body));
+			}
+			finally {
+				failing.set(false);
+			}
+			assertThat(this.kept.keptKinds()).as("neither body kept").isZero();
+			assertThat(this.pool.chunksInUse()).as("the new body and the one taken went back")
+				.isEqualTo(this.kept.heldChunks());
+			assertThat(gunzip(scrape(gzip, OPENMETRICS, segments))).isEqualTo(join(segments));
+		}
+	}
+
+	@Test
 	void aLeaseClosedBeforeItsRenderingStartsGivesTheBodyItTookBack() {
 		List<byte[]> segments = segments(new Random(3), 8);
 		scrape(null, OPENMETRICS, segments);
@@ -664,10 +713,25 @@ class KeptBodiesTests {
 		}
 	}
 
-	// Renders the segments through a lease, as the scraper does: its record says it
-	// copied copiedShare of the body, and runs beforeKept when read, before the body is
-	// kept.
+	// Renders the segments through a lease, as the scraper does, where the kept body is
+	// read by another holder, as while a scrape sends it: offered, not taken, so that
+	// none of its chunks goes back before the comparison (segments here are smaller
+	// than a chunk).
 	private PooledBody render(BodyKind kind, List<byte[]> segments, Runnable beforeKept) {
+		KeptBody reader = this.kept.previous(kind);
+		try (RenderLease lease = this.kept.lease(kind)) {
+			return lease.render(renderer(segments, beforeKept), (body) -> body);
+		}
+		finally {
+			if (reader != null) {
+				reader.release();
+			}
+		}
+	}
+
+	// Writes the segments; its record says it copied copiedShare of the body, and runs
+	// beforeKept when read, before the body is kept.
+	private PooledBodyRenderer renderer(List<byte[]> segments, Runnable beforeKept) {
 		ExpositionRenderer writer = (format, includedNames, output) -> {
 			for (byte[] segment : segments) {
 				output.write(segment);
@@ -688,18 +752,7 @@ class KeptBodiesTests {
 
 			});
 		};
-		// Read by another holder, as while a scrape sends it: offered, not taken, so that
-		// none of its chunks goes back before the comparison (segments here are smaller
-		// than a chunk).
-		KeptBody reader = this.kept.previous(kind);
-		try (RenderLease lease = this.kept.lease(kind)) {
-			return lease.render(new PooledBodyRenderer(writer, this.pool, this.sizeHints), (body) -> body);
-		}
-		finally {
-			if (reader != null) {
-				reader.release();
-			}
-		}
+		return new PooledBodyRenderer(writer, this.pool, this.sizeHints);
 	}
 
 	private static List<byte[]> segments(Random random, int count) {
