@@ -1,7 +1,6 @@
 package io.github.leanscrape.reuse;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -9,12 +8,10 @@ import java.util.function.LongSupplier;
 
 import io.github.leanscrape.compression.BodyEncoder;
 import io.github.leanscrape.exposition.BodyKind;
-import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.exposition.PooledBodyRenderer;
 import io.github.leanscrape.exposition.RenderInputs;
-import io.github.leanscrape.exposition.SegmentObserver;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,8 +24,6 @@ import org.jspecify.annotations.Nullable;
 public final class KeptBodies {
 
 	private static final int CODINGS = ContentCoding.values().length;
-
-	private static final long[] NO_VERSIONS = {};
 
 	private final boolean enabled;
 
@@ -236,10 +231,6 @@ public final class KeptBodies {
 		}
 	}
 
-	long newVersion() {
-		return this.versions.incrementAndGet();
-	}
-
 	// Drops the bodies and forms of every kind but this one; the lists have room for all.
 	void makeRoomFor(BodyKind kind) {
 		List<KeptBody> plains = new ArrayList<>(KeptKinds.MAX_KINDS);
@@ -252,12 +243,6 @@ public final class KeptBodies {
 		finally {
 			release(plains, forms);
 		}
-	}
-
-	// How far behind a rendering the body it took is held at most: a sixteenth of it, and
-	// a chunk for the one being read.
-	private static long slackBytes(PooledBody body) {
-		return body.length() / 16 + body.chunkSize();
 	}
 
 	private static void release(List<KeptKind> entries) {
@@ -318,7 +303,8 @@ public final class KeptBodies {
 			if (taken == null || taken.body.isReleased()) {
 				return 0;
 			}
-			return Math.max(0, taken.body.chunkCount() - (slackBytes(taken.body) / taken.body.chunkSize() + 1));
+			return Math.max(0,
+					taken.body.chunkCount() - (SegmentComparison.slackBytes(taken.body) / taken.body.chunkSize() + 1));
 		}
 
 		/**
@@ -369,13 +355,13 @@ public final class KeptBodies {
 			this.started = true;
 			KeptBody taken = this.taken;
 			if (taken != null && !taken.body.isReleased()) {
-				this.comparison = new SegmentComparison(taken, true);
+				this.comparison = new SegmentComparison(taken, true, KeptBodies.this.versions);
 				return new RenderInputs(taken.body, true);
 			}
 			KeptBody previous = previous(this.kind);
 			this.previous = previous;
 			boolean keeps = keeps(this.kind);
-			this.comparison = keeps ? new SegmentComparison(previous, false) : null;
+			this.comparison = keeps ? new SegmentComparison(previous, false, KeptBodies.this.versions) : null;
 			return new RenderInputs((previous != null) ? previous.body : null, keeps);
 		}
 
@@ -408,114 +394,6 @@ public final class KeptBodies {
 					}
 				}
 			}
-		}
-
-	}
-
-	// Versions each segment of a new body as it ends; gives a taken last body's chunks
-	// back behind the output, so the two hold one body (docs/design.md, step 7).
-	private final class SegmentComparison extends SegmentMatcher implements SegmentObserver {
-
-		private final @Nullable KeptBody last;
-
-		/**
-		 * Whether the lease took the last body: its chunks go back as the output grows.
-		 */
-		private final boolean taken;
-
-		private final long[] lastVersions;
-
-		private final long slack;
-
-		/** As many as the last body's segments, and a few more before it grows. */
-		private long[] versions;
-
-		private int count;
-
-		/** The output and range of the segment being versioned, while it is. */
-		private @Nullable ChunkedOutput output;
-
-		private long start;
-
-		private long length;
-
-		private long unchanged;
-
-		/** Where the last body's segments that later segments are compared with start. */
-		private long needed;
-
-		SegmentComparison(@Nullable KeptBody last, boolean taken) {
-			this.last = last;
-			this.taken = taken;
-			this.lastVersions = (last != null) ? last.versions : NO_VERSIONS;
-			this.slack = (last != null) ? slackBytes(last.body) : 0;
-			this.versions = new long[this.lastVersions.length + 8];
-		}
-
-		@Override
-		public void segmentEnded(ChunkedOutput output, long start, long end) {
-			version(output, start, end);
-			KeptBody last = this.last;
-			if (this.taken && last != null) {
-				int first = firstCandidate(this.count);
-				this.needed = (first < last.body.segmentCount()) ? last.body.segmentStart(first) : last.body.length();
-				last.body.releaseBefore(Math.max(this.needed, end - this.slack));
-			}
-		}
-
-		@Override
-		public void chunkFilled(long size) {
-			KeptBody last = this.last;
-			if (this.taken && last != null) {
-				last.body.releaseBefore(Math.max(this.needed, size - this.slack));
-			}
-		}
-
-		// Once the output became a body, which tells the last segment.
-		long[] versions() {
-			if (this.count != this.versions.length) {
-				this.versions = Arrays.copyOf(this.versions, this.count);
-			}
-			return this.versions;
-		}
-
-		// From 0 to 1, or -1 where there was no last body.
-		double unchangedShare(long length) {
-			if (this.last == null) {
-				return -1;
-			}
-			return (length == 0) ? 1 : (double) this.unchanged / length;
-		}
-
-		private void version(ChunkedOutput output, long start, long end) {
-			this.output = output;
-			this.start = start;
-			this.length = end - start;
-			// With no last body, every segment is new: nothing to look for.
-			int match = (this.last != null) ? find(this.count, this.lastVersions.length) : -1;
-			this.output = null;
-			if (this.count == this.versions.length) {
-				this.versions = Arrays.copyOf(this.versions, this.count * 2);
-			}
-			if (match >= 0) {
-				this.versions[this.count++] = this.lastVersions[match];
-				this.unchanged += this.length;
-			}
-			else {
-				this.versions[this.count++] = newVersion();
-			}
-		}
-
-		@Override
-		boolean equal(int segment, int earlier) {
-			ChunkedOutput output = this.output;
-			KeptBody last = this.last;
-			if (output == null || last == null) {
-				return false;
-			}
-			long earlierStart = last.body.segmentStart(earlier);
-			return last.body.segmentEnd(earlier) - earlierStart == this.length && last.body.holds(earlierStart)
-					&& output.rangeEquals(this.start, last.body, earlierStart, this.length);
 		}
 
 	}

@@ -1,0 +1,132 @@
+package io.github.leanscrape.reuse;
+
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.leanscrape.exposition.ChunkedOutput;
+import io.github.leanscrape.exposition.PooledBody;
+import io.github.leanscrape.exposition.SegmentObserver;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Versions each segment of a new body as it ends, against the last body of its kind;
+ * where the lease took that body, gives its chunks back behind the output, so that the
+ * two hold one body (docs/design.md, step 7). One per rendering, made by its lease.
+ *
+ * @author leanscrape
+ */
+final class SegmentComparison extends SegmentMatcher implements SegmentObserver {
+
+	private static final long[] NO_VERSIONS = {};
+
+	/** Never reused: equal versions are equal bytes. */
+	private final AtomicLong versionCounter;
+
+	final @Nullable KeptBody last;
+
+	/** Whether the lease took the last body: its chunks go back as the output grows. */
+	final boolean taken;
+
+	private final long[] lastVersions;
+
+	private final long slack;
+
+	/** As many as the last body's segments, and a few more before it grows. */
+	private long[] versions;
+
+	private int count;
+
+	/** The output and range of the segment being versioned, while it is. */
+	private @Nullable ChunkedOutput output;
+
+	private long start;
+
+	private long length;
+
+	private long unchanged;
+
+	/** Where the last body's segments that later segments are compared with start. */
+	private long needed;
+
+	SegmentComparison(@Nullable KeptBody last, boolean taken, AtomicLong versionCounter) {
+		this.last = last;
+		this.taken = taken;
+		this.versionCounter = versionCounter;
+		this.lastVersions = (last != null) ? last.versions : NO_VERSIONS;
+		this.slack = (last != null) ? slackBytes(last.body) : 0;
+		this.versions = new long[this.lastVersions.length + 8];
+	}
+
+	@Override
+	public void segmentEnded(ChunkedOutput output, long start, long end) {
+		version(output, start, end);
+		KeptBody last = this.last;
+		if (this.taken && last != null) {
+			int first = firstCandidate(this.count);
+			this.needed = (first < last.body.segmentCount()) ? last.body.segmentStart(first) : last.body.length();
+			last.body.releaseBefore(Math.max(this.needed, end - this.slack));
+		}
+	}
+
+	@Override
+	public void chunkFilled(long size) {
+		KeptBody last = this.last;
+		if (this.taken && last != null) {
+			last.body.releaseBefore(Math.max(this.needed, size - this.slack));
+		}
+	}
+
+	// Once the output became a body, which tells the last segment.
+	long[] versions() {
+		if (this.count != this.versions.length) {
+			this.versions = Arrays.copyOf(this.versions, this.count);
+		}
+		return this.versions;
+	}
+
+	// From 0 to 1, or -1 where there was no last body.
+	double unchangedShare(long length) {
+		if (this.last == null) {
+			return -1;
+		}
+		return (length == 0) ? 1 : (double) this.unchanged / length;
+	}
+
+	private void version(ChunkedOutput output, long start, long end) {
+		this.output = output;
+		this.start = start;
+		this.length = end - start;
+		// With no last body, every segment is new: nothing to look for.
+		int match = (this.last != null) ? find(this.count, this.lastVersions.length) : -1;
+		this.output = null;
+		if (this.count == this.versions.length) {
+			this.versions = Arrays.copyOf(this.versions, this.count * 2);
+		}
+		if (match >= 0) {
+			this.versions[this.count++] = this.lastVersions[match];
+			this.unchanged += this.length;
+		}
+		else {
+			this.versions[this.count++] = this.versionCounter.incrementAndGet();
+		}
+	}
+
+	@Override
+	boolean equal(int segment, int earlier) {
+		ChunkedOutput output = this.output;
+		KeptBody last = this.last;
+		if (output == null || last == null) {
+			return false;
+		}
+		long earlierStart = last.body.segmentStart(earlier);
+		return last.body.segmentEnd(earlier) - earlierStart == this.length && last.body.holds(earlierStart)
+				&& output.rangeEquals(this.start, last.body, earlierStart, this.length);
+	}
+
+	// How far behind a rendering the body it took is held at most: a sixteenth of it, and
+	// a chunk for the one being read.
+	static long slackBytes(PooledBody body) {
+		return body.length() / 16 + body.chunkSize();
+	}
+
+}
