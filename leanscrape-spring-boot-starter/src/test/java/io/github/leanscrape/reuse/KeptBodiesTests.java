@@ -271,13 +271,7 @@ class KeptBodiesTests {
 
 	@Test
 	void anErrorWhileKeepingABodyLeaksNothing() throws IOException {
-		AtomicBoolean failing = new AtomicBoolean();
-		this.kept = new KeptBodies(true, () -> {
-			if (failing.get()) {
-				throw new OutOfMemoryError("planted");
-			}
-			return this.clock.get();
-		});
+		AtomicBoolean failing = clockFailingWhen();
 		try (GzipEncoder gzip = new GzipEncoder(this.pool, 1)) {
 			List<byte[]> segments = segments(new Random(16), 8);
 			scrape(gzip, OPENMETRICS, segments);
@@ -650,13 +644,7 @@ class KeptBodiesTests {
 
 	@Test
 	void anErrorWhileKeepingABodyTheLeaseTookLeaksNothing() throws IOException {
-		AtomicBoolean failing = new AtomicBoolean();
-		this.kept = new KeptBodies(true, () -> {
-			if (failing.get()) {
-				throw new OutOfMemoryError("planted");
-			}
-			return this.clock.get();
-		});
+		AtomicBoolean failing = clockFailingWhen();
 		try (GzipEncoder gzip = new GzipEncoder(this.pool, 1)) {
 			List<byte[]> segments = segments(new Random(24), 8);
 			scrape(gzip, OPENMETRICS, segments);
@@ -694,6 +682,18 @@ class KeptBodiesTests {
 		}
 		assertThat(this.kept.keptKinds()).as("started and not committed: nothing kept").isZero();
 		assertThat(this.pool.chunksInUse()).isZero();
+	}
+
+	// Kept bodies whose clock throws an OutOfMemoryError while the flag returned is set.
+	private AtomicBoolean clockFailingWhen() {
+		AtomicBoolean failing = new AtomicBoolean();
+		this.kept = new KeptBodies(true, () -> {
+			if (failing.get()) {
+				throw new OutOfMemoryError("planted");
+			}
+			return this.clock.get();
+		});
+		return failing;
 	}
 
 	private byte[] scrape(@Nullable BodyEncoder encoder, BodyKind kind, List<byte[]> segments) {
