@@ -7,6 +7,7 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 import io.github.leanscrape.compression.BodyEncoder;
+import io.github.leanscrape.compression.EncodedBody;
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
@@ -16,8 +17,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The one owner of what is kept between scrapes (docs/design.md): a {@link KeptKind} per
- * kind and their forms ({@link KeptForms}). Every holding changes under this object's
- * lock; what leaves it is released outside the lock.
+ * kind, with its forms by segment ({@link KeptEncoding}). Every holding changes under
+ * this object's lock; what leaves it is released outside the lock.
  *
  * @author leanscrape
  */
@@ -29,8 +30,6 @@ public final class KeptBodies {
 
 	/** Never reused: equal versions are equal bytes. */
 	private final AtomicLong versions = new AtomicLong();
-
-	private final KeptForms forms = new KeptForms(this);
 
 	/** Guarded by this. */
 	private final KeptKinds kinds = new KeptKinds();
@@ -69,8 +68,84 @@ public final class KeptBodies {
 	 * @return the compressed body, whose reference the caller owns
 	 */
 	public PooledBody encode(PooledBody body, BodyKind kind, BodyEncoder encoder, long expectedSize) {
-		return this.enabled ? this.forms.encode(body, kind, encoder, expectedSize)
-				: encoder.encode(body, kind, expectedSize);
+		int slot = encoder.coding().ordinal();
+		KeptBody plain = null;
+		KeptEncoding last = null;
+		if (this.enabled) {
+			synchronized (this) {
+				KeptKind entry = this.kinds.get(body.kind());
+				KeptBody kept = (entry != null) ? entry.body() : null;
+				if (entry != null && kept != null && kept.body == body) {
+					plain = kept;
+					last = entry.encodings[slot];
+					if (last != null && !last.encoded().body().tryRetain()) {
+						last = null;
+					}
+				}
+			}
+		}
+		if (plain == null) {
+			return encoder.encode(body, kind, expectedSize);
+		}
+		EncodedBody encoded;
+		@Nullable KeptEncoding next;
+		// Whether the body was compared with one before it: a first body compressed by
+		// segment is not yet kept for something.
+		boolean compared;
+		try {
+			int[] copyFrom = null;
+			double share;
+			if (last != null) {
+				copyFrom = new int[plain.versions.length];
+				share = last.match(plain, copyFrom);
+			}
+			else {
+				// Nothing to copy from in this coding: by segment where enough of the
+				// body is as it was, so that the next body can copy.
+				share = plain.unchangedShare;
+			}
+			compared = share >= 0;
+			boolean segmented = encoder.compressesSegments() && share >= encoder.minReusedShare();
+			encoded = encoder.encode(body, kind, expectedSize, segmented, (last != null) ? last.encoded() : null,
+					segmented ? copyFrom : null);
+			try {
+				next = segmented ? new KeptEncoding(encoded, plain.versions) : null;
+			}
+			catch (RuntimeException | Error ex) {
+				// The caller never gets the compressed body: give it back.
+				encoded.body().release();
+				throw ex;
+			}
+			if (segmented) {
+				// The kept form's reference, taken once nothing is left to allocate.
+				encoded.body().retain();
+			}
+		}
+		finally {
+			if (last != null) {
+				last.release();
+			}
+		}
+		KeptEncoding replaced;
+		synchronized (this) {
+			KeptKind entry = this.kinds.get(body.kind());
+			// Not where the kind's body was dropped meanwhile: nothing would give the
+			// form back. A newer body may copy it (equal versions are equal bytes).
+			if (entry != null && entry.body() != null) {
+				replaced = entry.encodings[slot];
+				entry.encodings[slot] = next;
+				if (next != null && compared) {
+					plain.used = true;
+				}
+			}
+			else {
+				replaced = next;
+			}
+		}
+		if (replaced != null) {
+			replaced.release();
+		}
+		return encoded.body();
 	}
 
 	/**
@@ -106,11 +181,6 @@ public final class KeptBodies {
 
 	synchronized int keptKinds() {
 		return this.kinds.withBody();
-	}
-
-	// For KeptForms, under this object's lock.
-	@Nullable KeptKind entry(BodyKind kind) {
-		return this.kinds.get(kind);
 	}
 
 	// The kind's kept body to copy from, with a reference the caller releases.
