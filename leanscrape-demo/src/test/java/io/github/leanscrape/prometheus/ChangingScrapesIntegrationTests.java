@@ -192,7 +192,7 @@ class ChangingScrapesIntegrationTests {
 	 * @param demo the demo
 	 */
 	private static void forgetWhatTheStarterKept(RunningDemo demo) {
-		demo.context().getBean(io.github.leanscrape.serve.Scraper.class).forgetKeptSegments();
+		demo.context().getBean(io.github.leanscrape.serve.Scraper.class).forgetKept();
 	}
 
 	/**

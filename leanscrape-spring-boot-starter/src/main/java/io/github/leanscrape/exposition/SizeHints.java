@@ -77,9 +77,9 @@ public final class SizeHints {
 	public synchronized void record(BodyKind kind, long size) {
 		long chunkSize = this.pool.chunkSize();
 		// Whole chunks: a body of n bytes holds ceil(n / chunkSize) of them.
-		long kept = ((size + this.headroom + chunkSize - 1) / chunkSize) * chunkSize - this.headroom;
-		Long previous = this.sizes.put(kind, kept);
-		if (previous != null && previous == kept) {
+		long rounded = ((size + this.headroom + chunkSize - 1) / chunkSize) * chunkSize - this.headroom;
+		Long previous = this.sizes.put(kind, rounded);
+		if (previous != null && previous == rounded) {
 			return;
 		}
 		long sum = 0;

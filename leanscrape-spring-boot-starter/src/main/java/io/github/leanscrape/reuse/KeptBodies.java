@@ -17,8 +17,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The one owner of what is kept between scrapes (docs/design.md): a {@link KeptKind} per
- * kind, with its forms by segment ({@link KeptEncoding}). Every holding changes under
- * this object's lock; what leaves it is released outside the lock.
+ * kind, with its forms by segment ({@link KeptForm}). Every holding changes under this
+ * object's lock; what leaves it is released outside the lock.
  *
  * @author leanscrape
  */
@@ -70,14 +70,14 @@ public final class KeptBodies {
 	public PooledBody encode(PooledBody body, BodyKind kind, BodyEncoder encoder, long expectedSize) {
 		int slot = encoder.coding().ordinal();
 		KeptBody plain = null;
-		KeptEncoding last = null;
+		KeptForm last = null;
 		if (this.enabled) {
 			synchronized (this) {
-				KeptKind entry = this.kinds.get(body.kind());
-				KeptBody kept = (entry != null) ? entry.body() : null;
-				if (entry != null && kept != null && kept.body == body) {
+				KeptKind keptKind = this.kinds.get(body.kind());
+				KeptBody kept = (keptKind != null) ? keptKind.body() : null;
+				if (keptKind != null && kept != null && kept.body == body) {
 					plain = kept;
-					last = entry.encodings[slot];
+					last = keptKind.formsByCoding[slot];
 					if (last != null && !last.encoded().body().tryRetain()) {
 						last = null;
 					}
@@ -88,7 +88,7 @@ public final class KeptBodies {
 			return encoder.encode(body, kind, expectedSize);
 		}
 		EncodedBody encoded;
-		@Nullable KeptEncoding next;
+		@Nullable KeptForm next;
 		// Whether the body was compared with one before it: a first body compressed by
 		// segment is not yet kept for something.
 		boolean compared;
@@ -109,7 +109,7 @@ public final class KeptBodies {
 			encoded = encoder.encode(body, kind, expectedSize, segmented, (last != null) ? last.encoded() : null,
 					segmented ? copyFrom : null);
 			try {
-				next = segmented ? new KeptEncoding(encoded, plain.versions) : null;
+				next = segmented ? new KeptForm(encoded, plain.versions) : null;
 			}
 			catch (RuntimeException | Error ex) {
 				// The caller never gets the compressed body: give it back.
@@ -126,14 +126,14 @@ public final class KeptBodies {
 				last.release();
 			}
 		}
-		KeptEncoding replaced;
+		KeptForm replaced;
 		synchronized (this) {
-			KeptKind entry = this.kinds.get(body.kind());
+			KeptKind keptKind = this.kinds.get(body.kind());
 			// Not where the kind's body was dropped meanwhile: nothing would give the
 			// form back. A newer body may copy it (equal versions are equal bytes).
-			if (entry != null && entry.body() != null) {
-				replaced = entry.encodings[slot];
-				entry.encodings[slot] = next;
+			if (keptKind != null && keptKind.body() != null) {
+				replaced = keptKind.formsByCoding[slot];
+				keptKind.formsByCoding[slot] = next;
 				if (next != null && compared) {
 					plain.used = true;
 				}
@@ -155,7 +155,7 @@ public final class KeptBodies {
 	 */
 	public void shed(BodyKind kind, Shed what) {
 		switch (what) {
-			case OTHER_KINDS_BODIES -> makeRoomFor(kind);
+			case OTHER_KINDS -> makeRoomFor(kind);
 			case EVERYTHING -> forgetAll();
 		}
 	}
@@ -185,15 +185,15 @@ public final class KeptBodies {
 
 	// The kind's kept body to copy from, with a reference the caller releases.
 	@Nullable KeptBody previous(BodyKind kind) {
-		return lastBody(kind, false);
+		return keptBody(kind, false);
 	}
 
 	// The kind's kept body, taken where this object holds its only reference.
 	@Nullable KeptBody take(BodyKind kind) {
-		return lastBody(kind, true);
+		return keptBody(kind, true);
 	}
 
-	private @Nullable KeptBody lastBody(BodyKind kind, boolean take) {
+	private @Nullable KeptBody keptBody(BodyKind kind, boolean take) {
 		if (!this.enabled) {
 			return null;
 		}
@@ -201,9 +201,9 @@ public final class KeptBodies {
 		KeptBody plain = null;
 		synchronized (this) {
 			this.kinds.expire(this.nanoClock.getAsLong(), expired);
-			KeptKind entry = this.kinds.get(kind);
-			KeptBody kept = (entry != null) ? entry.body() : null;
-			if (entry != null && kept != null) {
+			KeptKind keptKind = this.kinds.get(kind);
+			KeptBody kept = (keptKind != null) ? keptKind.body() : null;
+			if (keptKind != null && kept != null) {
 				if (!take && kept.body.tryRetain()) {
 					plain = kept;
 				}
@@ -211,7 +211,7 @@ public final class KeptBodies {
 					// No scrape reads it (a scrape holds a reference of its own) and none
 					// can from now: a reference to a kept body is taken only here, under
 					// this lock, and only from a BODY holding.
-					entry.take();
+					keptKind.take();
 					plain = kept;
 				}
 			}
@@ -231,9 +231,9 @@ public final class KeptBodies {
 	// A body taken and not read is kept again where it is whole, else released.
 	void giveBack(BodyKind kind, KeptBody plain) {
 		synchronized (this) {
-			KeptKind entry = this.kinds.get(kind);
-			if (entry != null && entry.endTaken(plain.body) && !plain.body.isReleased() && plain.body.holds(0)) {
-				entry.keep(plain);
+			KeptKind keptKind = this.kinds.get(kind);
+			if (keptKind != null && keptKind.endTaken(plain.body) && !plain.body.isReleased() && plain.body.holds(0)) {
+				keptKind.keep(plain);
 				return;
 			}
 		}
@@ -242,46 +242,46 @@ public final class KeptBodies {
 
 	// Whether the kind's next body will be kept: not while it rests.
 	synchronized boolean keeps(BodyKind kind) {
-		KeptKind entry = this.kinds.get(kind);
-		return this.enabled && (entry == null || !entry.rests());
+		KeptKind keptKind = this.kinds.get(kind);
+		return this.enabled && (keptKind == null || !keptKind.rests());
 	}
 
 	// Keep a new body (with a reference of this object's own), its segments versioned
 	// against the body it was compared with; while the kind rests, count a body not kept.
-	void keep(BodyKind kind, PooledBody body, @Nullable KeptBody previous, boolean taken, long[] versions,
-			double share) {
+	void keep(BodyKind kind, PooledBody body, SegmentComparison comparison) {
 		// Called only where enabled. Room for all that can be dropped, so that adding
 		// to these lists never allocates.
 		List<KeptKind> dropped = new ArrayList<>(KeptKinds.MAX_KINDS + 1);
 		List<KeptBody> plains = new ArrayList<>(2);
-		List<KeptEncoding> forms = new ArrayList<>(CODINGS);
+		List<KeptForm> forms = new ArrayList<>(CODINGS);
 		// The body's reference is taken only where it is stored, after all that
 		// allocates: an OutOfMemoryError on the way leaves no reference behind.
-		KeptBody plain = new KeptBody(body, versions, share);
+		KeptBody plain = new KeptBody(body, comparison.versions(), comparison.unchangedShare(body.length()));
+		KeptBody previous = comparison.kept;
 		boolean copiesPay = previous != null && KeepCredit.copiedEnough(body);
 		try {
 			synchronized (this) {
 				long now = this.nanoClock.getAsLong();
 				this.kinds.expire(now, dropped);
-				KeptKind entry = this.kinds.get(kind);
-				if (entry != null) {
-					entry.clearTaken();
+				KeptKind keptKind = this.kinds.get(kind);
+				if (keptKind != null) {
+					keptKind.clearTaken();
 				}
-				if (entry != null && entry.rests()) {
+				if (keptKind != null && keptKind.rests()) {
 					// Dropped for room while this body was compared, and resting since.
-					entry.notKept();
+					keptKind.notKept();
 				}
-				else if (entry == null) {
-					entry = new KeptKind();
-					entry.keep(plain);
-					this.kinds.add(kind, entry, dropped);
+				else if (keptKind == null) {
+					keptKind = new KeptKind();
+					keptKind.keep(plain);
+					this.kinds.add(kind, keptKind, dropped);
 					body.retain();
 				}
 				else {
 					body.retain();
-					entry.replaceBody(plain, previous, taken, copiesPay, plains, forms);
+					keptKind.replaceBody(plain, previous, comparison.taken, copiesPay, plains, forms);
 				}
-				entry.renderedNanos = now;
+				keptKind.renderedNanos = now;
 			}
 		}
 		finally {
@@ -294,17 +294,17 @@ public final class KeptBodies {
 	// Counts a body rendered while its kind rested, not kept; nothing where the kind was
 	// dropped meanwhile.
 	private synchronized void renderedResting(BodyKind kind) {
-		KeptKind entry = this.kinds.get(kind);
-		if (entry != null && entry.rests()) {
-			entry.notKept();
-			entry.renderedNanos = this.nanoClock.getAsLong();
+		KeptKind keptKind = this.kinds.get(kind);
+		if (keptKind != null && keptKind.rests()) {
+			keptKind.notKept();
+			keptKind.renderedNanos = this.nanoClock.getAsLong();
 		}
 	}
 
 	// Drops the bodies and forms of every kind but this one; the lists have room for all.
 	void makeRoomFor(BodyKind kind) {
 		List<KeptBody> plains = new ArrayList<>(KeptKinds.MAX_KINDS);
-		List<KeptEncoding> forms = new ArrayList<>(KeptKinds.MAX_KINDS * CODINGS);
+		List<KeptForm> forms = new ArrayList<>(KeptKinds.MAX_KINDS * CODINGS);
 		try {
 			synchronized (this) {
 				this.kinds.makeRoomFor(kind, plains, forms);
@@ -315,17 +315,17 @@ public final class KeptBodies {
 		}
 	}
 
-	private static void release(List<KeptKind> entries) {
-		for (KeptKind entry : entries) {
-			entry.release();
+	private static void release(List<KeptKind> kinds) {
+		for (KeptKind keptKind : kinds) {
+			keptKind.release();
 		}
 	}
 
-	private static void release(List<KeptBody> plains, List<KeptEncoding> forms) {
+	private static void release(List<KeptBody> plains, List<KeptForm> forms) {
 		for (KeptBody plain : plains) {
 			plain.release();
 		}
-		for (KeptEncoding form : forms) {
+		for (KeptForm form : forms) {
 			form.release();
 		}
 	}
@@ -370,11 +370,10 @@ public final class KeptBodies {
 		 */
 		public long chunksGivenBackAsItGoes() {
 			KeptBody taken = this.taken;
-			if (taken == null || taken.body.isReleased()) {
-				return 0;
-			}
-			return Math.max(0,
-					taken.body.chunkCount() - (SegmentComparison.slackBytes(taken.body) / taken.body.chunkSize() + 1));
+			long chunks = takenChunks();
+			return (taken != null && chunks > 0)
+					? Math.max(0, chunks - (SegmentComparison.maxLagBytes(taken.body) / taken.body.chunkSize() + 1))
+					: 0;
 		}
 
 		/**
@@ -406,8 +405,7 @@ public final class KeptBodies {
 			this.uncommitted = body;
 			SegmentComparison comparison = this.comparison;
 			if (comparison != null) {
-				keep(this.kind, body, comparison.last, comparison.taken, comparison.versions(),
-						comparison.unchangedShare(body.length()));
+				keep(this.kind, body, comparison);
 			}
 			else if (KeptBodies.this.enabled) {
 				renderedResting(this.kind);

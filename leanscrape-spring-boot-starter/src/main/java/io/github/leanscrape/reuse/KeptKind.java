@@ -38,7 +38,7 @@ final class KeptKind {
 	/** The last body while {@link Holding#BODY} or {@link Holding#TAKEN}. */
 	private @Nullable KeptBody body;
 
-	final @Nullable KeptEncoding[] encodings = new KeptEncoding[ContentCoding.values().length];
+	final @Nullable KeptForm[] formsByCoding = new KeptForm[ContentCoding.values().length];
 
 	long renderedNanos;
 
@@ -96,7 +96,7 @@ final class KeptKind {
 
 	// The body dropped for room counts as kept for nothing, so that a kind dropped again
 	// and again rests instead. The lists, for the caller to release, have room enough.
-	void makeRoom(List<KeptBody> plains, List<KeptEncoding> forms) {
+	void makeRoom(List<KeptBody> plains, List<KeptForm> forms) {
 		KeptBody plain = body();
 		if (plain != null) {
 			this.credit.kept(true, false);
@@ -116,7 +116,7 @@ final class KeptKind {
 	// A commit (docs/design.md's table); the body taken counts as the one replaced, and
 	// one with nothing before it to copy from counts only where a coding used it.
 	void replaceBody(KeptBody plain, @Nullable KeptBody previous, boolean taken, boolean copiesPay,
-			List<KeptBody> plains, List<KeptEncoding> forms) {
+			List<KeptBody> plains, List<KeptForm> forms) {
 		KeptBody replaced = keep(plain);
 		if (replaced != null) {
 			plains.add(replaced);
@@ -135,7 +135,7 @@ final class KeptKind {
 	long heldChunks() {
 		KeptBody plain = this.body;
 		long chunks = (plain != null) ? plain.body.heldChunks() : 0;
-		for (KeptEncoding form : this.encodings) {
+		for (KeptForm form : this.formsByCoding) {
 			if (form != null) {
 				chunks += form.encoded().body().heldChunks();
 			}
@@ -149,7 +149,7 @@ final class KeptKind {
 		if (plain != null) {
 			plain.release();
 		}
-		for (KeptEncoding form : this.encodings) {
+		for (KeptForm form : this.formsByCoding) {
 			if (form != null) {
 				form.release();
 			}
@@ -162,15 +162,15 @@ final class KeptKind {
 	}
 
 	// To the caller's lists; to RESTING where the count made the kind rest.
-	private void drop(KeptBody plain, List<KeptBody> plains, List<KeptEncoding> forms) {
+	private void drop(KeptBody plain, List<KeptBody> plains, List<KeptForm> forms) {
 		this.holding = this.credit.rests() ? Holding.RESTING : Holding.NOTHING;
 		this.body = null;
 		plains.add(plain);
-		for (int i = 0; i < this.encodings.length; i++) {
-			KeptEncoding form = this.encodings[i];
+		for (int i = 0; i < this.formsByCoding.length; i++) {
+			KeptForm form = this.formsByCoding[i];
 			if (form != null) {
 				forms.add(form);
-				this.encodings[i] = null;
+				this.formsByCoding[i] = null;
 			}
 		}
 	}

@@ -26,43 +26,44 @@ final class KeptKinds {
 
 	private static final long TIME_TO_LIVE_NANOS = TimeUnit.MINUTES.toNanos(TIME_TO_LIVE_MINUTES);
 
-	private final Map<BodyKind, KeptKind> entries = new LinkedHashMap<>(8, 0.75f, true);
+	private final Map<BodyKind, KeptKind> kinds = new LinkedHashMap<>(8, 0.75f, true);
 
 	// Counts as a use in the order kinds are evicted in.
 	@Nullable KeptKind get(BodyKind kind) {
-		return this.entries.get(kind);
+		return this.kinds.get(kind);
 	}
 
-	// Beyond MAX_KINDS evicts the least recently rendered, one without a kept body first.
-	void add(BodyKind kind, KeptKind entry, List<KeptKind> evicted) {
-		this.entries.put(kind, entry);
-		if (this.entries.size() <= MAX_KINDS) {
+	// Beyond MAX_KINDS evicts the least recently rendered, one that holds nothing first
+	// (a body taken by its rendering is held: that kind is rendered now).
+	void add(BodyKind kind, KeptKind keptKind, List<KeptKind> evicted) {
+		this.kinds.put(kind, keptKind);
+		if (this.kinds.size() <= MAX_KINDS) {
 			return;
 		}
-		KeptKind evict = this.entries.values().iterator().next();
-		for (KeptKind each : this.entries.values()) {
-			if (each.body() == null) {
+		KeptKind evict = this.kinds.values().iterator().next();
+		for (KeptKind each : this.kinds.values()) {
+			if (each.holding() == KeptKind.Holding.NOTHING || each.holding() == KeptKind.Holding.RESTING) {
 				evict = each;
 				break;
 			}
 		}
-		this.entries.values().remove(evict);
+		this.kinds.values().remove(evict);
 		evicted.add(evict);
 	}
 
 	void expire(long now, List<KeptKind> expired) {
-		Iterator<KeptKind> entries = this.entries.values().iterator();
-		while (entries.hasNext()) {
-			KeptKind entry = entries.next();
-			if (now - entry.renderedNanos > TIME_TO_LIVE_NANOS) {
-				expired.add(entry);
-				entries.remove();
+		Iterator<KeptKind> iterator = this.kinds.values().iterator();
+		while (iterator.hasNext()) {
+			KeptKind keptKind = iterator.next();
+			if (now - keptKind.renderedNanos > TIME_TO_LIVE_NANOS) {
+				expired.add(keptKind);
+				iterator.remove();
 			}
 		}
 	}
 
-	void makeRoomFor(BodyKind kind, List<KeptBody> plains, List<KeptEncoding> forms) {
-		for (Map.Entry<BodyKind, KeptKind> kept : this.entries.entrySet()) {
+	void makeRoomFor(BodyKind kind, List<KeptBody> plains, List<KeptForm> forms) {
+		for (Map.Entry<BodyKind, KeptKind> kept : this.kinds.entrySet()) {
 			if (!kept.getKey().equals(kind)) {
 				kept.getValue().makeRoom(plains, forms);
 			}
@@ -70,23 +71,23 @@ final class KeptKinds {
 	}
 
 	List<KeptKind> removeAll() {
-		List<KeptKind> removed = new ArrayList<>(this.entries.values());
-		this.entries.clear();
+		List<KeptKind> removed = new ArrayList<>(this.kinds.values());
+		this.kinds.clear();
 		return removed;
 	}
 
 	long heldChunks() {
 		long chunks = 0;
-		for (KeptKind entry : this.entries.values()) {
-			chunks += entry.heldChunks();
+		for (KeptKind keptKind : this.kinds.values()) {
+			chunks += keptKind.heldChunks();
 		}
 		return chunks;
 	}
 
 	int withBody() {
 		int kinds = 0;
-		for (KeptKind entry : this.entries.values()) {
-			kinds += (entry.body() != null) ? 1 : 0;
+		for (KeptKind keptKind : this.kinds.values()) {
+			kinds += (keptKind.body() != null) ? 1 : 0;
 		}
 		return kinds;
 	}

@@ -9,7 +9,7 @@ import io.github.leanscrape.exposition.SegmentObserver;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Versions each segment of a new body as it ends, against the last body of its kind;
+ * Versions each segment of a new body as it ends, against the kept body of its kind;
  * where the lease took that body, gives its chunks back behind the output, so that the
  * two hold one body (docs/design.md, step 7). One per rendering, made by its lease.
  *
@@ -22,16 +22,16 @@ final class SegmentComparison extends SegmentMatcher implements SegmentObserver 
 	/** Never reused: equal versions are equal bytes. */
 	private final AtomicLong versionCounter;
 
-	final @Nullable KeptBody last;
+	final @Nullable KeptBody kept;
 
-	/** Whether the lease took the last body: its chunks go back as the output grows. */
+	/** Whether the lease took the kept body: its chunks go back as the output grows. */
 	final boolean taken;
 
-	private final long[] lastVersions;
+	private final long[] keptVersions;
 
-	private final long slack;
+	private final long maxLag;
 
-	/** As many as the last body's segments, and a few more before it grows. */
+	/** As many as the kept body's segments, and a few more before it grows. */
 	private long[] versions;
 
 	private int count;
@@ -45,34 +45,34 @@ final class SegmentComparison extends SegmentMatcher implements SegmentObserver 
 
 	private long unchanged;
 
-	/** Where the last body's segments that later segments are compared with start. */
+	/** Where the kept body's segments that later segments are compared with start. */
 	private long needed;
 
-	SegmentComparison(@Nullable KeptBody last, boolean taken, AtomicLong versionCounter) {
-		this.last = last;
+	SegmentComparison(@Nullable KeptBody kept, boolean taken, AtomicLong versionCounter) {
+		this.kept = kept;
 		this.taken = taken;
 		this.versionCounter = versionCounter;
-		this.lastVersions = (last != null) ? last.versions : NO_VERSIONS;
-		this.slack = (last != null) ? slackBytes(last.body) : 0;
-		this.versions = new long[this.lastVersions.length + 8];
+		this.keptVersions = (kept != null) ? kept.versions : NO_VERSIONS;
+		this.maxLag = (kept != null) ? maxLagBytes(kept.body) : 0;
+		this.versions = new long[this.keptVersions.length + 8];
 	}
 
 	@Override
 	public void segmentEnded(ChunkedOutput output, long start, long end) {
 		version(output, start, end);
-		KeptBody last = this.last;
-		if (this.taken && last != null) {
+		KeptBody kept = this.kept;
+		if (this.taken && kept != null) {
 			int first = firstCandidate(this.count);
-			this.needed = (first < last.body.segmentCount()) ? last.body.segmentStart(first) : last.body.length();
-			last.body.releaseBefore(Math.max(this.needed, end - this.slack));
+			this.needed = (first < kept.body.segmentCount()) ? kept.body.segmentStart(first) : kept.body.length();
+			kept.body.releaseBefore(Math.max(this.needed, end - this.maxLag));
 		}
 	}
 
 	@Override
 	public void chunkFilled(long size) {
-		KeptBody last = this.last;
-		if (this.taken && last != null) {
-			last.body.releaseBefore(Math.max(this.needed, size - this.slack));
+		KeptBody kept = this.kept;
+		if (this.taken && kept != null) {
+			kept.body.releaseBefore(Math.max(this.needed, size - this.maxLag));
 		}
 	}
 
@@ -84,9 +84,9 @@ final class SegmentComparison extends SegmentMatcher implements SegmentObserver 
 		return this.versions;
 	}
 
-	// From 0 to 1, or -1 where there was no last body.
+	// From 0 to 1, or -1 where there was no kept body.
 	double unchangedShare(long length) {
-		if (this.last == null) {
+		if (this.kept == null) {
 			return -1;
 		}
 		return (length == 0) ? 1 : (double) this.unchanged / length;
@@ -96,14 +96,14 @@ final class SegmentComparison extends SegmentMatcher implements SegmentObserver 
 		this.output = output;
 		this.start = start;
 		this.length = end - start;
-		// With no last body, every segment is new: nothing to look for.
-		int match = (this.last != null) ? find(this.count, this.lastVersions.length) : -1;
+		// With no kept body, every segment is new: nothing to look for.
+		int match = (this.kept != null) ? find(this.count, this.keptVersions.length) : -1;
 		this.output = null;
 		if (this.count == this.versions.length) {
 			this.versions = Arrays.copyOf(this.versions, this.count * 2);
 		}
 		if (match >= 0) {
-			this.versions[this.count++] = this.lastVersions[match];
+			this.versions[this.count++] = this.keptVersions[match];
 			this.unchanged += this.length;
 		}
 		else {
@@ -114,18 +114,18 @@ final class SegmentComparison extends SegmentMatcher implements SegmentObserver 
 	@Override
 	boolean equal(int segment, int earlier) {
 		ChunkedOutput output = this.output;
-		KeptBody last = this.last;
-		if (output == null || last == null) {
+		KeptBody kept = this.kept;
+		if (output == null || kept == null) {
 			return false;
 		}
-		long earlierStart = last.body.segmentStart(earlier);
-		return last.body.segmentEnd(earlier) - earlierStart == this.length && last.body.holds(earlierStart)
-				&& output.rangeEquals(this.start, last.body, earlierStart, this.length);
+		long earlierStart = kept.body.segmentStart(earlier);
+		return kept.body.segmentEnd(earlier) - earlierStart == this.length && kept.body.holds(earlierStart)
+				&& output.rangeEquals(this.start, kept.body, earlierStart, this.length);
 	}
 
 	// How far behind a rendering the body it took is held at most: a sixteenth of it, and
 	// a chunk for the one being read.
-	static long slackBytes(PooledBody body) {
+	static long maxLagBytes(PooledBody body) {
 		return body.length() / 16 + body.chunkSize();
 	}
 

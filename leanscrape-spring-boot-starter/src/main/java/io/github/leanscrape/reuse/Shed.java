@@ -9,7 +9,7 @@ package io.github.leanscrape.reuse;
 public enum Shed {
 
 	/** The bodies and forms kept for every kind but the rendering's. */
-	OTHER_KINDS_BODIES,
+	OTHER_KINDS,
 
 	/** Everything, the rendering's own kind included. */
 	EVERYTHING

@@ -121,26 +121,26 @@ final class RenderAdmission {
 		long largestChunks = chunks(largest, chunkSize);
 		long limit = limit(largestChunks, wanted);
 		this.cache.evictExpired();
-		// The body taken is given back after the third try at once.
-		int tries = (takenChunks > 0) ? 3 : 2;
+		// The body taken is given back after the third attempt at once.
+		int atOnce = (takenChunks > 0) ? 3 : 2;
 		try {
 			// Kept bodies count within the limit: a scrape storm must not find them on
-			// top of the bodies it holds. Tried at once, after each way to make room
+			// top of the bodies it holds. Attempted at once, after each way to make room
 			// (docs/design.md, step 8), then waiting, looking again at least every
 			// RECHECK_NANOS: a body the cache took meanwhile, or an unsized rendering
 			// that finished, wakes nothing.
 			for (int attempt = 0;; attempt++) {
 				long now = System.nanoTime();
-				long until = (attempt < tries) ? now
+				long until = (attempt < atOnce) ? now
 						: ((deadlineNanos - now > RECHECK_NANOS) ? now + RECHECK_NANOS : deadlineNanos);
 				if (this.pool.reserve(wanted, limit - this.unsizedRenderings.get() * largestChunks, until)) {
 					return wanted;
 				}
-				if (attempt >= tries && System.nanoTime() - deadlineNanos >= 0) {
+				if (attempt >= atOnce && System.nanoTime() - deadlineNanos >= 0) {
 					break;
 				}
 				if (attempt == 0) {
-					this.kept.shed(kind, Shed.OTHER_KINDS_BODIES);
+					this.kept.shed(kind, Shed.OTHER_KINDS);
 				}
 				else if (attempt == 2 && lease.takenChunks() > 0) {
 					// Else the rendering could wait on the body it holds itself.

@@ -178,7 +178,7 @@ public final class Scraper {
 	}
 
 	/** Drop what is kept between scrapes. */
-	public void forgetKeptSegments() {
+	public void forgetKept() {
 		this.kept.forgetAll();
 	}
 

@@ -212,6 +212,23 @@ class KeptBodiesTests {
 	}
 
 	@Test
+	void aFifthKindDoesNotEvictAKindWhoseBodyItsRenderingTook() {
+		List<byte[]> segments = segments(new Random(11), 3);
+		for (int i = 1; i <= 4; i++) {
+			scrape(null, filtered(i), segments);
+		}
+		KeptBody taken = this.kept.take(filtered(4));
+		assertThat(taken).isNotNull();
+		scrape(null, filtered(5), segments);
+		// Kept again where its kind is still kept: the least recently rendered went.
+		this.kept.giveBack(filtered(4), taken);
+		KeptBody again = this.kept.previous(filtered(4));
+		assertThat(again).as("the kind whose body was taken is still kept").isSameAs(taken);
+		again.release();
+		assertThat(this.kept.previous(filtered(1))).as("the least recently rendered kind").isNull();
+	}
+
+	@Test
 	void aKindNotRenderedForFiveMinutesIsDroppedAtTheNextScrapeOfAnyKind() throws IOException {
 		try (GzipEncoder encoder = new GzipEncoder(this.pool, 1)) {
 			List<byte[]> segments = segments(new Random(14), 5);

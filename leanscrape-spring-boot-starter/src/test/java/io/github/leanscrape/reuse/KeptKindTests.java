@@ -97,19 +97,19 @@ class KeptKindTests {
 	@Test
 	void aBodyDroppedForRoomLeavesNothingAndTheThirdDropRests() {
 		List<KeptBody> plains = new ArrayList<>();
-		List<KeptEncoding> forms = new ArrayList<>();
+		List<KeptForm> forms = new ArrayList<>();
 		for (int drop = 1; drop <= 3; drop++) {
 			KeptBody kept = body();
 			this.kind.keep(kept);
-			this.kind.encodings[0] = form(kept);
+			this.kind.formsByCoding[0] = form(kept);
 			this.kind.makeRoom(plains, forms);
 			assertThat(plains).containsExactly(kept);
 			assertThat(forms).hasSize(1);
-			assertThat(this.kind.encodings[0]).isNull();
+			assertThat(this.kind.formsByCoding[0]).isNull();
 			assertThat(this.kind.holding()).isEqualTo((drop < 3) ? Holding.NOTHING : Holding.RESTING);
 			kept.release();
 			plains.clear();
-			forms.forEach(KeptEncoding::release);
+			forms.forEach(KeptForm::release);
 			forms.clear();
 		}
 		this.kind.makeRoom(plains, forms);
@@ -127,7 +127,7 @@ class KeptKindTests {
 	@Test
 	void aKindKeptForNothingRestsAndGivesBackItsBodyAndForms() {
 		List<KeptBody> plains = new ArrayList<>();
-		List<KeptEncoding> forms = new ArrayList<>();
+		List<KeptForm> forms = new ArrayList<>();
 		KeptBody first = body();
 		this.kind.keep(first);
 		KeptBody last = first;
@@ -136,11 +136,11 @@ class KeptKindTests {
 		// nothing before it): credit 2, 0, -2, then -4 rests.
 		for (int body = 1; body <= 4; body++) {
 			KeptBody next = new KeptBody(body().body, new long[] { 1 }, 0);
-			KeptEncoding replacedForm = this.kind.encodings[0];
+			KeptForm replacedForm = this.kind.formsByCoding[0];
 			if (replacedForm != null) {
 				replacedForm.release();
 			}
-			this.kind.encodings[0] = form(next);
+			this.kind.formsByCoding[0] = form(next);
 			this.kind.replaceBody(next, last, false, false, plains, forms);
 			assertThat(this.kind.holding()).isEqualTo((body < 4) ? Holding.BODY : Holding.RESTING);
 			last = next;
@@ -148,9 +148,9 @@ class KeptKindTests {
 		assertThat(this.kind.body()).isNull();
 		assertThat(plains).as("every body replaced, and the last").hasSize(5).startsWith(first).endsWith(last);
 		assertThat(forms).hasSize(1);
-		assertThat(this.kind.encodings[0]).isNull();
+		assertThat(this.kind.formsByCoding[0]).isNull();
 		plains.forEach(KeptBody::release);
-		forms.forEach(KeptEncoding::release);
+		forms.forEach(KeptForm::release);
 	}
 
 	@Test
@@ -165,9 +165,9 @@ class KeptKindTests {
 		kept.release();
 	}
 
-	private KeptEncoding form(KeptBody body) {
+	private KeptForm form(KeptBody body) {
 		try (GzipEncoder gzip = new GzipEncoder(this.pool, 1)) {
-			return new KeptEncoding(gzip.encode(body.body, TEXT.encoded(ContentCoding.GZIP), 0, true, null, null),
+			return new KeptForm(gzip.encode(body.body, TEXT.encoded(ContentCoding.GZIP), 0, true, null, null),
 					body.versions);
 		}
 	}

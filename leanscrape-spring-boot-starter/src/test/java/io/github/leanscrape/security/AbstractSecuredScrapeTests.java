@@ -76,7 +76,7 @@ abstract class AbstractSecuredScrapeTests {
 		Scraper scraper = this.scraper;
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(pool.chunksInUse()).isEqualTo(scraper.keptChunks()));
-		scraper.forgetKeptSegments();
+		scraper.forgetKept();
 		assertThat(pool.chunksInUse()).isZero();
 	}
 

@@ -162,7 +162,7 @@ class ScraperMemoryLimitTests {
 		// The limit, and the compressed form made after the other kind's rendering.
 		assertThat(this.pool.peakChunksInUse()).isLessThanOrEqualTo(9);
 		assertThat(kept.isReleased()).as("kept for the next rendering").isFalse();
-		scraper.forgetKeptSegments();
+		scraper.forgetKept();
 		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
@@ -189,7 +189,7 @@ class ScraperMemoryLimitTests {
 		assertThat(first.isReleased()).isTrue();
 		// The next body, and its gzip form by segment.
 		assertThat(scraper.keptChunks()).isEqualTo(3);
-		scraper.forgetKeptSegments();
+		scraper.forgetKept();
 		assertThat(this.pool.chunksInUse()).isZero();
 	}
 
@@ -239,7 +239,7 @@ class ScraperMemoryLimitTests {
 			}
 		}
 		assertThat(pool.allocatedChunks()).as("chunks allocated after four rounds of the four").isEqualTo(allocated);
-		scraper.forgetKeptSegments();
+		scraper.forgetKept();
 		assertThat(pool.chunksInUse()).isZero();
 	}
 
@@ -275,7 +275,7 @@ class ScraperMemoryLimitTests {
 			assertThat(gzip.segmentsReused()).as("every segment of each text body").isEqualTo(reused + 36 * 10);
 			assertThat(pool.peakChunksInUse()).isLessThanOrEqualTo(82);
 			assertThat(pool.allocatedChunks()).as("no chunk allocated after the first rounds").isEqualTo(allocated);
-			scraper.forgetKeptSegments();
+			scraper.forgetKept();
 			assertThat(pool.chunksInUse()).isZero();
 		}
 	}
@@ -318,7 +318,7 @@ class ScraperMemoryLimitTests {
 			// Two bodies and their forms at most: a rendering of a kind whose body was
 			// dropped is admitted within 1.9 times what it expects (ten chunks).
 			assertThat(pool.peakChunksInUse()).isLessThanOrEqualTo(18);
-			scraper.forgetKeptSegments();
+			scraper.forgetKept();
 			assertThat(pool.chunksInUse()).isZero();
 		}
 	}
@@ -350,7 +350,7 @@ class ScraperMemoryLimitTests {
 		assertThat(noted.get(OPENMETRICS).stream().filter((kept) -> kept).count()).isEqualTo(5);
 		assertThat(pool.peakChunksInUse()).isLessThanOrEqualTo(82);
 		assertThat(pool.allocatedChunks()).as("no chunk allocated after the first rounds").isEqualTo(allocated);
-		scraper.forgetKeptSegments();
+		scraper.forgetKept();
 		assertThat(pool.chunksInUse()).isZero();
 	}
 
@@ -377,7 +377,7 @@ class ScraperMemoryLimitTests {
 				.isEqualTo(compressed);
 			assertThat(pool.peakChunksInUse()).isLessThanOrEqualTo(87);
 			assertThat(pool.allocatedChunks()).as("no chunk allocated after the first rounds").isEqualTo(allocated);
-			scraper.forgetKeptSegments();
+			scraper.forgetKept();
 			assertThat(pool.chunksInUse()).isZero();
 		}
 	}
@@ -409,7 +409,7 @@ class ScraperMemoryLimitTests {
 			assertThat(offered.get(OPENMETRICS).subList(1, 20)).containsOnly(true);
 			assertThat(gzip.segmentsReused()).as("every segment from the third OpenMetrics body").isEqualTo(18 * 10);
 			assertThat(scraper.keptChunks()).as("the OpenMetrics body and its gzip form only").isEqualTo(41);
-			scraper.forgetKeptSegments();
+			scraper.forgetKept();
 			assertThat(pool.chunksInUse()).isZero();
 		}
 	}
@@ -448,7 +448,7 @@ class ScraperMemoryLimitTests {
 			assertThat(keptAtTheStart.subList(1, 3)).isEqualTo(kept.subList(0, 2));
 			assertThat(pool.peakChunksInUse()).as("taken: its chunks given back as the rendering went")
 				.isLessThan(kept.get(1) + 40);
-			scraper.forgetKeptSegments();
+			scraper.forgetKept();
 			assertThat(pool.chunksInUse()).isZero();
 		}
 	}
@@ -481,7 +481,7 @@ class ScraperMemoryLimitTests {
 		assertThat(offered.get(2)).isSameAs(kept);
 		assertThat(wholeAtTheEnd.get(2)).as("held by what is kept alone: taken").isFalse();
 		assertThat(kept.isReleased()).isTrue();
-		scraper.forgetKeptSegments();
+		scraper.forgetKept();
 		assertThat(pool.chunksInUse()).isZero();
 	}
 

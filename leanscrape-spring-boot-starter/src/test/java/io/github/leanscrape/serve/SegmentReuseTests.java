@@ -70,7 +70,7 @@ class SegmentReuseTests {
 		if (this.closed) {
 			return;
 		}
-		this.scraper.forgetKeptSegments();
+		this.scraper.forgetKept();
 		assertThat(this.starter.bean(ChunkPool.class).chunksInUse()).isZero();
 		this.starter.close();
 	}
@@ -78,7 +78,7 @@ class SegmentReuseTests {
 	@Test
 	void aScrapeAfterNoChangeCompressesNoSegment() throws Exception {
 		for (ContentCoding coding : ContentCoding.values()) {
-			this.scraper.forgetKeptSegments();
+			this.scraper.forgetKept();
 			BodyEncoder encoder = encoder(coding);
 			scrape(coding);
 			scrape(coding);
@@ -227,7 +227,7 @@ class SegmentReuseTests {
 			assertThat(scraper.keptChunks() * pool.chunkSize()).as("both bodies kept").isGreaterThan(2 * body);
 			assertThat(pool.peakChunksInUse() * pool.chunkSize()).as("the most memory bodies held")
 				.isLessThanOrEqualTo((long) (2.5 * body));
-			scraper.forgetKeptSegments();
+			scraper.forgetKept();
 			assertThat(pool.chunksInUse()).isZero();
 		}
 		finally {
@@ -270,7 +270,7 @@ class SegmentReuseTests {
 			}
 			assertThat(zstd.segmentsCompressed()).isEqualTo(4);
 			assertThat(zstd.segmentsReused()).isZero();
-			scraper.forgetKeptSegments();
+			scraper.forgetKept();
 		}
 		finally {
 			plain.close();

@@ -28,7 +28,7 @@ public final class PoolLeaks {
 	public static void assertEveryChunkReturns(ChunkPool pool, Scraper scraper) {
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(pool.chunksInUse()).isEqualTo(scraper.keptChunks()));
-		scraper.forgetKeptSegments();
+		scraper.forgetKept();
 		assertThat(pool.chunksInUse()).isZero();
 	}
 

@@ -69,7 +69,7 @@ public final class ScrapeFixture implements AutoCloseable {
 	 * Drop the bodies the scraper keeps between scrapes to reuse what did not change.
 	 */
 	public void forgetKeptBodies() {
-		this.starter.bean(Scraper.class).forgetKeptSegments();
+		this.starter.bean(Scraper.class).forgetKept();
 	}
 
 	@Override

@@ -86,7 +86,7 @@ abstract class AbstractChangingScrapesHttpTests {
 		this.bootEndpoint = new PrometheusScrapeEndpoint(this.prometheusRegistry,
 				this.prometheusConfig.prometheusProperties());
 		// What a client reuses is then what its own scrapes kept, whatever ran before.
-		this.scraper.forgetKeptSegments();
+		this.scraper.forgetKept();
 	}
 
 	@AfterEach

@@ -11,7 +11,7 @@ import io.github.leanscrape.exposition.PooledBody;
  * @param versions the version of each segment it encodes
  * @author leanscrape
  */
-record KeptEncoding(EncodedBody encoded, long[] versions) {
+record KeptForm(EncodedBody encoded, long[] versions) {
 
 	void release() {
 		this.encoded.body().release();
