@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A response for a web stack to write, then hand to {@link ScrapeResponder#finish}: a
- * body with its encoding, or an error status with a one-line message.
+ * body with its coding, or an error status with a one-line message.
  *
  * @author leanscrape
  */
