@@ -33,8 +33,10 @@ final class KeptKinds {
 		return this.kinds.get(kind);
 	}
 
-	// Beyond MAX_KINDS evicts the least recently rendered, one that holds nothing first
-	// (a body taken by its rendering is held: that kind is rendered now).
+	// Beyond MAX_KINDS evicts the least recently rendered that holds no body (NOTHING, which
+	// may keep forms, or RESTING); else the least recently rendered, whatever it holds. A
+	// TAKEN kind ranks as holding a body, also when its rendering failed: until its next
+	// commit or its expiry.
 	void add(BodyKind kind, KeptKind keptKind, List<KeptKind> evicted) {
 		this.kinds.put(kind, keptKind);
 		if (this.kinds.size() <= MAX_KINDS) {
