@@ -9,12 +9,6 @@ package io.github.leanscrape.exposition;
 public interface RenderRecord {
 
 	/**
-	 * Return how many of the body's bytes were copied rather than written.
-	 * @return the bytes copied
-	 */
-	long copiedBytes();
-
-	/**
 	 * Called exactly once, when the body is released or its output discarded; its room
 	 * may be reused.
 	 */

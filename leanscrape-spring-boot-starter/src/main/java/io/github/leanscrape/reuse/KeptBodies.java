@@ -89,9 +89,6 @@ public final class KeptBodies {
 		}
 		EncodedBody encoded;
 		@Nullable KeptForm next;
-		// Whether the body was compared with one before it: a first body compressed by
-		// segment is not yet kept for something.
-		boolean compared;
 		try {
 			int[] copyFrom = null;
 			double share;
@@ -104,7 +101,6 @@ public final class KeptBodies {
 				// body is as it was, so that the next body can copy.
 				share = plain.unchangedShare;
 			}
-			compared = share >= 0;
 			boolean segmented = encoder.compressesSegments() && share >= encoder.minReusedShare();
 			encoded = encoder.encode(body, kind, expectedSize, segmented, (last != null) ? last.encoded() : null,
 					segmented ? copyFrom : null);
@@ -134,9 +130,6 @@ public final class KeptBodies {
 			if (keptKind != null && keptKind.body() != null) {
 				replaced = keptKind.formsByCoding[slot];
 				keptKind.formsByCoding[slot] = next;
-				if (next != null && compared) {
-					plain.used = true;
-				}
 			}
 			else {
 				replaced = next;
@@ -240,64 +233,41 @@ public final class KeptBodies {
 		plain.release();
 	}
 
-	// Whether the kind's next body will be kept: not while it rests.
-	synchronized boolean keeps(BodyKind kind) {
-		KeptKind keptKind = this.kinds.get(kind);
-		return this.enabled && (keptKind == null || !keptKind.rests());
-	}
-
 	// Keep a new body (with a reference of this object's own), its segments versioned
-	// against the body it was compared with; while the kind rests, count a body not kept.
+	// against the body it was compared with.
 	void keep(BodyKind kind, PooledBody body, SegmentComparison comparison) {
 		// Called only where enabled. Room for all that can be dropped, so that adding
 		// to these lists never allocates.
 		List<KeptKind> dropped = new ArrayList<>(KeptKinds.MAX_KINDS + 1);
-		List<KeptBody> plains = new ArrayList<>(2);
-		List<KeptForm> forms = new ArrayList<>(CODINGS);
+		KeptBody replaced = null;
 		// The body's reference is taken only where it is stored, after all that
 		// allocates: an OutOfMemoryError on the way leaves no reference behind.
 		KeptBody plain = new KeptBody(body, comparison.versions(), comparison.unchangedShare(body.length()));
-		KeptBody previous = comparison.kept;
-		boolean copiesPay = previous != null && KeepCredit.copiedEnough(body);
 		try {
 			synchronized (this) {
 				long now = this.nanoClock.getAsLong();
 				this.kinds.expire(now, dropped);
 				KeptKind keptKind = this.kinds.get(kind);
-				if (keptKind != null) {
-					keptKind.clearTaken();
-				}
-				if (keptKind != null && keptKind.rests()) {
-					// Dropped for room while this body was compared, and resting since.
-					keptKind.notKept();
-				}
-				else if (keptKind == null) {
+				if (keptKind == null) {
 					keptKind = new KeptKind();
 					keptKind.keep(plain);
 					this.kinds.add(kind, keptKind, dropped);
 					body.retain();
 				}
 				else {
+					keptKind.clearTaken();
 					body.retain();
-					keptKind.replaceBody(plain, previous, comparison.taken, copiesPay, plains, forms);
+					replaced = keptKind.keep(plain);
 				}
 				keptKind.renderedNanos = now;
 			}
 		}
 		finally {
 			// Released even where an Error was thrown on the way.
-			release(plains, forms);
+			if (replaced != null) {
+				replaced.release();
+			}
 			release(dropped);
-		}
-	}
-
-	// Counts a body rendered while its kind rested, not kept; nothing where the kind was
-	// dropped meanwhile.
-	private synchronized void renderedResting(BodyKind kind) {
-		KeptKind keptKind = this.kinds.get(kind);
-		if (keptKind != null && keptKind.rests()) {
-			keptKind.notKept();
-			keptKind.renderedNanos = this.nanoClock.getAsLong();
 		}
 	}
 
@@ -341,7 +311,7 @@ public final class KeptBodies {
 		/** The kind's body offered to copy from, where none was taken. */
 		private @Nullable KeptBody previous;
 
-		/** Versions the new body as it is written; null without reuse, or at rest. */
+		/** Versions the new body as it is written; null without reuse. */
 		private @Nullable SegmentComparison comparison;
 
 		/** The new body, rendered and not yet kept. */
@@ -392,7 +362,7 @@ public final class KeptBodies {
 
 		/**
 		 * Render the kind's new body, copying from what this lease offers, and keep it in
-		 * place of the last one; while the kind rests, keep nothing.
+		 * place of the last one.
 		 * @param <T> what holds the body
 		 * @param renderer the renderer
 		 * @param holder makes what holds the body, taking over its reference
@@ -406,9 +376,6 @@ public final class KeptBodies {
 			SegmentComparison comparison = this.comparison;
 			if (comparison != null) {
 				keep(this.kind, body, comparison);
-			}
-			else if (KeptBodies.this.enabled) {
-				renderedResting(this.kind);
 			}
 			T held = holder.apply(body);
 			this.uncommitted = null;
@@ -426,11 +393,13 @@ public final class KeptBodies {
 				this.comparison = new SegmentComparison(taken, true, KeptBodies.this.versions);
 				return new RenderInputs(taken.body, true);
 			}
+			if (!KeptBodies.this.enabled) {
+				return RenderInputs.NONE;
+			}
 			KeptBody previous = previous(this.kind);
 			this.previous = previous;
-			boolean keeps = keeps(this.kind);
-			this.comparison = keeps ? new SegmentComparison(previous, false, KeptBodies.this.versions) : null;
-			return new RenderInputs((previous != null) ? previous.body : null, keeps);
+			this.comparison = new SegmentComparison(previous, false, KeptBodies.this.versions);
+			return new RenderInputs((previous != null) ? previous.body : null, true);
 		}
 
 		@Override

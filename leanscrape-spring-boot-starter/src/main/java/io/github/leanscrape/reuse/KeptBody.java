@@ -17,9 +17,6 @@ final class KeptBody {
 	/** From 0 to 1, or -1 when there was no body before it. */
 	final double unchangedShare;
 
-	/** Kept for something (docs/design.md, step 8). Guarded by the {@link KeptBodies}. */
-	boolean used;
-
 	KeptBody(PooledBody body, long[] versions, double unchangedShare) {
 		this.body = body;
 		this.versions = versions;

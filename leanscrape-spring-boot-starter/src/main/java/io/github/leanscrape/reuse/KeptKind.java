@@ -7,10 +7,9 @@ import io.github.leanscrape.exposition.PooledBody;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What is kept for one kind: its {@link Holding}, its last body, its last form by segment
- * in each coding, and whether keeping them pays ({@link KeepCredit}). The holding changes
- * only through its transition methods (docs/design.md's table), under the lock of the
- * {@link KeptBodies} that holds it.
+ * What is kept for one kind: its {@link Holding}, its last body and its last form by
+ * segment in each coding. The holding changes only through its transition methods
+ * (docs/design.md's table), under the lock of the {@link KeptBodies} that holds it.
  *
  * @author leanscrape
  */
@@ -26,10 +25,7 @@ final class KeptKind {
 		BODY,
 
 		/** Its last body, taken by the rendering that replaces it: its only reference. */
-		TAKEN,
-
-		/** Nothing, for a number of renderings: keeping its bodies did not pay. */
-		RESTING
+		TAKEN
 
 	}
 
@@ -42,14 +38,8 @@ final class KeptKind {
 
 	long renderedNanos;
 
-	final KeepCredit credit = new KeepCredit();
-
 	Holding holding() {
 		return this.holding;
-	}
-
-	boolean rests() {
-		return this.holding == Holding.RESTING;
 	}
 
 	@Nullable KeptBody body() {
@@ -64,9 +54,6 @@ final class KeptKind {
 
 	// Returns the body kept before it, for the caller to release.
 	@Nullable KeptBody keep(KeptBody body) {
-		if (this.holding == Holding.RESTING) {
-			throw new IllegalStateException("Resting");
-		}
 		KeptBody replaced = body();
 		this.holding = Holding.BODY;
 		this.body = body;
@@ -94,40 +81,20 @@ final class KeptKind {
 		}
 	}
 
-	// The body dropped for room counts as kept for nothing, so that a kind dropped again
-	// and again rests instead. The lists, for the caller to release, have room enough.
+	// Drops its body and forms for room, to the caller's lists, which have room enough.
 	void makeRoom(List<KeptBody> plains, List<KeptForm> forms) {
 		KeptBody plain = body();
-		if (plain != null) {
-			this.credit.kept(true, false);
-			drop(plain, plains, forms);
+		if (plain == null) {
+			return;
 		}
-	}
-
-	// Counts a rendering while resting, to NOTHING at the rest's end.
-	void notKept() {
-		assertHolding(Holding.RESTING);
-		this.credit.notKept();
-		if (!this.credit.rests()) {
-			this.holding = Holding.NOTHING;
-		}
-	}
-
-	// A commit (docs/design.md's table); the body taken counts as the one replaced, and
-	// one with nothing before it to copy from counts only where a coding used it.
-	void replaceBody(KeptBody plain, @Nullable KeptBody previous, boolean taken, boolean copiesPay,
-			List<KeptBody> plains, List<KeptForm> forms) {
-		KeptBody replaced = keep(plain);
-		if (replaced != null) {
-			plains.add(replaced);
-		}
-		KeptBody last = (replaced == null && taken) ? previous : replaced;
-		if (copiesPay && last != null && previous == last) {
-			last.used = true;
-		}
-		this.credit.kept(last != null && (last.unchangedShare >= 0 || last.used), last != null && last.used);
-		if (this.credit.rests()) {
-			drop(plain, plains, forms);
+		clear();
+		plains.add(plain);
+		for (int i = 0; i < this.formsByCoding.length; i++) {
+			KeptForm form = this.formsByCoding[i];
+			if (form != null) {
+				forms.add(form);
+				this.formsByCoding[i] = null;
+			}
 		}
 	}
 
@@ -159,20 +126,6 @@ final class KeptKind {
 	private void clear() {
 		this.holding = Holding.NOTHING;
 		this.body = null;
-	}
-
-	// To the caller's lists; to RESTING where the count made the kind rest.
-	private void drop(KeptBody plain, List<KeptBody> plains, List<KeptForm> forms) {
-		this.holding = this.credit.rests() ? Holding.RESTING : Holding.NOTHING;
-		this.body = null;
-		plains.add(plain);
-		for (int i = 0; i < this.formsByCoding.length; i++) {
-			KeptForm form = this.formsByCoding[i];
-			if (form != null) {
-				forms.add(form);
-				this.formsByCoding[i] = null;
-			}
-		}
 	}
 
 	private void assertHolding(Holding expected) {

@@ -33,10 +33,10 @@ final class KeptKinds {
 		return this.kinds.get(kind);
 	}
 
-	// Beyond MAX_KINDS evicts the least recently rendered that holds no body (NOTHING, which
-	// may keep forms, or RESTING); else the least recently rendered, whatever it holds. A
-	// TAKEN kind ranks as holding a body, also when its rendering failed: until its next
-	// commit or its expiry.
+	// Beyond MAX_KINDS evicts the least recently rendered that holds NOTHING (it may keep
+	// forms); else the least recently rendered, whatever it holds. A TAKEN kind ranks as
+	// holding a body, also when its rendering failed: until its next commit or its
+	// expiry.
 	void add(BodyKind kind, KeptKind keptKind, List<KeptKind> evicted) {
 		this.kinds.put(kind, keptKind);
 		if (this.kinds.size() <= MAX_KINDS) {
@@ -44,7 +44,7 @@ final class KeptKinds {
 		}
 		KeptKind evict = this.kinds.values().iterator().next();
 		for (KeptKind each : this.kinds.values()) {
-			if (each.holding() == KeptKind.Holding.NOTHING || each.holding() == KeptKind.Holding.RESTING) {
+			if (each.holding() == KeptKind.Holding.NOTHING) {
 				evict = each;
 				break;
 			}

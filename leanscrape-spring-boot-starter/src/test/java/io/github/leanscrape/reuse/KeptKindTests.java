@@ -47,7 +47,6 @@ class KeptKindTests {
 		assertThat(this.kind.holding()).isEqualTo(Holding.NOTHING);
 		assertThat(this.kind.body()).isNull();
 		assertThat(this.kind.taken()).isNull();
-		assertThat(this.kind.rests()).isFalse();
 	}
 
 	@Test
@@ -95,7 +94,7 @@ class KeptKindTests {
 	}
 
 	@Test
-	void aBodyDroppedForRoomLeavesNothingAndTheThirdDropRests() {
+	void aBodyDroppedForRoomLeavesNothingAndGivesBackItsBodyAndForms() {
 		List<KeptBody> plains = new ArrayList<>();
 		List<KeptForm> forms = new ArrayList<>();
 		for (int drop = 1; drop <= 3; drop++) {
@@ -106,57 +105,20 @@ class KeptKindTests {
 			assertThat(plains).containsExactly(kept);
 			assertThat(forms).hasSize(1);
 			assertThat(this.kind.formsByCoding[0]).isNull();
-			assertThat(this.kind.holding()).isEqualTo((drop < 3) ? Holding.NOTHING : Holding.RESTING);
+			assertThat(this.kind.holding()).as("a kind dropped again and again keeps its next body")
+				.isEqualTo(Holding.NOTHING);
 			kept.release();
 			plains.clear();
 			forms.forEach(KeptForm::release);
 			forms.clear();
 		}
 		this.kind.makeRoom(plains, forms);
-		assertThat(plains).as("nothing to drop while resting").isEmpty();
-		KeptBody refused = body();
-		assertThatIllegalStateException().as("nothing kept while resting").isThrownBy(() -> this.kind.keep(refused));
-		refused.release();
-		for (int rendering = 0; rendering < 16; rendering++) {
-			assertThat(this.kind.rests()).isTrue();
-			this.kind.notKept();
-		}
-		assertThat(this.kind.holding()).as("the rest is over").isEqualTo(Holding.NOTHING);
-	}
-
-	@Test
-	void aKindKeptForNothingRestsAndGivesBackItsBodyAndForms() {
-		List<KeptBody> plains = new ArrayList<>();
-		List<KeptForm> forms = new ArrayList<>();
-		KeptBody first = body();
-		this.kind.keep(first);
-		KeptBody last = first;
-		// Each body replaced counts as kept for nothing, from the second on (the first
-		// had
-		// nothing before it): credit 2, 0, -2, then -4 rests.
-		for (int body = 1; body <= 4; body++) {
-			KeptBody next = new KeptBody(body().body, new long[] { 1 }, 0);
-			KeptForm replacedForm = this.kind.formsByCoding[0];
-			if (replacedForm != null) {
-				replacedForm.release();
-			}
-			this.kind.formsByCoding[0] = form(next);
-			this.kind.replaceBody(next, last, false, false, plains, forms);
-			assertThat(this.kind.holding()).isEqualTo((body < 4) ? Holding.BODY : Holding.RESTING);
-			last = next;
-		}
-		assertThat(this.kind.body()).isNull();
-		assertThat(plains).as("every body replaced, and the last").hasSize(5).startsWith(first).endsWith(last);
-		assertThat(forms).hasSize(1);
-		assertThat(this.kind.formsByCoding[0]).isNull();
-		plains.forEach(KeptBody::release);
-		forms.forEach(KeptForm::release);
+		assertThat(plains).as("nothing to drop").isEmpty();
 	}
 
 	@Test
 	void aTransitionFromAnotherHoldingIsRefused() {
 		assertThatIllegalStateException().isThrownBy(this.kind::take);
-		assertThatIllegalStateException().isThrownBy(this.kind::notKept);
 		KeptBody kept = body();
 		this.kind.keep(kept);
 		this.kind.take();

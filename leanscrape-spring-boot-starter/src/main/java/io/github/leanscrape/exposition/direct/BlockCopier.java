@@ -127,7 +127,6 @@ final class BlockCopier {
 		}
 		long length = previous.ends[block] - from;
 		out.copy(previousBody, from, length);
-		this.current.copiedBytes += length;
 		this.copied++;
 		int lines = previous.lines[block];
 		end(out.size(), lines);

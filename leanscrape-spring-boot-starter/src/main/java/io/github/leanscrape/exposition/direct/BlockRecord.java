@@ -56,16 +56,8 @@ final class BlockRecord implements RenderRecord {
 
 	int valueCount;
 
-	/** The bytes of the blocks copied from the last body rather than written. */
-	long copiedBytes;
-
 	private BlockRecord(Pool pool) {
 		this.pool = pool;
-	}
-
-	@Override
-	public long copiedBytes() {
-		return this.copiedBytes;
 	}
 
 	/**
@@ -168,7 +160,6 @@ final class BlockRecord implements RenderRecord {
 			Arrays.fill(record.series, 0, record.blockCount, null);
 			record.blockCount = 0;
 			record.valueCount = 0;
-			record.copiedBytes = 0;
 			synchronized (this.idle) {
 				if (this.idle.size() < MAX_IDLE) {
 					this.idle.addFirst(record);
