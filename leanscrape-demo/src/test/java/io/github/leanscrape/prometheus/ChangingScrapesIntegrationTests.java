@@ -185,10 +185,8 @@ class ChangingScrapesIntegrationTests {
 	}
 
 	/**
-	 * Have the starter forget the bodies it kept, and whether keeping them paid: a kind
-	 * changed everywhere in an earlier case may rest, keeping nothing, for up to 64
-	 * bodies, longer than a case. What it reuses in a case is then from that case's own
-	 * scrapes.
+	 * Have the starter forget the bodies it kept, so that what it reuses in a case is
+	 * from that case's own scrapes.
 	 * @param demo the demo
 	 */
 	private static void forgetWhatTheStarterKept(RunningDemo demo) {

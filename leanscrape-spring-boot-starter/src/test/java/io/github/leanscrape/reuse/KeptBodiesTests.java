@@ -64,10 +64,6 @@ class KeptBodiesTests {
 
 	private KeptBodies kept = new KeptBodies(true, this.clock::get);
 
-	/**
-	 * The share of each body that its rendering says it copied from the one before, or -1
-	 * for none of a renderer's record.
-	 */
 	@AfterEach
 	void everyChunkGoesBackToThePool() {
 		this.kept.forgetAll();
@@ -386,14 +382,13 @@ class KeptBodiesTests {
 				assertThat(this.kept.keptKinds()).as("round %d", round).isOne();
 			}
 			// Gzip's first scrape is compressed whole, its second makes a form by
-			// segment;
-			// each of the 18 after it copies all but the three segments changed since.
+			// segment, and each of the 18 after it copies all but three segments.
 			assertThat(gzip.segmentsReused()).isEqualTo(18 * 9);
 		}
 	}
 
 	@Test
-	void twoScrapersOfThreeInTurnThatCopyKeepTheBody() throws IOException {
+	void twoScrapersOfThreeInTurnThatCopyCopyAtEachOfTheirScrapes() throws IOException {
 		try (GzipEncoder gzip = new GzipEncoder(this.pool, 1);
 				ZstdEncoder zstd = new ZstdEncoder(this.pool, 1, false)) {
 			Random random = new Random(20);
