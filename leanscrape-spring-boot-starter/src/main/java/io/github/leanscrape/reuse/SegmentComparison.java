@@ -22,10 +22,10 @@ final class SegmentComparison extends SegmentMatcher implements SegmentObserver 
 	/** Never reused: equal versions are equal bytes. */
 	private final AtomicLong versionCounter;
 
-	final @Nullable KeptBody kept;
+	private final @Nullable KeptBody kept;
 
 	/** Whether the lease took the kept body: its chunks go back as the output grows. */
-	final boolean taken;
+	private final boolean taken;
 
 	private final long[] keptVersions;
 
