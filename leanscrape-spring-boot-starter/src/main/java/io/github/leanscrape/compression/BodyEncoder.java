@@ -19,17 +19,6 @@ public interface BodyEncoder {
 	ContentCoding coding();
 
 	/**
-	 * Compress a body whole; the input is not released.
-	 * @param body the body to compress
-	 * @param kind the kind of the compressed body
-	 * @param expectedSize the expected compressed size
-	 * @return the compressed body, whose reference the caller owns
-	 */
-	default PooledBody encode(PooledBody body, BodyKind kind, long expectedSize) {
-		return encode(body, kind, expectedSize, false, null, null).body();
-	}
-
-	/**
 	 * Compress a body, copying segments of another where told to; neither is released.
 	 * @param body the body to compress
 	 * @param kind the kind of the compressed body

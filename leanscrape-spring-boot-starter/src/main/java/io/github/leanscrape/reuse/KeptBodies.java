@@ -75,7 +75,7 @@ public final class KeptBodies {
 			synchronized (this) {
 				KeptKind keptKind = this.kinds.get(body.kind());
 				KeptBody kept = (keptKind != null) ? keptKind.body() : null;
-				if (keptKind != null && kept != null && kept.body == body) {
+				if (keptKind != null && kept != null && kept.body() == body) {
 					plain = kept;
 					last = keptKind.formsByCoding[slot];
 					if (last != null && !last.encoded().body().tryRetain()) {
@@ -85,7 +85,7 @@ public final class KeptBodies {
 			}
 		}
 		if (plain == null) {
-			return encoder.encode(body, kind, expectedSize);
+			return encoder.encode(body, kind, expectedSize, false, null, null).body();
 		}
 		EncodedBody encoded;
 		@Nullable KeptForm next;
@@ -93,19 +93,19 @@ public final class KeptBodies {
 			int[] copyFrom = null;
 			double share;
 			if (last != null) {
-				copyFrom = new int[plain.versions.length];
+				copyFrom = new int[plain.versions().length];
 				share = last.match(plain, copyFrom);
 			}
 			else {
 				// Nothing to copy from in this coding: by segment where enough of the
 				// body is as it was, so that the next body can copy.
-				share = plain.unchangedShare;
+				share = plain.unchangedShare();
 			}
 			boolean segmented = encoder.compressesSegments() && share >= encoder.minReusedShare();
 			encoded = encoder.encode(body, kind, expectedSize, segmented, (last != null) ? last.encoded() : null,
 					segmented ? copyFrom : null);
 			try {
-				next = segmented ? new KeptForm(encoded, plain.versions) : null;
+				next = segmented ? new KeptForm(encoded, plain.versions()) : null;
 			}
 			catch (RuntimeException | Error ex) {
 				// The caller never gets the compressed body: give it back.
@@ -197,10 +197,10 @@ public final class KeptBodies {
 			KeptKind keptKind = this.kinds.get(kind);
 			KeptBody kept = (keptKind != null) ? keptKind.body() : null;
 			if (keptKind != null && kept != null) {
-				if (!take && kept.body.tryRetain()) {
+				if (!take && kept.body().tryRetain()) {
 					plain = kept;
 				}
-				else if (take && kept.body.isOnlyReference()) {
+				else if (take && kept.body().isOnlyReference()) {
 					// No scrape reads it (a scrape holds a reference of its own) and none
 					// can from now: a reference to a kept body is taken only here, under
 					// this lock, and only from a BODY holding.
@@ -225,7 +225,8 @@ public final class KeptBodies {
 	void giveBack(BodyKind kind, KeptBody plain) {
 		synchronized (this) {
 			KeptKind keptKind = this.kinds.get(kind);
-			if (keptKind != null && keptKind.endTaken(plain.body) && !plain.body.isReleased() && plain.body.holds(0)) {
+			if (keptKind != null && keptKind.endTaken(plain.body()) && !plain.body().isReleased()
+					&& plain.body().holds(0)) {
 				keptKind.keep(plain);
 				return;
 			}
@@ -281,22 +282,18 @@ public final class KeptBodies {
 			}
 		}
 		finally {
-			release(plains, forms);
+			for (KeptBody plain : plains) {
+				plain.release();
+			}
+			for (KeptForm form : forms) {
+				form.release();
+			}
 		}
 	}
 
 	private static void release(List<KeptKind> kinds) {
 		for (KeptKind keptKind : kinds) {
 			keptKind.release();
-		}
-	}
-
-	private static void release(List<KeptBody> plains, List<KeptForm> forms) {
-		for (KeptBody plain : plains) {
-			plain.release();
-		}
-		for (KeptForm form : forms) {
-			form.release();
 		}
 	}
 
@@ -330,7 +327,7 @@ public final class KeptBodies {
 		 */
 		public long takenChunks() {
 			KeptBody taken = this.taken;
-			return (taken != null && !taken.body.isReleased()) ? taken.body.chunkCount() : 0;
+			return (taken != null && !taken.body().isReleased()) ? taken.body().chunkCount() : 0;
 		}
 
 		/**
@@ -342,7 +339,7 @@ public final class KeptBodies {
 			KeptBody taken = this.taken;
 			long chunks = takenChunks();
 			return (taken != null && chunks > 0)
-					? Math.max(0, chunks - (SegmentComparison.maxLagBytes(taken.body) / taken.body.chunkSize() + 1))
+					? Math.max(0, chunks - (SegmentComparison.maxLagBytes(taken.body()) / taken.body().chunkSize() + 1))
 					: 0;
 		}
 
@@ -389,9 +386,9 @@ public final class KeptBodies {
 			}
 			this.started = true;
 			KeptBody taken = this.taken;
-			if (taken != null && !taken.body.isReleased()) {
+			if (taken != null && !taken.body().isReleased()) {
 				this.comparison = new SegmentComparison(taken, true, KeptBodies.this.versions);
-				return new RenderInputs(taken.body, true);
+				return new RenderInputs(taken.body(), true);
 			}
 			if (!KeptBodies.this.enabled) {
 				return RenderInputs.NONE;
@@ -399,7 +396,7 @@ public final class KeptBodies {
 			KeptBody previous = previous(this.kind);
 			this.previous = previous;
 			this.comparison = new SegmentComparison(previous, false, KeptBodies.this.versions);
-			return new RenderInputs((previous != null) ? previous.body : null, true);
+			return new RenderInputs((previous != null) ? previous.body() : null, true);
 		}
 
 		@Override

@@ -25,11 +25,11 @@ record KeptForm(EncodedBody encoded, long[] versions) {
 
 			@Override
 			boolean equal(int segment, int earlier) {
-				return plain.versions[segment] == lastVersions[earlier];
+				return plain.versions()[segment] == lastVersions[earlier];
 			}
 
 		};
-		PooledBody body = plain.body;
+		PooledBody body = plain.body();
 		long reusable = 0;
 		for (int i = 0; i < copyFrom.length; i++) {
 			copyFrom[i] = sameVersion.find(i, lastVersions.length);

@@ -49,7 +49,7 @@ final class KeptKind {
 
 	@Nullable PooledBody taken() {
 		KeptBody taken = this.body;
-		return (this.holding == Holding.TAKEN && taken != null) ? taken.body : null;
+		return (this.holding == Holding.TAKEN && taken != null) ? taken.body() : null;
 	}
 
 	// Returns the body kept before it, for the caller to release.
@@ -61,7 +61,9 @@ final class KeptKind {
 	}
 
 	void take() {
-		assertHolding(Holding.BODY);
+		if (this.holding != Holding.BODY) {
+			throw new IllegalStateException("Expected BODY, but " + this.holding);
+		}
 		this.holding = Holding.TAKEN;
 	}
 
@@ -101,7 +103,7 @@ final class KeptKind {
 	// Its body, kept or taken, and its forms.
 	long heldChunks() {
 		KeptBody plain = this.body;
-		long chunks = (plain != null) ? plain.body.heldChunks() : 0;
+		long chunks = (plain != null) ? plain.body().heldChunks() : 0;
 		for (KeptForm form : this.formsByCoding) {
 			if (form != null) {
 				chunks += form.encoded().body().heldChunks();
@@ -126,12 +128,6 @@ final class KeptKind {
 	private void clear() {
 		this.holding = Holding.NOTHING;
 		this.body = null;
-	}
-
-	private void assertHolding(Holding expected) {
-		if (this.holding != expected) {
-			throw new IllegalStateException("Expected " + expected + ", but " + this.holding);
-		}
 	}
 
 }

@@ -52,8 +52,8 @@ final class SegmentComparison extends SegmentMatcher implements SegmentObserver 
 		this.kept = kept;
 		this.taken = taken;
 		this.versionCounter = versionCounter;
-		this.keptVersions = (kept != null) ? kept.versions : NO_VERSIONS;
-		this.maxLag = (kept != null) ? maxLagBytes(kept.body) : 0;
+		this.keptVersions = (kept != null) ? kept.versions() : NO_VERSIONS;
+		this.maxLag = (kept != null) ? maxLagBytes(kept.body()) : 0;
 		this.versions = new long[this.keptVersions.length + 8];
 	}
 
@@ -63,8 +63,8 @@ final class SegmentComparison extends SegmentMatcher implements SegmentObserver 
 		KeptBody kept = this.kept;
 		if (this.taken && kept != null) {
 			int first = firstCandidate(this.count);
-			this.needed = (first < kept.body.segmentCount()) ? kept.body.segmentStart(first) : kept.body.length();
-			kept.body.releaseBefore(Math.max(this.needed, end - this.maxLag));
+			this.needed = (first < kept.body().segmentCount()) ? kept.body().segmentStart(first) : kept.body().length();
+			kept.body().releaseBefore(Math.max(this.needed, end - this.maxLag));
 		}
 	}
 
@@ -72,7 +72,7 @@ final class SegmentComparison extends SegmentMatcher implements SegmentObserver 
 	public void chunkFilled(long size) {
 		KeptBody kept = this.kept;
 		if (this.taken && kept != null) {
-			kept.body.releaseBefore(Math.max(this.needed, size - this.maxLag));
+			kept.body().releaseBefore(Math.max(this.needed, size - this.maxLag));
 		}
 	}
 
@@ -118,9 +118,9 @@ final class SegmentComparison extends SegmentMatcher implements SegmentObserver 
 		if (output == null || kept == null) {
 			return false;
 		}
-		long earlierStart = kept.body.segmentStart(earlier);
-		return kept.body.segmentEnd(earlier) - earlierStart == this.length && kept.body.holds(earlierStart)
-				&& output.rangeEquals(this.start, kept.body, earlierStart, this.length);
+		long earlierStart = kept.body().segmentStart(earlier);
+		return kept.body().segmentEnd(earlier) - earlierStart == this.length && kept.body().holds(earlierStart)
+				&& output.rangeEquals(this.start, kept.body(), earlierStart, this.length);
 	}
 
 	// How far behind a rendering the body it took is held at most: a sixteenth of it, and

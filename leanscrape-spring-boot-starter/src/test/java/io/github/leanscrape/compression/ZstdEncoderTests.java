@@ -55,7 +55,7 @@ class ZstdEncoderTests {
 		ChunkedOutput output = new ChunkedOutput(this.pool, TEXT, plain.length);
 		output.write(plain);
 		PooledBody body = output.toBody();
-		PooledBody encoded = encoder.encode(body, TEXT.encoded(ContentCoding.ZSTD), 0);
+		PooledBody encoded = encoder.encode(body, TEXT.encoded(ContentCoding.ZSTD), 0, false, null, null).body();
 		assertThat(encoded.kind().coding()).isEqualTo(ContentCoding.ZSTD);
 		byte[] bytes = encoded.toByteArray();
 		encoded.release();

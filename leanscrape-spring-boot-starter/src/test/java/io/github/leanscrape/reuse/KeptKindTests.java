@@ -68,11 +68,11 @@ class KeptKindTests {
 		this.kind.take();
 		assertThat(this.kind.holding()).isEqualTo(Holding.TAKEN);
 		assertThat(this.kind.body()).as("not offered while taken").isNull();
-		assertThat(this.kind.taken()).isSameAs(kept.body);
+		assertThat(this.kind.taken()).isSameAs(kept.body());
 		KeptBody other = body();
-		assertThat(this.kind.endTaken(other.body)).isFalse();
+		assertThat(this.kind.endTaken(other.body())).isFalse();
 		assertThat(this.kind.holding()).isEqualTo(Holding.TAKEN);
-		assertThat(this.kind.endTaken(kept.body)).isTrue();
+		assertThat(this.kind.endTaken(kept.body())).isTrue();
 		assertThat(this.kind.holding()).isEqualTo(Holding.NOTHING);
 		this.kind.keep(kept);
 		other.release();
@@ -123,14 +123,14 @@ class KeptKindTests {
 		this.kind.keep(kept);
 		this.kind.take();
 		assertThatIllegalStateException().isThrownBy(this.kind::take);
-		this.kind.endTaken(kept.body);
+		this.kind.endTaken(kept.body());
 		kept.release();
 	}
 
 	private KeptForm form(KeptBody body) {
 		try (GzipEncoder gzip = new GzipEncoder(this.pool, 1)) {
-			return new KeptForm(gzip.encode(body.body, TEXT.encoded(ContentCoding.GZIP), 0, true, null, null),
-					body.versions);
+			return new KeptForm(gzip.encode(body.body(), TEXT.encoded(ContentCoding.GZIP), 0, true, null, null),
+					body.versions());
 		}
 	}
 
