@@ -186,7 +186,9 @@ public class CompressionBenchmark {
 		BodyEncoder encoder = (this.gzip != null) ? this.gzip : this.zstd;
 		if (encoder != null) {
 			PooledBody plain = ScrapeState.nonNull(this.body);
-			PooledBody encoded = encoder.encode(plain, plain.kind().encoded(encoder.coding()), this.bytes.length / 8);
+			PooledBody encoded = encoder
+				.encode(plain, plain.kind().encoded(encoder.coding()), this.bytes.length / 8, false, null, null)
+				.body();
 			long length = encoded.length();
 			encoded.release();
 			return length;
