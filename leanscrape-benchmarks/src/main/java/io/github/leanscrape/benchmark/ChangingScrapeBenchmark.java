@@ -51,7 +51,12 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * {@code 10-scattered} (a tenth, spread evenly: every block of series has changes, as
  * when a tenth of a large family changes, which Micrometer orders by hash), {@code 50},
  * {@code 100}. Which counters change is fixed per trial, so every scrape changes the same
- * ones again.
+ * ones again. Two more are the worst cases of reuse, each on top of {@code 10-blocks}:
+ * {@code first} (what is kept is dropped before each scrape, so that every scrape is a
+ * kind's first, with nothing to copy from) and {@code family} (a family of
+ * {@value #ADDED_FAMILY_SIZE} counters, whose name sorts it into the middle of the body,
+ * added before one scrape and removed before the next, so that every body shifts all that
+ * follows it).
  * <p>
  * {@code boot} is Spring Boot's endpoint after the same change, for comparison: it does
  * not compress (Spring Boot leaves that to the server, and its servers do not compress by
@@ -76,6 +81,8 @@ public class ChangingScrapeBenchmark {
 
 	private static final int BLOCK = 500;
 
+	private static final int ADDED_FAMILY_SIZE = 50;
+
 	/**
 	 * How many series the registry has.
 	 */
@@ -98,7 +105,7 @@ public class ChangingScrapeBenchmark {
 	/**
 	 * How much changes before each scrape (see the class's description).
 	 */
-	@Param({ "0", "1", "10-blocks", "10-scattered", "50", "100" })
+	@Param({ "0", "1", "10-blocks", "10-scattered", "50", "100", "first", "family" })
 	public String change = "10-blocks";
 
 	/**
@@ -108,6 +115,14 @@ public class ChangingScrapeBenchmark {
 	public boolean reuse = true;
 
 	private final CountingSink sink = new CountingSink();
+
+	private @Nullable SyntheticRegistry registry;
+
+	/** The counters of the family added mid-body, while it is registered. */
+	private final List<Meter> addedFamily = new ArrayList<>();
+
+	/** The name of the family added mid-body: the middle counter's, with a suffix. */
+	private String addedFamilyName = "";
 
 	private @Nullable LeanscrapeStarter starter;
 
@@ -139,6 +154,7 @@ public class ChangingScrapeBenchmark {
 	@Setup(Level.Trial)
 	public void setUp() {
 		SyntheticRegistry registry = SyntheticRegistry.build(this.seriesCount);
+		this.registry = registry;
 		this.starter = LeanscrapeStarter.create(registry.meterRegistry(), PrometheusConfig.DEFAULT,
 				"leanscrape.reuse.enabled=" + this.reuse);
 		this.encoders = ScrapeState.nonNull(this.starter).scraper().encoders().toArray(new BodyEncoder[0]);
@@ -160,6 +176,10 @@ public class ChangingScrapeBenchmark {
 			}
 		}
 		this.changing = changingCounters(registry, this.change);
+		if (this.change.equals("family")) {
+			// Named after the middle changing counter's family, it sorts beside it.
+			this.addedFamilyName = this.changing[this.changing.length / 2].getId().getName() + ".added";
+		}
 	}
 
 	/**
@@ -197,6 +217,9 @@ public class ChangingScrapeBenchmark {
 	@Setup(Level.Invocation)
 	public void scrapeUntimed() throws IOException {
 		LeanscrapeStarter starter = ScrapeState.nonNull(this.starter);
+		if (this.change.equals("family")) {
+			addOrRemoveFamily(ScrapeState.nonNull(this.registry));
+		}
 		for (@Nullable
 		List<String> acceptEncoding : this.untimed) {
 			for (Counter counter : this.changing) {
@@ -204,6 +227,26 @@ public class ChangingScrapeBenchmark {
 			}
 			ScrapeBenchmark.scrapeWithStarter(starter.endpoint(), starter.responder(), this.outputFormat,
 					acceptEncoding, this.sink);
+		}
+		if (this.change.equals("first")) {
+			starter.scraper().forgetKept();
+		}
+	}
+
+	private void addOrRemoveFamily(SyntheticRegistry registry) {
+		if (!this.addedFamily.isEmpty()) {
+			for (Meter meter : this.addedFamily) {
+				registry.meterRegistry().remove(meter);
+			}
+			this.addedFamily.clear();
+			return;
+		}
+		for (int i = 0; i < ADDED_FAMILY_SIZE; i++) {
+			this.addedFamily.add(Counter.builder(this.addedFamilyName)
+				.tag("method", "GET")
+				.tag("status", "200")
+				.tag("uri", "/api/v1/added/" + i)
+				.register(registry.meterRegistry()));
 		}
 	}
 
@@ -213,7 +256,7 @@ public class ChangingScrapeBenchmark {
 		switch (change) {
 			case "0" -> {
 			}
-			case "10-blocks" -> {
+			case "10-blocks", "first", "family" -> {
 				// Blocks of BLOCK counters, one in ten blocks, starting at random places.
 				Random random = new Random(42);
 				int blocks = size / 10 / BLOCK;
