@@ -55,8 +55,9 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
  * {@code first} (what is kept is dropped before each scrape, so that every scrape is a
  * kind's first, with nothing to copy from) and {@code family} (a family of
  * {@value #ADDED_FAMILY_SIZE} counters, whose name sorts it into the middle of the body,
- * added before one scrape and removed before the next, so that every body shifts all that
- * follows it).
+ * added before one scrape and removed before the next, so that all that follows it moves
+ * in every timed scrape's body against the last of its kind: one coding, or codings each
+ * in turn; where one of three is timed, the other two see the move first).
  * <p>
  * {@code boot} is Spring Boot's endpoint after the same change, for comparison: it does
  * not compress (Spring Boot leaves that to the server, and its servers do not compress by
@@ -210,8 +211,9 @@ public class ChangingScrapeBenchmark {
 	}
 
 	/**
-	 * Where only one of three scrapers in turn is timed, the other two scrape first, each
-	 * after the change it would see.
+	 * Before each timed scrape: add or remove the family ({@code family}); where only one
+	 * of three scrapers in turn is timed, let the other two scrape first, each after the
+	 * change it would see; and drop what is kept ({@code first}).
 	 * @throws IOException never: the sink does not fail
 	 */
 	@Setup(Level.Invocation)

@@ -132,6 +132,7 @@ public final class PublishedFigures {
 		blocks.put("headline", headline(changingHeadline, http, sent, bySeries));
 		blocks.put("scraper-mixes", ReuseTables.scraperMixes(jmh("scraper-mixes-100k.json")));
 		blocks.put("scraper-mixes-http", ReuseTables.scraperMixesOverHttp(jmh("scraper-mixes-http-100k.json")));
+		blocks.put("worst-cases", ReuseTables.worstCases(jmh("worst-cases-100k.json")));
 		blocks.put("interleaved-mixes",
 				ReuseTables.interleavedMixes("interleaved-mixes.tsv", load("interleaved-mixes.tsv")));
 		blocks.put("interleaved-mixes-blocks",

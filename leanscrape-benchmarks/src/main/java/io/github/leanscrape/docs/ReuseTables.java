@@ -23,6 +23,10 @@ final class ReuseTables {
 	private static final String[][] MIX_CHANGES = { { "10-blocks", "10%, in blocks" },
 			{ "10-scattered", "10%, in every block" } };
 
+	/** The worst cases of reuse, by parameter value, as their rows name them. */
+	private static final String[][] WORST_CASES = { { "first", "every scrape a kind's first" },
+			{ "family", "a family added mid-body, removed the next scrape" } };
+
 	private ReuseTables() {
 	}
 
@@ -70,6 +74,39 @@ final class ReuseTables {
 					change[1], FigureText.times(rotation), FigureText.times(rotationReused),
 					FigureText.pairedRatio(results, rotationReused, rotation), FigureText.size(rotation.medianBytes()),
 					FigureText.size(rotationReused.medianBytes())));
+		}
+		return md.append('\n').append(FigureText.raw(results)).append('\n').toString();
+	}
+
+	/**
+	 * The worst cases of reuse at 100,000 series in OpenMetrics, each on top of a tenth
+	 * of the counters changed in whole blocks: every scrape a kind's first (what is kept
+	 * dropped before it), and a family added mid-body before one scrape and removed
+	 * before the next; one scraper, or three asking gzip, zstd and nothing in turn, each
+	 * timed.
+	 * @param results the results of the worst cases
+	 * @return the block: the table in Markdown and the line naming its raw file
+	 */
+	static String worstCases(JmhResults results) {
+		StringBuilder md = new StringBuilder();
+		md.append("| Worst case | Scrapers | Coding | whole: ms | reuse: ms | reuse / whole (trials) |")
+			.append(" KB sent: whole / reuse | allocated per scrape: whole / reuse |\n")
+			.append("|---|---|---|---:|---:|---:|---:|---:|\n");
+		for (String[] worst : WORST_CASES) {
+			for (String coding : List.of("gzip", "zstd", "identity", "gzip-zstd-identity")) {
+				Map<String, String> whole = Map.of("change", worst[0], "coding", coding, "reuse", "false");
+				Map<String, String> reused = Map.of("change", worst[0], "coding", coding, "reuse", "true");
+				JmhResults.Forks before = results.find("scrape", whole);
+				JmhResults.Forks after = results.find("scrape", reused);
+				boolean rotation = coding.contains("-");
+				md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %.0f / %.0f | %s / %s |\n",
+						worst[1], rotation ? "three in turn" : "one", rotation ? "each in turn" : coding,
+						FigureText.times(before), FigureText.times(after),
+						FigureText.pairedRatio(results, after, before),
+						FigureText.sentPerScrape(results, "scrape", whole) / 1e3,
+						FigureText.sentPerScrape(results, "scrape", reused) / 1e3,
+						FigureText.size(before.medianBytes()), FigureText.size(after.medianBytes())));
+			}
 		}
 		return md.append('\n').append(FigureText.raw(results)).append('\n').toString();
 	}
