@@ -61,9 +61,7 @@ final class KeptKind {
 	}
 
 	void take() {
-		if (this.holding != Holding.BODY) {
-			throw new IllegalStateException("Expected BODY, but " + this.holding);
-		}
+		assertHolding(Holding.BODY);
 		this.holding = Holding.TAKEN;
 	}
 
@@ -128,6 +126,12 @@ final class KeptKind {
 	private void clear() {
 		this.holding = Holding.NOTHING;
 		this.body = null;
+	}
+
+	private void assertHolding(Holding expected) {
+		if (this.holding != expected) {
+			throw new IllegalStateException("Expected " + expected + ", but " + this.holding);
+		}
 	}
 
 }
