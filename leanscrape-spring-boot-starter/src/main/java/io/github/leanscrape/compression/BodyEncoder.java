@@ -24,7 +24,7 @@ public interface BodyEncoder {
 	 * @param kind the kind of the compressed body
 	 * @param expectedSize the expected compressed size
 	 * @param segmented whether to compress segment by segment, for a later body to copy
-	 * @param previous an earlier body in this coding, by segment, or {@code null}
+	 * @param previous a form by segment in this coding, or {@code null}
 	 * @param copyFrom per segment, the segment of {@code previous} with the same bytes,
 	 * or {@code -1}; {@code null} to compress every segment
 	 * @return the compressed body, whose reference the caller owns
@@ -52,7 +52,7 @@ public interface BodyEncoder {
 	long segmentsCompressed();
 
 	/**
-	 * Return how many segments were copied compressed from an earlier body.
+	 * Return how many segments were copied from an earlier form.
 	 * @return the segments reused
 	 */
 	long segmentsReused();

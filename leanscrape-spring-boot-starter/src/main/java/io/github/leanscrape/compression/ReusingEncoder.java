@@ -170,7 +170,7 @@ abstract class ReusingEncoder implements BodyEncoder, AutoCloseable {
 
 	/**
 	 * Compresses each segment of a body from an empty history, ending on a byte boundary,
-	 * so that a later stream can copy its bytes. The defaults write and reset nothing.
+	 * so that a later form can copy its bytes. The defaults write and reset nothing.
 	 */
 	interface Compressor {
 

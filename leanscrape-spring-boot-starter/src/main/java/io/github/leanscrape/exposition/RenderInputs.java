@@ -3,7 +3,7 @@ package io.github.leanscrape.exposition;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a rendering may reuse: the last body to copy unchanged series from, and whether
+ * What a rendering may reuse: the kept body to copy unchanged blocks from, and whether
  * its own body is kept for the next rendering.
  *
  * @param copyFrom the last body of the rendering's kind, referenced by the caller until

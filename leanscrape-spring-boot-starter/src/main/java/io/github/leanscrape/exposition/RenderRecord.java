@@ -2,7 +2,7 @@ package io.github.leanscrape.exposition;
 
 /**
  * What a renderer noted about a body while writing it, for the next rendering of the kind
- * to copy unchanged parts. Only the renderer that wrote it reads it.
+ * to copy unchanged blocks. Only the renderer that wrote it reads it.
  *
  * @author leanscrape
  */

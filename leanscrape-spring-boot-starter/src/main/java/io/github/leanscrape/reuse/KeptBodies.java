@@ -165,7 +165,7 @@ public final class KeptBodies {
 	}
 
 	/**
-	 * Return how many pooled chunks the kept bodies, taken ones included, and forms hold.
+	 * Return how many pooled chunks the kept and taken bodies and the forms hold.
 	 * @return the chunks
 	 */
 	public synchronized long heldChunks() {

@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class KeptKinds {
 
-	/** At most this many kinds are kept: each name filter is a kind of its own. */
+	/** At most this many kinds are kept: each format and name filter is one. */
 	static final int MAX_KINDS = 4;
 
 	private static final int TIME_TO_LIVE_MINUTES = 5;

@@ -77,7 +77,7 @@ final class RenderAdmission {
 				"All " + this.maxConcurrentRenders + " rendering slots stayed busy until the scrape timeout");
 	}
 
-	// Having a slot, waits for what a rendering and its compressed copy need beyond what
+	// Having a slot, waits for what a rendering and its form need beyond what
 	// it gives back as it goes (docs/design.md, admission). Returns what leave gives
 	// back: the chunks reserved, or UNSIZED.
 	long reserve(BodyKind kind, long deadlineNanos, RenderLease lease) throws ScrapeRejectedException {
@@ -103,9 +103,9 @@ final class RenderAdmission {
 		long encoded = 0;
 		for (ContentCoding coding : this.codings) {
 			// Scrapers usually ask for one coding; the largest seen for this kind is
-			// reserved. A coding not seen for it is not: its first compressed copy, a
-			// small share of the body, is made unchecked like any copy made after the
-			// rendering, within the margin between the limit and three bodies.
+			// reserved. A coding not seen for it is not: its first form, a small share
+			// of the body, is made unchecked like any form made after the rendering,
+			// within the margin between the limit and three bodies.
 			BodyKind encodedKind = kind.encoded(coding);
 			if (this.sizeHints.isKnown(encodedKind)) {
 				encoded = Math.max(encoded, chunks(this.sizeHints.expectedSize(encodedKind), chunkSize));
@@ -113,8 +113,8 @@ final class RenderAdmission {
 		}
 		long whole = wanted + encoded;
 		long takenChunks = lease.takenChunks();
-		// The kept body that the rendering gives back behind it is in use already, all of
-		// it gone once the compressed copy is made.
+		// The body taken, given back behind the output, is in use already, all of it
+		// gone once the form is made.
 		wanted = (takenChunks > 0)
 				? Math.max(0, Math.max(wanted - lease.chunksGivenBackAsItGoes(), wanted - takenChunks + encoded))
 				: whole;
