@@ -7,30 +7,12 @@ import org.jspecify.annotations.Nullable;
  * A compressed body, with where each segment's compressed bytes lie so that a later body
  * can copy them. Holds one reference to the compressed body, which its holder releases.
  *
+ * @param body the compressed body
+ * @param start where the first segment's compressed bytes start, after any header
+ * @param ends where each segment's compressed bytes end; {@code null} if compressed whole
  * @author leanscrape
  */
-public final class EncodedBody {
-
-	private final PooledBody body;
-
-	private final long start;
-
-	/** Where each segment's compressed bytes end; {@code null} if compressed whole. */
-	private final long @Nullable [] ends;
-
-	EncodedBody(PooledBody body, long start, long @Nullable [] ends) {
-		this.body = body;
-		this.start = start;
-		this.ends = ends;
-	}
-
-	/**
-	 * Return the compressed body; the reference stays this object's.
-	 * @return the body
-	 */
-	public PooledBody body() {
-		return this.body;
-	}
+public record EncodedBody(PooledBody body, long start, long @Nullable [] ends) {
 
 	void writeSegment(int index, PooledBody.RangeSink out) {
 		long[] ends = this.ends;
