@@ -2,10 +2,10 @@ package io.github.leanscrape.benchmark;
 
 import io.github.leanscrape.endpoint.LeanscrapeScrapeEndpoint;
 import io.github.leanscrape.exposition.ChunkPool;
-import io.github.leanscrape.exposition.RenderStatistics;
 import io.github.leanscrape.exposition.SizeHints;
 import io.github.leanscrape.exposition.direct.DirectRenderer;
-import io.github.leanscrape.serve.MicrometerSelfMetrics;
+import io.github.leanscrape.exposition.direct.RenderStatistics;
+import io.github.leanscrape.metrics.MicrometerSelfMetrics;
 import io.github.leanscrape.serve.ScrapeResponder;
 import io.github.leanscrape.serve.Scraper;
 import io.github.leanscrape.serve.SelfMetrics;

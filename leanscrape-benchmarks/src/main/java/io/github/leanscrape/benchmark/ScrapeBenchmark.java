@@ -10,6 +10,7 @@ import io.github.leanscrape.endpoint.PendingScrapeResource;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.serve.ScrapeResponder;
 import io.github.leanscrape.serve.ScrapeResponse;
+import io.github.leanscrape.web.AcceptEncoding;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -106,7 +107,9 @@ public class ScrapeBenchmark {
 			throws IOException {
 		WebEndpointResponse<Resource> response = endpoint.scrapeBody(format, null);
 		PendingScrapeResource resource = (PendingScrapeResource) response.getBody();
-		ScrapeResponse served = responder.respond(resource.pending(), acceptEncoding, null);
+		// Chosen here, as the web layer chooses it for each request.
+		ScrapeResponse served = responder.respond(resource.pending(),
+				AcceptEncoding.choose(acceptEncoding, responder.codings()), null);
 		try {
 			PooledBody body = served.body();
 			if (body != null) {

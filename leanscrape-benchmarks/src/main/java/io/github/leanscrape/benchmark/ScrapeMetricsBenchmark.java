@@ -2,7 +2,7 @@ package io.github.leanscrape.benchmark;
 
 import java.util.concurrent.TimeUnit;
 
-import io.github.leanscrape.serve.MicrometerSelfMetrics;
+import io.github.leanscrape.metrics.MicrometerSelfMetrics;
 import io.github.leanscrape.serve.Outcome;
 import io.github.leanscrape.support.StarterContext;
 import io.micrometer.prometheusmetrics.PrometheusConfig;

@@ -1,7 +1,7 @@
 /**
  * Auto-configuration of the leanscrape starter and its {@code leanscrape.*} properties:
- * wires {@code web}, {@code endpoint}, {@code serve}, {@code exposition} and
- * {@code recording}. Nothing imports it.
+ * wires {@code web}, {@code endpoint}, {@code metrics}, {@code serve},
+ * {@code compression}, {@code exposition} and {@code recording}. Nothing imports it.
  */
 @NullMarked
 package io.github.leanscrape.autoconfigure;

@@ -1,7 +1,6 @@
 /**
- * Compression of scrape bodies: the content coding a request gets, and gzip and zstd
- * encoders that can copy the compressed bytes of segments an earlier body already holds.
- * Imports {@code exposition} only.
+ * Compression of scrape bodies: gzip and zstd encoders that can copy the compressed bytes
+ * of segments an earlier body already holds. Imports {@code exposition} only.
  */
 @NullMarked
 package io.github.leanscrape.compression;

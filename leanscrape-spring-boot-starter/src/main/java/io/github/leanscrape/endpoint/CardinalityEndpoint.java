@@ -1,7 +1,7 @@
 package io.github.leanscrape.endpoint;
 
-import io.github.leanscrape.exposition.CardinalityReport;
-import io.github.leanscrape.exposition.RenderStatistics;
+import io.github.leanscrape.exposition.direct.CardinalityReport;
+import io.github.leanscrape.exposition.direct.RenderStatistics;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.Access;

@@ -1,4 +1,4 @@
-package io.github.leanscrape.serve;
+package io.github.leanscrape.metrics;
 
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
@@ -6,7 +6,10 @@ import java.util.function.ToDoubleFunction;
 import io.github.leanscrape.compression.BodyEncoder;
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
-import io.github.leanscrape.exposition.RenderStatistics;
+import io.github.leanscrape.exposition.direct.RenderStatistics;
+import io.github.leanscrape.serve.Outcome;
+import io.github.leanscrape.serve.Scraper;
+import io.github.leanscrape.serve.SelfMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;

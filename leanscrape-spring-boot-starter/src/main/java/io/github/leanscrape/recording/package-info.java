@@ -8,8 +8,8 @@
  * own code is in {@code recording.servlet} and {@code recording.reactive}.
  * <p>
  * Stands apart from the scrape: imports none of {@code web}, {@code endpoint},
- * {@code serve}, {@code compression}, {@code exposition} or {@code autoconfigure}, and
- * neither of its stacks' packages.
+ * {@code metrics}, {@code serve}, {@code reuse}, {@code compression}, {@code exposition}
+ * or {@code autoconfigure}, and neither of its stacks' packages.
  */
 @NullMarked
 package io.github.leanscrape.recording;

@@ -4,7 +4,7 @@
  * per compressed body and {@code shed} when memory is short (docs/design.md).
  * <p>
  * Imports {@code compression} and {@code exposition}; never {@code serve}, {@code web},
- * {@code endpoint}, {@code autoconfigure} or {@code recording}.
+ * {@code endpoint}, {@code metrics}, {@code autoconfigure} or {@code recording}.
  */
 @NullMarked
 package io.github.leanscrape.reuse;

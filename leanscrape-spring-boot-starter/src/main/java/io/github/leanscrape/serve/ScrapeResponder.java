@@ -1,8 +1,7 @@
 package io.github.leanscrape.serve;
 
-import java.util.List;
+import java.util.Set;
 
-import io.github.leanscrape.compression.AcceptEncoding;
 import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
 import org.apache.commons.logging.Log;
@@ -43,11 +42,12 @@ public final class ScrapeResponder {
 	/**
 	 * Serve a scrape. Never throws: failures become error responses.
 	 * @param pending the scrape
-	 * @param acceptEncoding the values of {@code Accept-Encoding}, or {@code null}
+	 * @param coding one of the {@link #codings()} to send the body in, chosen from
+	 * {@code Accept-Encoding}, or {@code null} to send it uncompressed
 	 * @param timeoutHeader the value of the scrape timeout header, or {@code null}
 	 * @return the response to write; pass it to {@link #finish} when done
 	 */
-	public ScrapeResponse respond(PendingScrape pending, @Nullable List<String> acceptEncoding,
+	public ScrapeResponse respond(PendingScrape pending, @Nullable ContentCoding coding,
 			@Nullable String timeoutHeader) {
 		long started = System.nanoTime();
 		Served scrape;
@@ -63,7 +63,6 @@ public final class ScrapeResponder {
 			return ScrapeResponse.error(pending, started, 500, Outcome.ERROR,
 					"Scrape failed: " + ex.getClass().getSimpleName());
 		}
-		ContentCoding coding = AcceptEncoding.choose(acceptEncoding, this.scraper.codings());
 		PooledBody compressed = null;
 		if (coding != null) {
 			try {
@@ -88,11 +87,12 @@ public final class ScrapeResponder {
 	}
 
 	/**
-	 * Return whether responses vary with {@code Accept-Encoding}.
-	 * @return {@code true} when compression is on
+	 * Return the content codings bodies can be sent in; responses vary with
+	 * {@code Accept-Encoding} when there are any.
+	 * @return the codings, none when compression is off
 	 */
-	public boolean compresses() {
-		return !this.scraper.codings().isEmpty();
+	public Set<ContentCoding> codings() {
+		return this.scraper.codings();
 	}
 
 	private void logFailure(String what, Throwable ex) {

@@ -203,7 +203,11 @@ public final class Scraper {
 		this.cache.clear();
 	}
 
-	int rendersInFlight() {
+	/**
+	 * Return how many renderings run now.
+	 * @return the renderings in flight
+	 */
+	public int rendersInFlight() {
 		return this.admission.rendersInFlight();
 	}
 

@@ -1,7 +1,7 @@
 /**
  * One scrape from request to release: deadline, coalescing, cache, admission, encoding,
- * the starter's own metrics. Imports {@code reuse}, {@code compression} and
- * {@code exposition} only.
+ * and each scrape told to {@code SelfMetrics}. Imports {@code reuse}, {@code compression}
+ * and {@code exposition} only.
  */
 @NullMarked
 package io.github.leanscrape.serve;

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The direction of the starter's imports, checked on its compiled classes: {@code web} →
- * {@code endpoint} → {@code serve} → {@code compression} → {@code exposition}, with
+ * {@code endpoint} → {@code serve} → {@code reuse} → {@code compression} →
+ * {@code exposition}, with {@code metrics} beside {@code web} over {@code serve},
  * {@code autoconfigure} on top and {@code recording} apart, its two stacks on its shared
  * core and not on each other. Each package's {@code package-info.java} says the same in
  * words.
@@ -27,6 +28,8 @@ class LayerTests {
 			.consideringOnlyDependenciesInLayers()
 			.layer("autoconfigure")
 			.definedBy("io.github.leanscrape.autoconfigure..")
+			.layer("metrics")
+			.definedBy("io.github.leanscrape.metrics..")
 			.layer("web")
 			.definedBy("io.github.leanscrape.web..")
 			.layer("endpoint")
@@ -43,18 +46,20 @@ class LayerTests {
 			.definedBy("io.github.leanscrape.recording..")
 			.whereLayer("autoconfigure")
 			.mayNotBeAccessedByAnyLayer()
+			.whereLayer("metrics")
+			.mayOnlyBeAccessedByLayers("autoconfigure")
 			.whereLayer("web")
 			.mayOnlyBeAccessedByLayers("autoconfigure")
 			.whereLayer("endpoint")
 			.mayOnlyBeAccessedByLayers("autoconfigure", "web")
 			.whereLayer("serve")
-			.mayOnlyBeAccessedByLayers("autoconfigure", "web", "endpoint")
+			.mayOnlyBeAccessedByLayers("autoconfigure", "metrics", "web", "endpoint")
 			.whereLayer("reuse")
 			.mayOnlyBeAccessedByLayers("serve")
 			.whereLayer("compression")
-			.mayOnlyBeAccessedByLayers("autoconfigure", "serve", "reuse")
+			.mayOnlyBeAccessedByLayers("autoconfigure", "metrics", "serve", "reuse")
 			.whereLayer("exposition")
-			.mayOnlyBeAccessedByLayers("autoconfigure", "web", "endpoint", "serve", "reuse", "compression")
+			.mayOnlyBeAccessedByLayers("autoconfigure", "metrics", "web", "endpoint", "serve", "reuse", "compression")
 			.whereLayer("recording")
 			.mayOnlyBeAccessedByLayers("autoconfigure")
 			.check(STARTER);
@@ -67,8 +72,8 @@ class LayerTests {
 			.resideInAPackage("io.github.leanscrape.recording..")
 			.should()
 			.dependOnClassesThat()
-			.resideInAnyPackage("io.github.leanscrape.web..", "io.github.leanscrape.endpoint..",
-					"io.github.leanscrape.serve..", "io.github.leanscrape.reuse..",
+			.resideInAnyPackage("io.github.leanscrape.metrics..", "io.github.leanscrape.web..",
+					"io.github.leanscrape.endpoint..", "io.github.leanscrape.serve..", "io.github.leanscrape.reuse..",
 					"io.github.leanscrape.compression..", "io.github.leanscrape.exposition..",
 					"io.github.leanscrape.autoconfigure..")
 			.check(STARTER);
@@ -97,17 +102,40 @@ class LayerTests {
 			.resideInAPackage("io.github.leanscrape.compression..")
 			.should()
 			.dependOnClassesThat()
-			.resideInAnyPackage("io.github.leanscrape.serve..", "io.github.leanscrape.reuse..",
-					"io.github.leanscrape.web..", "io.github.leanscrape.endpoint..",
-					"io.github.leanscrape.exposition.direct..")
+			.resideInAnyPackage("io.github.leanscrape.metrics..", "io.github.leanscrape.serve..",
+					"io.github.leanscrape.reuse..", "io.github.leanscrape.web..", "io.github.leanscrape.endpoint..",
+					"io.github.leanscrape.exposition.direct..", "io.github.leanscrape.exposition.reference..")
 			.check(STARTER);
 	}
 
 	@Test
-	void directPathIsBelowTheExpositionItWritesInto() {
+	void serveRecordsThroughItsOwnInterfaceNotMicrometer() {
+		ArchRuleDefinition.noClasses()
+			.that()
+			.resideInAPackage("io.github.leanscrape.serve..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("io.micrometer..")
+			.check(STARTER);
+	}
+
+	@Test
+	void formatWritersAreBelowTheExpositionTheyWriteInto() {
 		ArchRuleDefinition.noClasses()
 			.that()
 			.resideInAPackage("io.github.leanscrape.exposition")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("io.github.leanscrape.exposition.direct..",
+					"io.github.leanscrape.exposition.reference..")
+			.check(STARTER);
+	}
+
+	@Test
+	void referencePathKnowsNothingOfTheDirectPath() {
+		ArchRuleDefinition.noClasses()
+			.that()
+			.resideInAPackage("io.github.leanscrape.exposition.reference..")
 			.should()
 			.dependOnClassesThat()
 			.resideInAPackage("io.github.leanscrape.exposition.direct..")

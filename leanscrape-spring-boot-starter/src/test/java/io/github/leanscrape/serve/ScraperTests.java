@@ -292,7 +292,7 @@ class ScraperTests {
 				List.of(new GzipEncoder(this.pool, 1), failing), 2, Duration.ZERO, 0, false);
 		ScrapeResponder responder = new ScrapeResponder(scraper,
 				new Deadlines(Duration.ofSeconds(5), Duration.ofSeconds(5)), SelfMetrics.NONE);
-		ScrapeResponse response = responder.respond(new PendingScrape(scraper, TEXT, null), List.of("zstd"), null);
+		ScrapeResponse response = responder.respond(new PendingScrape(scraper, TEXT, null), ContentCoding.ZSTD, null);
 		assertThat(response.status()).isEqualTo(200);
 		assertThat(response.contentEncoding()).isNull();
 		PooledBody body = response.body();

@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
-import io.github.leanscrape.exposition.CardinalityReport;
-import io.github.leanscrape.exposition.FamilyReport;
+import io.github.leanscrape.exposition.direct.CardinalityReport;
+import io.github.leanscrape.exposition.direct.FamilyReport;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.jspecify.annotations.Nullable;

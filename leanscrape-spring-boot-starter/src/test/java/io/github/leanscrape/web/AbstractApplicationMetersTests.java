@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-import io.github.leanscrape.exposition.RenderStatistics;
+import io.github.leanscrape.exposition.direct.RenderStatistics;
 import io.github.leanscrape.support.FallbackCheck;
 import io.github.leanscrape.support.HttpScraper;
 import io.github.leanscrape.support.ProtobufDump;

@@ -1,4 +1,4 @@
-package io.github.leanscrape.compression;
+package io.github.leanscrape.web;
 
 import java.util.EnumSet;
 import java.util.List;

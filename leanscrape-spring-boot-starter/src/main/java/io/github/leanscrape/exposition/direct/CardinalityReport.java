@@ -1,4 +1,4 @@
-package io.github.leanscrape.exposition;
+package io.github.leanscrape.exposition.direct;
 
 import java.util.List;
 import java.util.Map;

@@ -5,8 +5,6 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.leanscrape.exposition.BodyKind;
-import io.github.leanscrape.exposition.CardinalityReport;
-import io.github.leanscrape.exposition.FamilyReport;
 import io.github.leanscrape.exposition.direct.MeterIndex.ScrapePlan;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

@@ -7,15 +7,12 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
-import io.github.leanscrape.exposition.CardinalityReport;
 import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.ExpositionRenderer;
-import io.github.leanscrape.exposition.FamilyReport;
 import io.github.leanscrape.exposition.PooledBody;
-import io.github.leanscrape.exposition.ReferenceRenderer;
 import io.github.leanscrape.exposition.RenderInputs;
-import io.github.leanscrape.exposition.RenderStatistics;
 import io.github.leanscrape.exposition.direct.MeterIndex.ScrapePlan;
+import io.github.leanscrape.exposition.reference.ReferenceRenderer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.config.ExporterProperties;

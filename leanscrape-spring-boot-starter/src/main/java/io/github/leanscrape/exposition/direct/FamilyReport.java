@@ -1,4 +1,4 @@
-package io.github.leanscrape.exposition;
+package io.github.leanscrape.exposition.direct;
 
 /**
  * One family in a {@link CardinalityReport}.

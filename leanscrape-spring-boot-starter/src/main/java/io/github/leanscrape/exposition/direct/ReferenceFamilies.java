@@ -10,9 +10,8 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 import io.github.leanscrape.exposition.ChunkedOutput;
-import io.github.leanscrape.exposition.FamilyReport;
-import io.github.leanscrape.exposition.ReferenceRenderer;
 import io.github.leanscrape.exposition.direct.MeterIndex.ScrapePlan;
+import io.github.leanscrape.exposition.reference.ReferenceRenderer;
 import io.prometheus.metrics.config.EscapingScheme;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;

@@ -1,4 +1,4 @@
-package io.github.leanscrape.exposition;
+package io.github.leanscrape.exposition.direct;
 
 import org.jspecify.annotations.Nullable;
 

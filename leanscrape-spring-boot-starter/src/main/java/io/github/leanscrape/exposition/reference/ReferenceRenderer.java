@@ -1,9 +1,11 @@
-package io.github.leanscrape.exposition;
+package io.github.leanscrape.exposition.reference;
 
 import java.io.IOException;
 import java.util.Properties;
 import java.util.Set;
 
+import io.github.leanscrape.exposition.ChunkedOutput;
+import io.github.leanscrape.exposition.ExpositionRenderer;
 import io.prometheus.metrics.config.PrometheusProperties;
 import io.prometheus.metrics.config.PrometheusPropertiesLoader;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;

@@ -5,11 +5,13 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.leanscrape.endpoint.PendingScrapeResource;
+import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.serve.Deadlines;
 import io.github.leanscrape.serve.PendingScrape;
 import io.github.leanscrape.serve.ScrapeResponder;
 import io.github.leanscrape.serve.ScrapeResponse;
+import io.github.leanscrape.web.AcceptEncoding;
 import io.github.leanscrape.web.ScrapeResponseHeaders;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
@@ -83,10 +85,11 @@ public final class ScrapeBodyHttpMessageWriter implements HttpMessageWriter<Pend
 	private Mono<Void> write(PendingScrape pending, @Nullable MediaType mediaType, ReactiveHttpOutputMessage message,
 			@Nullable List<String> acceptEncoding, @Nullable String timeout) {
 		ScrapeResponder responder = this.responder.getObject();
+		ContentCoding coding = AcceptEncoding.choose(acceptEncoding, responder.codings());
 		// Serving may render, or wait for another rendering: never on an event loop.
-		return Mono.fromCallable(() -> responder.respond(pending, acceptEncoding, timeout))
+		return Mono.fromCallable(() -> responder.respond(pending, coding, timeout))
 			.subscribeOn(this.scheduler.scheduler())
-			.flatMap((response) -> write(response, mediaType, message, responder.compresses())
+			.flatMap((response) -> write(response, mediaType, message, !responder.codings().isEmpty())
 				.doFinally((signal) -> responder.finish(response, signal != SignalType.ON_COMPLETE)))
 			// Cancelled before a response was made: nothing was recorded, the scrape
 			// still goes back (releasing it twice does nothing).

@@ -6,10 +6,12 @@ import java.util.Collections;
 import java.util.List;
 
 import io.github.leanscrape.endpoint.PendingScrapeResource;
+import io.github.leanscrape.exposition.ContentCoding;
 import io.github.leanscrape.exposition.PooledBody;
 import io.github.leanscrape.serve.Deadlines;
 import io.github.leanscrape.serve.ScrapeResponder;
 import io.github.leanscrape.serve.ScrapeResponse;
+import io.github.leanscrape.web.AcceptEncoding;
 import io.github.leanscrape.web.ScrapeResponseHeaders;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
@@ -72,13 +74,14 @@ public final class ScrapeBodyHttpMessageConverter implements HttpMessageConverte
 			throws IOException {
 		ScrapeResponder responder = this.responder.getObject();
 		HttpServletRequest request = currentRequest();
-		List<String> acceptEncoding = (request != null)
-				? Collections.list(request.getHeaders(HttpHeaders.ACCEPT_ENCODING)) : null;
+		ContentCoding coding = (request != null) ? AcceptEncoding
+			.choose(Collections.list(request.getHeaders(HttpHeaders.ACCEPT_ENCODING)), responder.codings()) : null;
 		String timeout = (request != null) ? request.getHeader(Deadlines.HEADER) : null;
-		ScrapeResponse response = responder.respond(resource.pending(), acceptEncoding, timeout);
+		ScrapeResponse response = responder.respond(resource.pending(), coding, timeout);
 		boolean clientGone = false;
 		try {
-			ScrapeResponseHeaders.apply(response, outputMessage.getHeaders(), contentType, responder.compresses());
+			ScrapeResponseHeaders.apply(response, outputMessage.getHeaders(), contentType,
+					!responder.codings().isEmpty());
 			write(response, outputMessage);
 		}
 		catch (IOException ex) {

@@ -7,7 +7,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.leanscrape.exposition.ChunkPool;
-import io.github.leanscrape.exposition.ReferenceRenderer;
+import io.github.leanscrape.exposition.reference.ReferenceRenderer;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;

@@ -6,9 +6,8 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.leanscrape.exposition.CardinalityReport;
 import io.github.leanscrape.exposition.ChunkPool;
-import io.github.leanscrape.exposition.ReferenceRenderer;
+import io.github.leanscrape.exposition.reference.ReferenceRenderer;
 import io.github.leanscrape.support.FrozenClock;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;

@@ -6,7 +6,7 @@ import java.util.Properties;
 import java.util.Set;
 
 import io.github.leanscrape.exposition.ChunkPool;
-import io.github.leanscrape.exposition.ReferenceRenderer;
+import io.github.leanscrape.exposition.reference.ReferenceRenderer;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MockClock;
 import io.micrometer.prometheusmetrics.PrometheusConfig;

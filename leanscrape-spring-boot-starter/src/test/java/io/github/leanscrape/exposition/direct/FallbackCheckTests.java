@@ -6,7 +6,7 @@ import java.util.Set;
 import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ChunkedOutput;
-import io.github.leanscrape.exposition.ReferenceRenderer;
+import io.github.leanscrape.exposition.reference.ReferenceRenderer;
 import io.github.leanscrape.support.FallbackCheck;
 import io.github.leanscrape.support.FrozenClock;
 import io.micrometer.core.instrument.Counter;

@@ -6,10 +6,9 @@ import java.util.Properties;
 import java.util.Set;
 
 import io.github.leanscrape.exposition.BodyKind;
-import io.github.leanscrape.exposition.CardinalityReport;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ChunkedOutput;
-import io.github.leanscrape.exposition.ReferenceRenderer;
+import io.github.leanscrape.exposition.reference.ReferenceRenderer;
 import io.github.leanscrape.support.FrozenClock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;

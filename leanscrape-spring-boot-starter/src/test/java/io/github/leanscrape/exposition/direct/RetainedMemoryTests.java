@@ -20,7 +20,7 @@ import io.github.leanscrape.exposition.BodyKind;
 import io.github.leanscrape.exposition.ChunkPool;
 import io.github.leanscrape.exposition.ChunkedOutput;
 import io.github.leanscrape.exposition.PooledBody;
-import io.github.leanscrape.exposition.ReferenceRenderer;
+import io.github.leanscrape.exposition.reference.ReferenceRenderer;
 import io.github.leanscrape.support.FrozenClock;
 import io.github.leanscrape.support.OwnCodeTests;
 import io.github.leanscrape.support.RawOutput;
